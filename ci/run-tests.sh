@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set-up, then the whole test suite through ctest.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$root/ci/setup.sh"
+cd "$build_dir"
+exec ctest --output-on-failure --no-tests=error --parallel "$(nproc)" "$@"

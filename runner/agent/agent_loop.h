@@ -1,0 +1,59 @@
+#pragma once
+
+#include "base/clock.h"
+#include "model/model_client.h"
+#include "policy/policy.h"
+#include "report/run_report.h"
+#include "task/task.h"
+#include "tools/tool_registry.h"
+
+#include <string>
+#include <vector>
+
+namespace agent_run {
+
+class TranscriptWriter;
+
+/// How the agent loop ended and everything it did on the way.
+struct AgentRun {
+  std::string stop;          // end_turn | limit.turns | limit.time | limit.tokens | limit.cost |
+                             // model.error | model.max_tokens | model.refusal | model.context_window
+  std::string message;       // a sentence for a person when the stop is not end_turn
+  std::string final_text;    // the model's last words
+  int turns = 0;
+  std::vector<ToolCallRecord> tool_calls;
+  std::vector<EditRecord> edits;
+  Usage usage = Usage::zero();
+  long long model_ms = 0;
+  long long tools_ms = 0;
+};
+
+/// The agent loop: ask the model, let the policy decide each tool call, run the allowed ones, feed
+/// the results back, and stop when the model ends its turn or a limit is hit.
+class AgentLoop {
+ public:
+  AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy& policy, const Clock& clock,
+            TranscriptWriter* transcript);
+
+  AgentRun run(const std::string& prompt, const Limits& limits, ToolContext& context);
+
+ private:
+  std::optional<std::string> limit_reached(const AgentRun& run, const Limits& limits, Clock::SteadyTime deadline) const;
+  Expected<ModelTurn> ask_model(const Conversation& conversation, AgentRun& run);
+  Message answer_tool_calls(const std::vector<ToolCall>& calls, AgentRun& run, ToolContext& context,
+                            const Limits& limits, Clock::SteadyTime deadline);
+  ToolResult answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context);
+  void record(const Json& event);
+
+  ModelClient& m_model;
+  const ToolRegistry& m_tools;
+  const Policy& m_policy;
+  const Clock& m_clock;
+  TranscriptWriter* m_transcript;
+  std::vector<ToolSchema> m_schemas;
+};
+
+/// The system prompt every attempt starts with: the rules of a run with nobody watching.
+std::string system_prompt();
+
+}  // namespace agent_run

@@ -1,0 +1,35 @@
+#include "app/agent_run_main.h"
+
+#include "app/commands.h"
+#include "app/environment.h"
+
+#include <iostream>
+
+extern char** environ;
+
+namespace agent_run {
+
+int agent_run_main(int argc, char** argv) {
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  auto options = parse_cli(arguments);
+  if (!options) {
+    std::cerr << "agent-run: " << options.error().message << "\n" << "try 'agent-run --help'\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
+  ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), std::cout,
+                         std::cerr};
+  switch (options->command) {
+    case Command::help: std::cout << usage_text(); return 0;
+    case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
+    case Command::validate: return validate_command(*options, context);
+    case Command::run: break;
+  }
+  try {
+    return run_command(*options, context);
+  } catch (const std::exception& e) {
+    std::cerr << "agent-run: internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::not_judged);
+  }
+}
+
+}  // namespace agent_run

@@ -1,0 +1,17 @@
+#include "app/exit_code.h"
+
+#include <algorithm>
+
+namespace agent_run {
+
+ExitCode exit_code_for(const RunReport& report) {
+  auto any = [&](Outcome outcome) {
+    return std::any_of(report.attempts.begin(), report.attempts.end(),
+                       [&](const AttemptResult& attempt) { return attempt.outcome == outcome; });
+  };
+  if (any(Outcome::failed)) return ExitCode::some_failed;
+  if (any(Outcome::error)) return ExitCode::not_judged;
+  return ExitCode::all_passed;
+}
+
+}  // namespace agent_run

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "report/run_report.h"
+
+namespace agent_run {
+
+/// What agent-run's exit status means; CI can tell "the agent failed" from "the runner could not judge".
+enum class ExitCode {
+  all_passed = 0,        // every attempt passed
+  some_failed = 1,       // at least one attempt failed
+  invalid = 2,           // the invocation or a file was invalid; nothing ran
+  not_judged = 3,        // none failed, but at least one could not be judged (infrastructure)
+};
+
+/// The exit code for a finished run.
+ExitCode exit_code_for(const RunReport& report);
+
+}  // namespace agent_run

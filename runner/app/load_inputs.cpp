@@ -1,0 +1,79 @@
+#include "app/load_inputs.h"
+
+#include "policy/policy_loader.h"
+#include "task/task_loader.h"
+
+#include <map>
+
+namespace agent_run {
+
+namespace {
+
+/// Collects problems from many files into one error.
+struct Problems {
+  std::vector<std::string> lines;
+  void add(const Error& error) { lines.push_back(error.message); }
+  bool any() const { return !lines.empty(); }
+  Error as_error() const {
+    std::string text;
+    for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
+    return make_error(text);
+  }
+};
+
+void check_unique_ids(const std::vector<Task>& tasks, Problems& problems) {
+  std::map<std::string, const Task*> seen;
+  for (const Task& task : tasks) {
+    auto [it, inserted] = seen.emplace(task.id, &task);
+    if (!inserted) {
+      problems.add(make_error(task.source.string() + ": task id '" + task.id + "' is also the id of " +
+                              it->second->source.string() + "; ids must be unique in a run"));
+    }
+  }
+}
+
+}  // namespace
+
+Expected<void> check_model_name(const std::string& model) {
+  if (model == "script") return {};
+  return make_error("unknown model '" + model + "': this build runs only the built-in scripted model ('script')");
+}
+
+Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
+                                   const std::optional<std::string>& policy_override,
+                                   const std::vector<std::string>& model_override) {
+  LoadedInputs inputs;
+  Problems problems;
+  for (const std::string& file : task_files) {
+    auto task = load_task_file(file);
+    if (task) inputs.tasks.push_back(std::move(*task));
+    else problems.add(task.error());
+  }
+  check_unique_ids(inputs.tasks, problems);
+  for (const std::string& model : model_override) {
+    if (auto ok = check_model_name(model); !ok) problems.add(ok.error());
+  }
+  std::map<std::string, const Policy*> loaded;
+  auto policy_at = [&](const std::filesystem::path& path) -> const Policy* {
+    if (auto it = loaded.find(path.string()); it != loaded.end()) return it->second;
+    auto policy = load_policy_file(path);
+    const Policy* result = nullptr;
+    if (policy) result = &inputs.policies.emplace_back(std::move(*policy));
+    else problems.add(policy.error());
+    loaded[path.string()] = result;
+    return result;
+  };
+  const Policy* builtin = &inputs.policies.emplace_back(builtin_policy());
+  for (const Task& task : inputs.tasks) {
+    if (model_override.empty()) {
+      if (auto ok = check_model_name(task.model); !ok) problems.add(make_error(task.source.string() + ": " + ok.error().message));
+    }
+    if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override));
+    else if (task.policy) inputs.policy_of.push_back(policy_at(*task.policy));
+    else inputs.policy_of.push_back(builtin);
+  }
+  if (problems.any()) return problems.as_error();
+  return inputs;
+}
+
+}  // namespace agent_run

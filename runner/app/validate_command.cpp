@@ -1,0 +1,52 @@
+#include "app/commands.h"
+
+#include "app/load_inputs.h"
+#include "base/files.h"
+#include "policy/policy_loader.h"
+
+#include <regex>
+
+namespace agent_run {
+
+namespace {
+
+/// A file with a top-level `rules:` or `unmatched:` key is a policy; anything else is a task.
+bool looks_like_policy(const std::string& text) {
+  static const std::regex k_policy_key("^(rules|unmatched)[ \t]*:", std::regex::multiline);
+  return std::regex_search(text, k_policy_key);
+}
+
+}  // namespace
+
+int validate_command(const CliOptions& options, const ProgramContext& context) {
+  std::vector<std::string> task_files;
+  bool all_valid = true;
+  for (const std::string& file : options.files) {
+    auto text = read_file(file);
+    if (text && looks_like_policy(*text)) {
+      auto policy = load_policy(*text, file);
+      if (!policy) {
+        context.err << policy.error().message << "\n";
+        all_valid = false;
+      } else {
+        context.out << file << ": valid policy (" << policy->rules.size() << " rules)\n";
+      }
+    } else {
+      task_files.push_back(file);
+    }
+  }
+  if (!task_files.empty()) {
+    auto inputs = load_inputs(task_files, options.policy, options.models);
+    if (!inputs) {
+      context.err << inputs.error().message << "\n";
+      all_valid = false;
+    } else {
+      for (const Task& task : inputs->tasks) {
+        context.out << task.source.string() << ": valid task '" << task.id << "'\n";
+      }
+    }
+  }
+  return static_cast<int>(all_valid ? ExitCode::all_passed : ExitCode::invalid);
+}
+
+}  // namespace agent_run

@@ -1,0 +1,72 @@
+#include "base/files.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+#include <vector>
+
+namespace agent_run {
+
+Expected<std::string> read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error(path.string() + ": cannot read: " + std::strerror(errno));
+  }
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+Expected<void> write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  std::error_code ec;
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), ec);
+  }
+  std::string temporary = path.string() + ".tmp-XXXXXX";
+  std::vector<char> name(temporary.begin(), temporary.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    return make_error(path.string() + ": cannot create a temporary file: " + std::strerror(errno));
+  }
+  std::size_t written = 0;
+  while (written < content.size()) {
+    ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      std::string reason = std::strerror(errno);
+      ::close(fd);
+      ::unlink(name.data());
+      return make_error(path.string() + ": cannot write: " + reason);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, 0644);
+  ::fsync(fd);
+  ::close(fd);
+  if (::rename(name.data(), path.c_str()) != 0) {
+    std::string reason = std::strerror(errno);
+    ::unlink(name.data());
+    return make_error(path.string() + ": cannot rename into place: " + reason);
+  }
+  return {};
+}
+
+Expected<std::filesystem::path> make_unique_folder(const std::filesystem::path& parent, std::string_view prefix) {
+  std::error_code ec;
+  std::filesystem::create_directories(parent, ec);
+  std::string pattern = (parent / (std::string(prefix) + "XXXXXX")).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  if (::mkdtemp(name.data()) == nullptr) {
+    return make_error(pattern + ": cannot create a folder: " + std::strerror(errno));
+  }
+  return std::filesystem::path(name.data());
+}
+
+}  // namespace agent_run

@@ -1,0 +1,99 @@
+#include "batch/attempt_steps.h"
+
+#include "base/text.h"
+#include "exec/process.h"
+
+namespace agent_run {
+
+namespace {
+
+constexpr std::size_t k_output_tail_bytes = 4096;
+
+/// Runs one setup or check command in the workspace.
+CheckRecord run_command(const std::string& command, const std::filesystem::path& root, const Task& task,
+                        const AttemptSettings& settings) {
+  CheckRecord record;
+  record.run = command;
+  ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
+  spec.environment = settings.environment;
+  auto result = run_process(spec);
+  if (!result) {
+    record.output_tail = result.error().message;
+    return record;
+  }
+  record.exit_code = result->exit_code;
+  record.timed_out = result->timed_out;
+  record.duration_ms = result->duration_ms;
+  record.passed = !result->timed_out && result->signal == 0 && result->exit_code == 0;
+  record.output_tail = tail_of(result->output, k_output_tail_bytes);
+  return record;
+}
+
+std::string why_failed(const CheckRecord& record) {
+  if (record.timed_out) return "`" + record.run + "` timed out";
+  if (record.exit_code < 0) return "`" + record.run + "` could not run: " + record.output_tail;
+  return "`" + record.run + "` exited " + std::to_string(record.exit_code);
+}
+
+std::string describe_stop(const AgentRun& run, const Limits& limits) {
+  if (run.stop == "limit.turns") return "the agent used all " + std::to_string(limits.turns) + " turns";
+  if (run.stop == "limit.time") return "the agent ran out of time";
+  if (run.stop == "limit.tokens") return "the agent used " + std::to_string(run.usage.total_tokens()) + " tokens";
+  if (run.stop == "limit.cost") return "the agent reached the cost limit";
+  if (run.stop == "model.max_tokens") return "the model's answer was cut at its output token limit";
+  if (run.stop == "model.refusal") return "the model refused";
+  if (run.stop == "model.context_window") return "the conversation outgrew the model's context window";
+  return run.message;
+}
+
+}  // namespace
+
+void set_outcome(AttemptResult& result, Outcome outcome, std::string type, std::string message) {
+  result.outcome = outcome;
+  result.outcome_type = std::move(type);
+  result.message = std::move(message);
+}
+
+bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
+               AttemptResult& result) {
+  const Clock::SteadyTime started = settings.clock->now();
+  bool ok = true;
+  for (const std::string& command : task.setup) {
+    result.setup.push_back(run_command(command, root, task, settings));
+    if (!result.setup.back().passed) {
+      set_outcome(result, Outcome::error, "setup.failed", "setup " + why_failed(result.setup.back()));
+      ok = false;
+      break;
+    }
+  }
+  result.durations.setup_ms = elapsed_ms(started, settings.clock->now());
+  return ok;
+}
+
+void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
+           AttemptResult& result) {
+  if (run.stop == "model.error") {
+    set_outcome(result, Outcome::error, "model.unavailable", run.message);
+    return;
+  }
+  if (run.stop != "end_turn") {
+    set_outcome(result, Outcome::failed, run.stop, describe_stop(run, task.limits));
+    return;
+  }
+  const Clock::SteadyTime started = settings.clock->now();
+  for (const Check& check : task.checks) {
+    result.checks.push_back(run_command(check.run, root, task, settings));
+  }
+  result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
+  for (const CheckRecord& check : result.checks) {
+    if (!check.passed) {
+      set_outcome(result, Outcome::failed, "check.failed", "check " + why_failed(check));
+      return;
+    }
+  }
+  std::string passed = task.checks.empty() ? "the agent finished; the task has no checks"
+                                           : "all " + std::to_string(task.checks.size()) + " checks passed";
+  set_outcome(result, Outcome::passed, "passed", passed);
+}
+
+}  // namespace agent_run

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "base/clock.h"
+#include "batch/attempt_plan.h"
+#include "model/model_client.h"
+#include "report/report_folder.h"
+#include "report/run_report.h"
+#include "workspace/workspace.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace agent_run {
+
+/// Makes the model client for one attempt (`script`, or a provider/name); fails when it cannot.
+using ModelFactory = std::function<Expected<std::unique_ptr<ModelClient>>(const Task& task, const std::string& model)>;
+
+/// What every attempt of a run shares.
+struct AttemptSettings {
+  const Clock* clock = nullptr;
+  const ReportFolder* reports = nullptr;
+  std::filesystem::path scratch_folder;      // workspaces are made under it
+  KeepWorkspace keep = KeepWorkspace::no;
+  std::vector<std::string> environment;      // KEY=VALUE for setup, checks and bash; secrets removed
+  ModelFactory make_model;
+};
+
+/// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, clean-up. Whatever
+/// happens becomes the result's outcome; nothing here throws or stops the run.
+AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings);
+
+}  // namespace agent_run

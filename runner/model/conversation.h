@@ -1,0 +1,60 @@
+#pragma once
+
+#include "base/json.h"
+#include "report/usage.h"
+
+#include <string>
+#include <vector>
+
+namespace agent_run {
+
+/// A tool call the model asked for.
+struct ToolCall {
+  std::string id;     // the model's id for the call, echoed in the result
+  std::string name;   // tool name, e.g. `read_file` or `mcp__github__get_issue`
+  Json input = Json::object();
+};
+
+/// What a tool call returned, as the model will read it.
+struct ToolResult {
+  std::string call_id;
+  std::string content;
+  bool is_error = false;
+};
+
+enum class Role { user, assistant };
+
+/// One message of the conversation: the user's prompt or tool results, or the assistant's text and calls.
+struct Message {
+  Role role = Role::user;
+  std::string text;
+  std::vector<ToolCall> tool_calls;      // assistant messages
+  std::vector<ToolResult> tool_results;  // user messages that answer tool calls
+};
+
+/// The whole exchange with the model, provider-neutral.
+struct Conversation {
+  std::string system;
+  std::vector<Message> messages;
+};
+
+/// A tool as the model sees it.
+struct ToolSchema {
+  std::string name;
+  std::string description;
+  Json input_schema = Json::object();
+};
+
+/// Why the model stopped producing this turn.
+enum class StopReason { end_turn, tool_use, max_tokens, refusal, context_window };
+
+/// One model response: the assistant message and what it cost.
+struct ModelTurn {
+  Message message;
+  StopReason stop_reason = StopReason::end_turn;
+  Usage usage;
+};
+
+const char* to_string(StopReason reason);
+
+}  // namespace agent_run

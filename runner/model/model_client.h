@@ -1,0 +1,26 @@
+#pragma once
+
+#include "base/expected.h"
+#include "model/conversation.h"
+
+#include <string>
+#include <vector>
+
+namespace agent_run {
+
+/// Produces the next assistant turn for a conversation: a real model API, the scripted model, or
+/// a recording being replayed. The seam between the agent loop and the world of models.
+class ModelClient {
+ public:
+  virtual ~ModelClient() = default;
+
+  /// The `provider/name` this client talks to, as written in reports.
+  virtual std::string model_name() const = 0;
+
+  /// Fails when no turn could be had (API unreachable, retries exhausted); the attempt then ends
+  /// as an error. Anything the model says, including a refusal, is a turn.
+  virtual Expected<ModelTurn> complete(const Conversation& conversation,
+                                       const std::vector<ToolSchema>& tools) = 0;
+};
+
+}  // namespace agent_run

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "model/model_client.h"
+#include "task/task.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace agent_run {
+
+/// The built-in model (`model: script`): plays a task's `script:` turns in order through the real
+/// loop, ignoring what it is told, and ends its turn when the script runs out. Usage is estimated
+/// from the bytes a real API would have read and written (about four bytes a token) and costs nothing.
+class ScriptedModel final : public ModelClient {
+ public:
+  explicit ScriptedModel(std::vector<ScriptedTurn> script);
+
+  std::string model_name() const override { return "script"; }
+  Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
+
+ private:
+  std::vector<ScriptedTurn> m_script;
+  std::size_t m_next_turn = 0;
+};
+
+/// Estimated tokens in `bytes` bytes of text: about four bytes a token, rounded up.
+std::int64_t estimate_tokens(std::size_t bytes);
+
+}  // namespace agent_run

@@ -1,0 +1,87 @@
+#include "report/report_writers.h"
+#include "report/run_totals.h"
+#include "report/xml_text.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace agent_run {
+
+namespace {
+
+const char* outcome_label(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::passed: return "PASS ";
+    case Outcome::failed: return "FAIL ";
+    case Outcome::error: return "ERROR";
+    case Outcome::skipped: return "SKIP ";
+  }
+  return "ERROR";
+}
+
+/// `1.2s` under a minute, `2m05s` under an hour, `1h02m` beyond.
+std::string short_duration(long long ms) {
+  ms = std::max(ms, 0LL);
+  long long tenths = (ms + 50) / 100;
+  if (tenths < 600) return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "s";
+  long long seconds = (ms + 500) / 1000;
+  auto two_digits = [](long long n) { return (n < 10 ? "0" : "") + std::to_string(n); };
+  if (seconds < 3600) return std::to_string(seconds / 60) + "m" + two_digits(seconds % 60) + "s";
+  return std::to_string(seconds / 3600) + "h" + two_digits(seconds / 60 % 60) + "m";
+}
+
+/// The first line of `text`, with control characters made visible, fit for one console line.
+std::string first_line(std::string_view text) {
+  std::string line = xml_printable(text.substr(0, text.find('\n')));
+  for (char& c : line) {
+    if (c == '\t' || c == '\r') c = ' ';
+  }
+  return line;
+}
+
+std::string plural(long long count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
+std::string dollars(const Usage& usage) {
+  if (!usage.cost_usd) return "cost unknown";
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *usage.cost_usd, std::chars_format::fixed, 4);
+  return "cost $" + (ec == std::errc() ? std::string(buffer, end) : std::string("?"));
+}
+
+std::string usage_line(const Usage& usage) {
+  std::string line = "usage: ";
+  line += usage.estimated ? "~" + plural(usage.total_tokens(), "token", "tokens") + " (estimated)"
+                          : plural(usage.total_tokens(), "token", "tokens");
+  line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) +
+          " output, " + std::to_string(usage.cache_read_input_tokens) + " cache read, " +
+          std::to_string(usage.cache_creation_input_tokens) + " cache write; " + dollars(usage);
+  return line;
+}
+
+}  // namespace
+
+std::string attempt_summary_line(const AttemptResult& attempt) {
+  std::string line = std::string(outcome_label(attempt.outcome)) + " " + attempt.task_id + " #" +
+                     std::to_string(attempt.repeat_index + 1) + "  " + attempt.model + "  " +
+                     plural(attempt.turns, "turn", "turns") + "  " + short_duration(attempt.durations.total_ms);
+  if (attempt.outcome == Outcome::passed) return line;
+  std::string message = first_line(attempt.message);
+  std::string reason = attempt.outcome_type.empty() || message.empty() ? attempt.outcome_type + message
+                                                                       : attempt.outcome_type + ": " + message;
+  return reason.empty() ? line : line + "  " + reason;
+}
+
+std::string run_summary_lines(const RunReport& report) {
+  RunTotals totals = compute_totals(report.attempts);
+  std::string out = plural(totals.attempts, "attempt", "attempts") + ": " + std::to_string(totals.passed) +
+                    " passed, " + std::to_string(totals.failed) + " failed, " +
+                    plural(totals.error, "error", "errors") + ", " + std::to_string(totals.skipped) + " skipped\n";
+  out += usage_line(totals.usage) + "\n";
+  out += "tool calls: " + std::to_string(totals.tool_calls) + ", " + std::to_string(totals.denied) + " denied\n";
+  if (report.interrupted) out += "interrupted: the reports hold only the attempts that finished\n";
+  return out;
+}
+
+}  // namespace agent_run

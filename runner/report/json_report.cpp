@@ -1,0 +1,160 @@
+#include "report/report_writers.h"
+#include "report/run_totals.h"
+
+namespace agent_run {
+
+namespace {
+
+constexpr const char* k_report_schema = "agent-run-report/1";
+
+Json usage_to_json(const Usage& usage) {
+  Json json = Json::object();
+  json.set("input_tokens", usage.input_tokens)
+      .set("output_tokens", usage.output_tokens)
+      .set("cache_read_input_tokens", usage.cache_read_input_tokens)
+      .set("cache_creation_input_tokens", usage.cache_creation_input_tokens)
+      .set("reasoning_tokens", usage.reasoning_tokens)
+      .set("estimated", usage.estimated)
+      .set("cost_usd", usage.cost_usd ? Json(*usage.cost_usd) : Json(nullptr));
+  return json;
+}
+
+Json tool_call_to_json(const ToolCallRecord& call) {
+  Json json = Json::object();
+  json.set("turn", call.turn)
+      .set("id", call.id)
+      .set("name", call.name)
+      .set("input_summary", call.input_summary)
+      .set("decision", call.decision)
+      .set("decided_by", call.decided_by)
+      .set("rule_id", call.rule_id)
+      .set("reason", call.reason)
+      .set("duration_ms", call.duration_ms)
+      .set("result_bytes", call.result_bytes)
+      .set("is_error", call.is_error);
+  return json;
+}
+
+Json edit_to_json(const EditRecord& edit) {
+  Json json = Json::object();
+  json.set("turn", edit.turn)
+      .set("tool_call_id", edit.tool_call_id)
+      .set("tool", edit.tool)
+      .set("path", edit.path)
+      .set("lines_added", edit.lines_added)
+      .set("lines_removed", edit.lines_removed);
+  return json;
+}
+
+Json check_to_json(const CheckRecord& check) {
+  Json json = Json::object();
+  json.set("run", check.run)
+      .set("passed", check.passed)
+      .set("exit_code", check.exit_code)
+      .set("timed_out", check.timed_out)
+      .set("duration_ms", check.duration_ms)
+      .set("output_tail", check.output_tail);
+  return json;
+}
+
+Json durations_to_json(const Durations& durations) {
+  Json json = Json::object();
+  json.set("total_ms", durations.total_ms)
+      .set("setup_ms", durations.setup_ms)
+      .set("model_ms", durations.model_ms)
+      .set("tools_ms", durations.tools_ms)
+      .set("checks_ms", durations.checks_ms);
+  return json;
+}
+
+Json patch_to_json(const PatchStats& patch) {
+  Json json = Json::object();
+  json.set("files_changed", patch.files_changed)
+      .set("lines_added", patch.lines_added)
+      .set("lines_removed", patch.lines_removed);
+  return json;
+}
+
+template <typename T, typename Convert>
+Json array_of(const std::vector<T>& items, Convert convert) {
+  Json json = Json::array();
+  for (const T& item : items) json.push(convert(item));
+  return json;
+}
+
+Json attempt_to_json(const AttemptResult& attempt) {
+  Json json = Json::object();
+  json.set("task_id", attempt.task_id)
+      .set("task_file", attempt.task_file)
+      .set("task_sha256", attempt.task_sha256)
+      .set("model", attempt.model)
+      .set("repeat_index", attempt.repeat_index)
+      .set("outcome", to_string(attempt.outcome))
+      .set("outcome_type", attempt.outcome_type)
+      .set("message", attempt.message)
+      .set("started_at", attempt.started_at)
+      .set("stop_reason", attempt.stop_reason)
+      .set("turns", attempt.turns)
+      .set("tool_calls", array_of(attempt.tool_calls, tool_call_to_json))
+      .set("edits", array_of(attempt.edits, edit_to_json))
+      .set("usage", usage_to_json(attempt.usage))
+      .set("durations", durations_to_json(attempt.durations))
+      .set("setup", array_of(attempt.setup, check_to_json))
+      .set("checks", array_of(attempt.checks, check_to_json))
+      .set("patch", patch_to_json(attempt.patch))
+      .set("transcript_path", attempt.transcript_path)
+      .set("patch_path", attempt.patch_path);
+  return json;
+}
+
+Json totals_to_json(const RunTotals& totals) {
+  Json tool_calls = Json::object();
+  tool_calls.set("total", totals.tool_calls).set("denied", totals.denied);
+  Json json = Json::object();
+  json.set("attempts", totals.attempts)
+      .set("passed", totals.passed)
+      .set("failed", totals.failed)
+      .set("error", totals.error)
+      .set("skipped", totals.skipped)
+      .set("usage", usage_to_json(totals.usage))
+      .set("tool_calls", std::move(tool_calls));
+  return json;
+}
+
+Json run_to_json(const RunReport& report) {
+  Json command_line = Json::array();
+  for (const std::string& word : report.command_line) command_line.push(word);
+  Json policy = Json::object();
+  policy.set("file", report.policy_file).set("sha256", report.policy_sha256);
+  Json json = Json::object();
+  json.set("runner_version", report.runner_version)
+      .set("started_at", report.started_at)
+      .set("duration_ms", report.duration_ms)
+      .set("command_line", std::move(command_line))
+      .set("policy", std::move(policy))
+      .set("interrupted", report.interrupted)
+      .set("totals", totals_to_json(compute_totals(report.attempts)));
+  return json;
+}
+
+}  // namespace
+
+const char* to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::passed: return "passed";
+    case Outcome::failed: return "failed";
+    case Outcome::error: return "error";
+    case Outcome::skipped: return "skipped";
+  }
+  return "error";
+}
+
+Json report_to_json(const RunReport& report) {
+  Json json = Json::object();
+  json.set("schema", k_report_schema)
+      .set("run", run_to_json(report))
+      .set("attempts", array_of(report.attempts, attempt_to_json));
+  return json;
+}
+
+}  // namespace agent_run

@@ -1,0 +1,20 @@
+#include "report/report_folder.h"
+
+#include "base/files.h"
+#include "report/report_writers.h"
+
+namespace agent_run {
+
+ReportFolder::ReportFolder(std::filesystem::path root) : m_root(std::move(root)) {}
+
+std::string ReportFolder::attempt_folder(const std::string& task_id, int repeat_index) {
+  return "attempts/" + task_id + "/" + std::to_string(repeat_index + 1);
+}
+
+Expected<void> ReportFolder::write(const RunReport& report) const {
+  AR_TRY(write_file_atomically(m_root / "report.json", report_to_json(report).dump_pretty()));
+  AR_TRY(write_file_atomically(m_root / "junit.xml", report_to_junit(report)));
+  return {};
+}
+
+}  // namespace agent_run

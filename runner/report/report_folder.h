@@ -1,0 +1,27 @@
+#pragma once
+
+#include "base/expected.h"
+#include "report/run_report.h"
+
+#include <filesystem>
+#include <string>
+
+namespace agent_run {
+
+/// The --out folder: report.json and junit.xml, rewritten atomically after every attempt, and one
+/// folder per attempt (attempts/<task-id>/<n>/) for its transcript and patch.
+class ReportFolder {
+ public:
+  explicit ReportFolder(std::filesystem::path root);
+
+  const std::filesystem::path& root() const { return m_root; }
+  /// attempts/<task-id>/<n>, relative to the folder; n counts from 1.
+  static std::string attempt_folder(const std::string& task_id, int repeat_index);
+  /// Writes report.json and junit.xml for `report` as it stands.
+  Expected<void> write(const RunReport& report) const;
+
+ private:
+  std::filesystem::path m_root;
+};
+
+}  // namespace agent_run

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "base/json.h"
+#include "report/run_report.h"
+
+#include <string>
+
+namespace agent_run {
+
+/// The JSON report (`agent-run-report/1`, schema in reports/report.schema.json), totals recomputed
+/// from the attempts.
+Json report_to_json(const RunReport& report);
+
+/// JUnit XML that validates against the junit-10 schema: one <testsuite> per task, one <testcase>
+/// per attempt; <failure> = judged wrong, <error> = could not be judged, <skipped> = not run.
+std::string report_to_junit(const RunReport& report);
+
+/// One line for the console when an attempt finishes: outcome, task, model, turns, time, reason.
+std::string attempt_summary_line(const AttemptResult& attempt);
+
+/// The closing lines for the console: counts by outcome and where the reports are.
+std::string run_summary_lines(const RunReport& report);
+
+}  // namespace agent_run

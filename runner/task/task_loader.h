@@ -1,0 +1,18 @@
+#pragma once
+
+#include "base/expected.h"
+#include "task/task.h"
+
+#include <filesystem>
+#include <string_view>
+
+namespace agent_run {
+
+/// Reads, parses and validates one task file. The error names every problem found, one per line,
+/// each as `FILE:LINE:COL: what is wrong` with the bad value and a "did you mean" where it helps.
+Expected<Task> load_task_file(const std::filesystem::path& path);
+
+/// The same from text already read; `source` names the file in messages and anchors relative paths.
+Expected<Task> load_task(std::string_view yaml_text, const std::filesystem::path& source);
+
+}  // namespace agent_run

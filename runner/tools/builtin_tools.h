@@ -1,0 +1,15 @@
+#pragma once
+
+#include "tools/tool.h"
+
+#include <memory>
+
+namespace agent_run {
+
+// The built-in tools, one file each.
+std::unique_ptr<Tool> make_read_file_tool();
+std::unique_ptr<Tool> make_write_file_tool();
+std::unique_ptr<Tool> make_edit_file_tool();
+std::unique_ptr<Tool> make_bash_tool();
+
+}  // namespace agent_run

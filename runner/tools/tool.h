@@ -1,0 +1,48 @@
+#pragma once
+
+#include "base/json.h"
+#include "model/conversation.h"
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace agent_run {
+
+/// What an edit_file or write_file call changed, for the report.
+struct EditSummary {
+  std::string path;     // workspace-relative
+  int lines_added = 0;
+  int lines_removed = 0;
+};
+
+/// What a tool returns: the text the model reads, and facts for the report.
+struct ToolOutput {
+  std::string content;
+  bool is_error = false;
+  std::optional<EditSummary> edit;
+};
+
+/// The state one attempt's tools share: where they may work and what they have seen.
+struct ToolContext {
+  std::filesystem::path workspace;                      // every path resolves inside this folder
+  std::vector<std::filesystem::path> protected_paths;   // never written, whatever the policy says
+  std::chrono::milliseconds timeout{std::chrono::minutes(2)};
+  std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
+  std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
+};
+
+/// One tool the agent can call. Implementations live one per file in tools/.
+class Tool {
+ public:
+  virtual ~Tool() = default;
+  /// The name, description and JSON schema the model sees.
+  virtual ToolSchema schema() const = 0;
+  /// Runs one call. Bad input and refusals are results the model reads (is_error), never exceptions.
+  virtual ToolOutput run(const Json& input, ToolContext& context) = 0;
+};
+
+}  // namespace agent_run

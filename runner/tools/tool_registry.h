@@ -1,0 +1,30 @@
+#pragma once
+
+#include "tools/tool.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agent_run {
+
+/// The tools one attempt may call, by name; publishes their schemas to the model.
+class ToolRegistry {
+ public:
+  void add(std::unique_ptr<Tool> tool);
+  /// The tool named `name`, or nullptr.
+  Tool* find(std::string_view name) const;
+  /// The schemas of every registered tool, in registration order.
+  std::vector<ToolSchema> schemas() const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::pair<std::string, std::unique_ptr<Tool>>> m_tools;
+};
+
+/// The built-in tools a task enables: its `tools:` list, or by default every built-in tool.
+ToolRegistry make_tool_registry(const std::optional<std::vector<std::string>>& enabled);
+
+}  // namespace agent_run

@@ -1,0 +1,210 @@
+#include "workspace/git_repository.h"
+
+#include <git2.h>
+
+#include <system_error>
+
+namespace agent_run {
+
+namespace {
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+std::string hex_id(const git_oid& id) {
+  char buffer[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buffer, sizeof buffer, &id);
+  return buffer;
+}
+
+Expected<GitHandle<git_commit>> lookup_commit(git_repository* repository, const std::string& commit) {
+  git_oid id;
+  git_commit* raw = nullptr;
+  if (git_oid_fromstr(&id, commit.c_str()) != 0 || git_commit_lookup(&raw, repository, &id) != 0) {
+    return git_failure("cannot find the commit " + commit);
+  }
+  return GitHandle<git_commit>(raw);
+}
+
+Expected<GitHandle<git_reference>> lookup_branch(git_repository* repository, const std::string& branch) {
+  git_reference* raw = nullptr;
+  if (git_branch_lookup(&raw, repository, branch.c_str(), GIT_BRANCH_LOCAL) != 0) {
+    return git_failure("cannot find the branch '" + branch + "'");
+  }
+  return GitHandle<git_reference>(raw);
+}
+
+}  // namespace
+
+Expected<GitRepository> GitRepository::open(const std::filesystem::path& folder) {
+  ensure_libgit2();
+  git_repository* raw = nullptr;
+  if (git_repository_open_ext(&raw, folder.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) {
+    return git_failure("cannot open the git repository " + quoted(folder));
+  }
+  return GitRepository(GitHandle<git_repository>(raw), folder);
+}
+
+Expected<GitRepository> GitRepository::init(const std::filesystem::path& folder) {
+  ensure_libgit2();
+  git_repository* raw = nullptr;
+  if (git_repository_init(&raw, folder.c_str(), 0) != 0) {
+    return git_failure("cannot make a git repository in " + quoted(folder));
+  }
+  return GitRepository(GitHandle<git_repository>(raw), folder);
+}
+
+Expected<std::string> GitRepository::resolve_commit(const std::string& ref) const {
+  git_object* raw = nullptr;
+  if (git_revparse_single(&raw, m_repository.get(), ref.c_str()) != 0) {
+    return make_error("'" + ref + "' is not a commit, branch or tag in " + quoted(m_folder));
+  }
+  GitHandle<git_object> object(raw);
+  git_object* peeled = nullptr;
+  if (git_object_peel(&peeled, object.get(), GIT_OBJECT_COMMIT) != 0) {
+    return make_error("'" + ref + "' does not name a commit in " + quoted(m_folder));
+  }
+  GitHandle<git_object> commit(peeled);
+  return hex_id(*git_object_id(commit.get()));
+}
+
+Expected<std::string> GitRepository::head_commit() const {
+  int unborn = git_repository_head_unborn(m_repository.get());
+  if (unborn < 0) return git_failure("cannot read HEAD of " + quoted(m_folder));
+  if (unborn == 1) return std::string();
+  return resolve_commit("HEAD");
+}
+
+Expected<void> GitRepository::create_branch(const std::string& branch, const std::string& commit) {
+  auto target = lookup_commit(m_repository.get(), commit);
+  if (!target) return target.error();
+  git_reference* raw = nullptr;
+  if (git_branch_create(&raw, m_repository.get(), branch.c_str(), target->get(), 0) != 0) {
+    return git_failure("cannot create the branch '" + branch + "' in " + quoted(m_folder));
+  }
+  GitHandle<git_reference> created(raw);
+  return {};
+}
+
+Expected<void> GitRepository::delete_branch(const std::string& branch) {
+  auto reference = lookup_branch(m_repository.get(), branch);
+  if (!reference) return reference.error();
+  if (git_branch_delete(reference->get()) != 0) {
+    return git_failure("cannot delete the branch '" + branch + "' in " + quoted(m_folder));
+  }
+  return {};
+}
+
+Expected<void> GitRepository::add_worktree(const std::string& name, const std::filesystem::path& folder,
+                                           const std::string& branch) {
+  auto reference = lookup_branch(m_repository.get(), branch);
+  if (!reference) return reference.error();
+  std::filesystem::path bookkeeping = std::filesystem::path(git_repository_commondir(m_repository.get())) / "worktrees";
+  std::error_code ec;
+  if (std::filesystem::exists(bookkeeping / name, ec) || std::filesystem::exists(folder, ec)) {
+    return make_error("cannot add the worktree '" + name + "' in " + quoted(folder) + ": it exists");
+  }
+  // Made up front: two attempts adding the repository's first worktrees at once race to make it.
+  std::filesystem::create_directories(bookkeeping, ec);
+
+  git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
+  options.ref = reference->get();
+  options.checkout_options.checkout_strategy = GIT_CHECKOUT_FORCE;
+  git_worktree* raw = nullptr;
+  if (git_worktree_add(&raw, m_repository.get(), name.c_str(), folder.c_str(), &options) != 0) {
+    Error error = git_failure("cannot add a worktree of " + quoted(m_folder) + " in " + quoted(folder));
+    std::filesystem::remove_all(bookkeeping / name, ec);  // a failed add leaves both behind
+    std::filesystem::remove_all(folder, ec);
+    return error;
+  }
+  GitHandle<git_worktree> added(raw);
+  return {};
+}
+
+Expected<void> GitRepository::prune_worktree(const std::string& name) {
+  git_worktree* raw = nullptr;
+  if (git_worktree_lookup(&raw, m_repository.get(), name.c_str()) != 0) {
+    return git_failure("cannot find the worktree '" + name + "' of " + quoted(m_folder));
+  }
+  GitHandle<git_worktree> worktree(raw);
+  git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
+  options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_WORKING_TREE;
+  if (git_worktree_prune(worktree.get(), &options) != 0) {
+    return git_failure("cannot remove the worktree '" + name + "' of " + quoted(m_folder));
+  }
+  return {};
+}
+
+Expected<void> GitRepository::export_commit(const std::string& commit, const std::filesystem::path& folder) const {
+  auto tree = tree_of(commit);
+  if (!tree) return tree.error();
+  std::string target = folder.string();
+  git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
+  // Without DONT_UPDATE_INDEX libgit2 rewrites this repository's index, losing staged work.
+  options.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
+  options.target_directory = target.c_str();
+  auto* object = reinterpret_cast<git_object*>(tree->get());
+  if (git_checkout_tree(m_repository.get(), object, &options) != 0) {
+    return git_failure("cannot write the files of " + quoted(m_folder) + " at " + commit + " to " + quoted(folder));
+  }
+  return {};
+}
+
+Expected<std::string> GitRepository::commit_everything(const std::string& message) {
+  std::string failure = "cannot commit the files of " + quoted(m_folder);
+  git_index* raw_index = nullptr;
+  if (git_repository_index(&raw_index, m_repository.get()) != 0) return git_failure(failure);
+  GitHandle<git_index> index(raw_index);
+  git_oid tree_id;
+  if (git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, nullptr, nullptr) != 0 ||
+      git_index_write(index.get()) != 0 || git_index_write_tree(&tree_id, index.get()) != 0) {
+    return git_failure(failure);
+  }
+  git_tree* raw_tree = nullptr;
+  git_signature* raw_signature = nullptr;
+  if (git_tree_lookup(&raw_tree, m_repository.get(), &tree_id) != 0) return git_failure(failure);
+  GitHandle<git_tree> tree(raw_tree);
+  if (git_signature_now(&raw_signature, "agent-run", "agent-run@localhost") != 0) return git_failure(failure);
+  GitHandle<git_signature> signature(raw_signature);
+  git_oid commit_id;
+  if (git_commit_create(&commit_id, m_repository.get(), "HEAD", signature.get(), signature.get(), nullptr,
+                        message.c_str(), tree.get(), 0, nullptr) != 0) {
+    return git_failure(failure);
+  }
+  return hex_id(commit_id);
+}
+
+Expected<Patch> GitRepository::diff_from(const std::string& commit) const {
+  auto tree = tree_of(commit);
+  if (!tree) return tree.error();
+  std::string failure = "cannot compare " + quoted(m_folder) + " with its starting point";
+  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+  git_diff* raw_diff = nullptr;
+  if (git_diff_tree_to_workdir_with_index(&raw_diff, m_repository.get(), tree->get(), &options) != 0) {
+    return git_failure(failure);
+  }
+  GitHandle<git_diff> diff(raw_diff);
+  git_buf buffer = GIT_BUF_INIT;
+  if (git_diff_to_buf(&buffer, diff.get(), GIT_DIFF_FORMAT_PATCH) != 0) return git_failure(failure);
+  Patch patch;
+  patch.text.assign(buffer.ptr, buffer.size);
+  git_buf_dispose(&buffer);
+  git_diff_stats* raw_stats = nullptr;
+  if (git_diff_get_stats(&raw_stats, diff.get()) != 0) return git_failure(failure);
+  GitHandle<git_diff_stats> stats(raw_stats);
+  patch.files_changed = static_cast<int>(git_diff_stats_files_changed(stats.get()));
+  patch.lines_added = static_cast<int>(git_diff_stats_insertions(stats.get()));
+  patch.lines_removed = static_cast<int>(git_diff_stats_deletions(stats.get()));
+  return patch;
+}
+
+Expected<GitHandle<git_tree>> GitRepository::tree_of(const std::string& commit) const {
+  if (commit.empty()) return GitHandle<git_tree>();
+  auto found = lookup_commit(m_repository.get(), commit);
+  if (!found) return found.error();
+  git_tree* raw = nullptr;
+  if (git_commit_tree(&raw, found->get()) != 0) return git_failure("cannot read the tree of " + commit);
+  return GitHandle<git_tree>(raw);
+}
+
+}  // namespace agent_run

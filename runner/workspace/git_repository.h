@@ -1,0 +1,57 @@
+#pragma once
+
+#include "base/expected.h"
+#include "workspace/git_handles.h"
+#include "workspace/workspace.h"
+
+#include <filesystem>
+#include <string>
+
+namespace agent_run {
+
+/// A git repository opened with libgit2, offering the few operations workspaces are made of.
+/// Commits are named by their hex ids; an empty id stands for "no commit" (an empty tree).
+class GitRepository {
+ public:
+  /// Opens the repository whose top folder (the one holding `.git`) is `folder`.
+  static Expected<GitRepository> open(const std::filesystem::path& folder);
+  /// Makes `folder` a new, empty repository.
+  static Expected<GitRepository> init(const std::filesystem::path& folder);
+
+  /// The commit `ref` (a commit id, branch, tag or expression such as HEAD~1) names.
+  Expected<std::string> resolve_commit(const std::string& ref) const;
+  /// HEAD's commit, or an empty id when the repository has no commits yet.
+  Expected<std::string> head_commit() const;
+
+  /// Creates the local branch `branch` at `commit`; fails if it exists.
+  Expected<void> create_branch(const std::string& branch, const std::string& commit);
+  /// Deletes the local branch `branch`.
+  Expected<void> delete_branch(const std::string& branch);
+
+  /// Adds the linked worktree `name` in `folder` (which must not exist yet) with `branch` checked
+  /// out. A failure removes what the attempt left behind, so the name can be used again.
+  Expected<void> add_worktree(const std::string& name, const std::filesystem::path& folder,
+                              const std::string& branch);
+  /// Removes the linked worktree `name`: its bookkeeping in this repository and its folder.
+  Expected<void> prune_worktree(const std::string& name);
+
+  /// Writes the files of `commit` into `folder`, leaving this repository's index untouched.
+  Expected<void> export_commit(const std::string& commit, const std::filesystem::path& folder) const;
+  /// Stages every file that is not ignored and commits it on HEAD as agent-run; returns the commit.
+  Expected<std::string> commit_everything(const std::string& message);
+
+  /// The working folder (index and untracked files included) compared with `commit`, as a patch.
+  Expected<Patch> diff_from(const std::string& commit) const;
+
+ private:
+  GitRepository(GitHandle<git_repository> repository, std::filesystem::path folder)
+      : m_repository(std::move(repository)), m_folder(std::move(folder)) {}
+
+  /// The tree of `commit`, or null for the empty id.
+  Expected<GitHandle<git_tree>> tree_of(const std::string& commit) const;
+
+  GitHandle<git_repository> m_repository;
+  std::filesystem::path m_folder;
+};
+
+}  // namespace agent_run

@@ -1,0 +1,90 @@
+#include "workspace/workspace.h"
+
+#include "base/files.h"
+#include "workspace/isolations.h"
+
+#include <cctype>
+#include <system_error>
+
+namespace agent_run {
+
+namespace {
+
+constexpr std::size_t k_max_name_length = 40;
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+/// `name` with everything but letters, digits, `_` and `-` replaced, safe in a branch name.
+std::string slug(const std::string& name) {
+  std::string out;
+  for (char c : name.substr(0, k_max_name_length)) {
+    bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    out += keep ? c : '-';
+  }
+  if (out.empty() || out.front() == '-') out.insert(0, "a");
+  return out;
+}
+
+/// The last component of `folder`, which names the workspace's root: `app` for `/src/app/`.
+std::string folder_name(const std::filesystem::path& folder) {
+  std::error_code ec;
+  std::filesystem::path normal = std::filesystem::absolute(folder, ec).lexically_normal();
+  if (normal.filename().empty()) normal = normal.parent_path();
+  std::string name = normal.filename().string();
+  return name.empty() ? "workspace" : name;
+}
+
+/// Makes the unique holder folder under `scratch_parent`; its random suffix makes the label unique.
+Expected<ScratchPlace> make_scratch_place(const std::filesystem::path& source,
+                                          const std::filesystem::path& scratch_parent,
+                                          const std::string& name) {
+  std::string prefix = slug(name) + "-";
+  auto holder = make_unique_folder(scratch_parent, prefix);
+  if (!holder) return holder.error();
+  ScratchPlace place;
+  place.holder = *holder;
+  place.root = *holder / folder_name(source);
+  place.scratch_parent = scratch_parent;
+  place.label = holder->filename().string();
+  return place;
+}
+
+Expected<void> check_folder(const std::filesystem::path& folder) {
+  std::error_code ec;
+  if (!std::filesystem::exists(folder, ec)) return make_error(quoted(folder) + " does not exist");
+  if (!std::filesystem::is_directory(folder, ec)) return make_error(quoted(folder) + " is not a folder");
+  return {};
+}
+
+Error not_a_repository(const std::filesystem::path& folder, const std::string& isolation, const std::string& advice) {
+  return make_error(quoted(folder) + " is not the top folder of a git repository (isolation: " + isolation +
+                    " needs one" + advice + ")");
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Workspace>> Workspace::prepare(const WorkspaceSpec& spec,
+                                                        const std::filesystem::path& scratch_parent,
+                                                        const std::string& name) {
+  AR_TRY(check_folder(spec.repo));
+  std::error_code ec;
+  bool is_repository_top = std::filesystem::exists(spec.repo / ".git", ec);
+  Isolation isolation = spec.isolation.value_or(is_repository_top ? Isolation::worktree : Isolation::copy);
+  if (isolation == Isolation::in_place) {
+    if (!is_repository_top) return not_a_repository(spec.repo, "in-place", "");
+    return make_in_place_workspace(spec.repo);
+  }
+  if (isolation == Isolation::worktree && !is_repository_top) {
+    return not_a_repository(spec.repo, "worktree", "; use isolation: copy");
+  }
+  auto place = make_scratch_place(spec.repo, scratch_parent, name);
+  if (!place) return place.error();
+  auto workspace = isolation == Isolation::worktree
+                       ? make_worktree_workspace(spec.repo, spec.ref, *place)
+                       : make_copy_workspace(spec.repo, is_repository_top ? std::optional(spec.ref) : std::nullopt,
+                                             *place);
+  if (!workspace) std::filesystem::remove_all(place->holder, ec);
+  return workspace;
+}
+
+}  // namespace agent_run

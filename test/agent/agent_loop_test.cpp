@@ -1,0 +1,132 @@
+#include "agent/agent_loop.h"
+#include "support/fakes.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace agent_run;
+using namespace agent_run::test;
+
+namespace {
+
+Policy allowing(std::vector<std::string> tools) {
+  Policy policy;
+  policy.rules.push_back(Rule{"allow-listed", Verdict::allow, false, std::move(tools), "", 1});
+  return policy;
+}
+
+/// A workspace folder, the built-in tools and a context pointing at it.
+struct LoopFixture {
+  TempFolder folder;
+  ToolRegistry tools = make_tool_registry(std::nullopt);
+  FakeClock clock;
+  ToolContext context;
+  Limits limits;
+  LoopFixture() { context.workspace = folder.path(); }
+
+  AgentRun run_loop(RecordingModel& model, const Policy& policy) {
+    AgentLoop loop(model, tools, policy, clock, nullptr);
+    return loop.run("do the task", limits, context);
+  }
+};
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(agent_loop, LoopFixture)
+
+BOOST_AUTO_TEST_CASE(tool_results_are_fed_back_to_the_model) {
+  folder.write("notes.txt", "hello\n");
+  RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "notes.txt")), says("done")});
+  AgentRun run = run_loop(model, builtin_policy());
+  BOOST_TEST(run.stop == "end_turn");
+  BOOST_TEST(run.turns == 2);
+  BOOST_REQUIRE(model.received.size() == 2);
+  const Message& answer = model.received[1].messages.back();
+  BOOST_REQUIRE(answer.tool_results.size() == 1);
+  BOOST_TEST(answer.tool_results[0].call_id == "c1");
+  BOOST_TEST(answer.tool_results[0].content == "     1\thello\n");
+  BOOST_TEST(run.final_text == "done");
+}
+
+BOOST_AUTO_TEST_CASE(denied_call_is_reported_back_and_runs_nothing) {
+  RecordingModel model({calls_tool("c1", "bash", Json::object().set("command", "touch pwned")), says("ok")});
+  Policy policy;
+  policy.rules.push_back(Rule{"no-shell", Verdict::deny, false, {"bash"}, "no shell here", 3});
+  AgentRun run = run_loop(model, policy);
+  BOOST_TEST(!std::filesystem::exists(folder.path() / "pwned"));
+  const ToolResult& result = model.received[1].messages.back().tool_results.at(0);
+  BOOST_TEST(result.is_error);
+  BOOST_TEST(result.content == "Denied by rule 'no-shell': denied by policy: no shell here. The call was not run.");
+  BOOST_REQUIRE(run.tool_calls.size() == 1);
+  BOOST_TEST(run.tool_calls[0].decision == "denied");
+  BOOST_TEST(run.tool_calls[0].rule_id == "no-shell");
+  BOOST_TEST(run.stop == "end_turn");
+}
+
+BOOST_AUTO_TEST_CASE(unmatched_call_is_denied_by_default) {
+  RecordingModel model({calls_tool("c1", "write_file", Json::object().set("path", "a.txt").set("content", "x"))});
+  AgentRun run = run_loop(model, builtin_policy());
+  BOOST_TEST(!std::filesystem::exists(folder.path() / "a.txt"));
+  BOOST_TEST(run.tool_calls.at(0).decided_by == "unmatched");
+  BOOST_TEST(model.received[1].messages.back().tool_results.at(0).content ==
+             "Denied: no rule allows write_file; the policy denies unmatched calls. The call was not run.");
+}
+
+BOOST_AUTO_TEST_CASE(turn_limit_stops_the_loop) {
+  limits.turns = 3;
+  std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "missing.txt")));
+  RecordingModel model(endless);
+  AgentRun run = run_loop(model, builtin_policy());
+  BOOST_TEST(run.stop == "limit.turns");
+  BOOST_TEST(run.turns == 3);
+  BOOST_TEST(model.received.size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(wall_time_limit_stops_the_loop_without_sleeping) {
+  limits.time = std::chrono::seconds(60);
+  std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "missing.txt")));
+  RecordingModel model(endless);
+  model.on_call = [&] { clock.advance(std::chrono::seconds(25)); };
+  AgentRun run = run_loop(model, builtin_policy());
+  BOOST_TEST(run.stop == "limit.time");
+  BOOST_TEST(run.turns == 3);
+}
+
+BOOST_AUTO_TEST_CASE(token_and_cost_limits_stop_the_loop) {
+  limits.tokens = 25;
+  std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "x"), 10));
+  RecordingModel tokens_model(endless);
+  BOOST_TEST(run_loop(tokens_model, builtin_policy()).stop == "limit.tokens");
+  limits.tokens.reset();
+  limits.cost_usd = 0.025;
+  RecordingModel cost_model(endless);
+  AgentRun run_with_cost = run_loop(cost_model, builtin_policy());
+  BOOST_TEST(run_with_cost.stop == "limit.cost");
+  BOOST_TEST(run_with_cost.turns == 3);
+}
+
+BOOST_AUTO_TEST_CASE(model_failure_ends_the_run_as_a_model_error) {
+  RecordingModel model({});
+  model.fail_with = "endpoint unreachable";
+  AgentRun run = run_loop(model, builtin_policy());
+  BOOST_TEST(run.stop == "model.error");
+  BOOST_TEST(run.message == "endpoint unreachable");
+  BOOST_TEST(run.turns == 0);
+}
+
+BOOST_AUTO_TEST_CASE(several_calls_in_one_turn_each_get_a_result_and_edits_are_recorded) {
+  folder.write("a.txt", "one\n");
+  ModelTurn both = calls_tool("r", "read_file", Json::object().set("path", "a.txt"));
+  both.message.tool_calls.push_back(
+      ToolCall{"e", "edit_file", Json::object().set("path", "a.txt").set("old", "one").set("new", "two\nthree")});
+  RecordingModel model({both});
+  AgentRun run = run_loop(model, allowing({"edit_file"}));
+  BOOST_TEST(model.received[1].messages.back().tool_results.size() == 2u);
+  BOOST_TEST(folder.read("a.txt") == "two\nthree\n");
+  BOOST_REQUIRE(run.edits.size() == 1);
+  BOOST_TEST(run.edits[0].path == "a.txt");
+  BOOST_TEST(run.edits[0].lines_added == 2);
+  BOOST_TEST(run.edits[0].lines_removed == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

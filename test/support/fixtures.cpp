@@ -1,0 +1,81 @@
+#include "support/fixtures.h"
+
+#include "base/files.h"
+#include "exec/process.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace agent_run::test {
+
+TempFolder::TempFolder() {
+  auto folder = make_unique_folder(std::filesystem::temp_directory_path(), "agent-run-test-");
+  BOOST_REQUIRE_MESSAGE(folder.has_value(), "cannot make a temporary folder");
+  m_path = std::filesystem::canonical(*folder);
+}
+
+TempFolder::~TempFolder() {
+  std::error_code ec;
+  std::filesystem::permissions(m_path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+  std::filesystem::remove_all(m_path, ec);
+}
+
+std::filesystem::path TempFolder::write(const std::string& relative, const std::string& content) const {
+  std::filesystem::path full = m_path / relative;
+  std::filesystem::create_directories(full.parent_path());
+  std::ofstream out(full, std::ios::binary);
+  out << content;
+  return full;
+}
+
+std::string TempFolder::read(const std::string& relative) const {
+  std::ifstream in(m_path / relative, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+CommandResult run_shell(const std::string& command, const std::filesystem::path& cwd) {
+  ProcessSpec spec = shell_command(command, cwd, std::chrono::minutes(2));
+  spec.output_head_bytes = 4 << 20;
+  spec.output_tail_bytes = 4 << 20;
+  auto result = run_process(spec);
+  BOOST_REQUIRE_MESSAGE(result.has_value(), "cannot run: " + command);
+  return CommandResult{result->exit_code, result->output};
+}
+
+std::string shell_quote(const std::string& word) {
+  std::string quoted = "'";
+  for (char c : word) {
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return quoted + "'";
+}
+
+void make_git_repository(const std::filesystem::path& folder, const std::map<std::string, std::string>& files) {
+  std::filesystem::create_directories(folder);
+  for (const auto& [relative, content] : files) {
+    std::filesystem::path full = folder / relative;
+    std::filesystem::create_directories(full.parent_path());
+    std::ofstream(full, std::ios::binary) << content;
+  }
+  CommandResult result = run_shell(
+      "git init -q -b main . && git -c user.name=test -c user.email=test@example.invalid add -A && "
+      "git -c user.name=test -c user.email=test@example.invalid commit -q -m initial",
+      folder);
+  BOOST_REQUIRE_MESSAGE(result.exit_code == 0, "git failed: " + result.output);
+}
+
+CommandResult run_agent_run(const std::vector<std::string>& arguments, const std::filesystem::path& cwd) {
+  std::string command = shell_quote(AGENT_RUN_BINARY);
+  for (const std::string& argument : arguments) {
+    command += " " + shell_quote(argument);
+  }
+  return run_shell(command, cwd);
+}
+
+std::filesystem::path source_root() { return AGENT_RUN_SOURCE_ROOT; }
+
+}  // namespace agent_run::test

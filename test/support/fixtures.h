@@ -1,0 +1,49 @@
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace agent_run::test {
+
+/// A temporary folder removed at the end of the test.
+class TempFolder {
+ public:
+  TempFolder();
+  ~TempFolder();
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+
+  const std::filesystem::path& path() const { return m_path; }
+  /// Writes `content` to `relative` inside the folder, creating parents; returns the full path.
+  std::filesystem::path write(const std::string& relative, const std::string& content) const;
+  /// The content of `relative` inside the folder.
+  std::string read(const std::string& relative) const;
+
+ private:
+  std::filesystem::path m_path;
+};
+
+/// What a command printed and how it exited.
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+/// Runs `sh -c command` in `cwd` and waits for it.
+CommandResult run_shell(const std::string& command, const std::filesystem::path& cwd);
+
+/// Makes `folder` a git repository holding `files` in one commit (real git, from PATH).
+void make_git_repository(const std::filesystem::path& folder, const std::map<std::string, std::string>& files);
+
+/// Runs the built agent-run binary with `arguments` in `cwd`.
+CommandResult run_agent_run(const std::vector<std::string>& arguments, const std::filesystem::path& cwd);
+
+/// Quotes `word` for sh.
+std::string shell_quote(const std::string& word);
+
+/// The project's source folder (for stock policies, examples and schemas).
+std::filesystem::path source_root();
+
+}  // namespace agent_run::test

@@ -1,0 +1,302 @@
+#include "task/task_loader.h"
+
+#include "base/digest.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+using namespace agent_run;
+using agent_run::test::TempFolder;
+
+namespace {
+
+/// The error message of loading `text` as tasks/x.yaml; empty when it loads.
+std::string error_of(const std::string& text) {
+  Expected<Task> task = load_task(text, "tasks/x.yaml");
+  return task ? std::string() : task.error().message;
+}
+
+const char* const k_full_task = R"(id: rename-parse-config
+description: Rename parse_config to load_config
+prompt: |
+  Rename the function parse_config to load_config.
+workspace:
+  repo: ../repo
+  ref: main
+  isolation: in-place
+setup: ["python3 -m pip install -e .", make]
+model: anthropic/claude-sonnet-4-5
+limits: {turns: 12, tokens: 400000, cost_usd: 2.5, time: 15m, tool_timeout: 90s}
+tools: [read_file, grep, edit_file, bash, mcp__github__get_issue]
+policy: ../policies/default.yaml
+diagnostics: off
+checks:
+  - run: python3 -m pytest -q
+  - run: "test -f app.py"
+repeat: 3
+script:
+  - say: "Finding callers."
+    call: {tool: grep, input: {pattern: "parse_config"}}
+  - calls:
+      - {tool: edit_file, input: {path: app.py, old: "def parse_config", new: "def load_config"}}
+      - tool: bash
+        input:
+          command: "true"
+          timeout: 30
+          ratio: 0.5
+          quoted_number: "30"
+          flag: true
+          nothing: null
+          empty:
+          list: [1, two, "3"]
+  - say: Done.
+)";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(task_loader)
+
+BOOST_AUTO_TEST_CASE(a_full_task_file_loads_into_the_task) {
+  TempFolder folder;
+  std::filesystem::path file = folder.write("tasks/rename.yaml", k_full_task);
+  Expected<Task> task = load_task_file(file);
+  BOOST_REQUIRE_MESSAGE(task.has_value(), (task ? std::string() : task.error().message));
+  BOOST_TEST(task->id == "rename-parse-config");
+  BOOST_TEST(task->source == file);
+  BOOST_TEST(task->source_sha256 == sha256_hex(k_full_task));
+  BOOST_TEST(task->source_sha256.size() == 64u);
+  BOOST_TEST(task->description == "Rename parse_config to load_config");
+  BOOST_TEST(task->prompt == "Rename the function parse_config to load_config.\n");
+  BOOST_TEST(task->workspace.repo == folder.path() / "repo");
+  BOOST_TEST(task->workspace.ref == "main");
+  BOOST_TEST((task->workspace.isolation == Isolation::in_place));
+  BOOST_TEST((task->setup == std::vector<std::string>{"python3 -m pip install -e .", "make"}));
+  BOOST_TEST(task->model == "anthropic/claude-sonnet-4-5");
+  BOOST_TEST(task->limits.turns == 12);
+  BOOST_TEST(task->limits.tokens.value() == 400000);
+  BOOST_TEST(task->limits.cost_usd.value() == 2.5);
+  BOOST_TEST(task->limits.time.count() == 15 * 60 * 1000);
+  BOOST_TEST(task->limits.tool_timeout.count() == 90 * 1000);
+  BOOST_TEST((task->tools.value() ==
+              std::vector<std::string>{"read_file", "grep", "edit_file", "bash", "mcp__github__get_issue"}));
+  BOOST_TEST(task->policy.value() == folder.path() / "policies" / "default.yaml");
+  BOOST_TEST(!task->diagnostics);
+  BOOST_REQUIRE_EQUAL(task->checks.size(), 2u);
+  BOOST_TEST(task->checks[0].run == "python3 -m pytest -q");
+  BOOST_TEST(task->checks[1].run == "test -f app.py");
+  BOOST_TEST(task->repeat == 3);
+  BOOST_TEST(task->script.size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(script_turns_hold_several_calls_with_typed_input) {
+  Expected<Task> task = load_task(k_full_task, "tasks/x.yaml");
+  BOOST_REQUIRE_MESSAGE(task.has_value(), (task ? std::string() : task.error().message));
+  BOOST_REQUIRE_EQUAL(task->script.size(), 3u);
+  const ScriptedTurn& first = task->script[0];
+  BOOST_TEST(first.say == "Finding callers.");
+  BOOST_REQUIRE_EQUAL(first.calls.size(), 1u);
+  BOOST_TEST(first.calls[0].tool == "grep");
+  BOOST_TEST(first.calls[0].input.dump() == R"({"pattern":"parse_config"})");
+  const ScriptedTurn& second = task->script[1];
+  BOOST_TEST(second.say == "");
+  BOOST_REQUIRE_EQUAL(second.calls.size(), 2u);
+  BOOST_TEST(second.calls[0].tool == "edit_file");
+  BOOST_TEST(second.calls[0].input.dump() == R"({"path":"app.py","old":"def parse_config","new":"def load_config"})");
+  BOOST_TEST(second.calls[1].tool == "bash");
+  BOOST_TEST(second.calls[1].input.dump() ==
+             R"({"command":"true","timeout":30,"ratio":0.5,"quoted_number":"30","flag":true,"nothing":null,)"
+             R"("empty":null,"list":[1,"two","3"]})");
+  BOOST_TEST(second.calls[1].input.find("timeout")->is_integer());
+  BOOST_TEST(task->script[2].say == "Done.");
+  BOOST_TEST(task->script[2].calls.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_minimal_task_takes_the_defaults) {
+  Expected<Task> task = load_task("prompt: Fix the bug.\n", "tasks/fix-bug.yaml");
+  BOOST_REQUIRE_MESSAGE(task.has_value(), (task ? std::string() : task.error().message));
+  BOOST_TEST(task->id == "fix-bug");
+  BOOST_TEST(task->source == "tasks/fix-bug.yaml");
+  BOOST_TEST(task->prompt == "Fix the bug.");
+  BOOST_TEST(task->workspace.repo.empty());
+  BOOST_TEST(task->workspace.ref == "HEAD");
+  BOOST_TEST(!task->workspace.isolation.has_value());
+  BOOST_TEST(task->model == "script");
+  BOOST_TEST(task->limits.turns == 30);
+  BOOST_TEST(!task->limits.tokens.has_value());
+  BOOST_TEST(!task->tools.has_value());
+  BOOST_TEST(!task->policy.has_value());
+  BOOST_TEST(task->diagnostics);
+  BOOST_TEST(task->repeat == 1);
+  BOOST_TEST(task->checks.empty());
+  BOOST_TEST(task->script.empty());
+}
+
+BOOST_AUTO_TEST_CASE(relative_paths_resolve_against_the_task_files_folder) {
+  TempFolder folder;
+  std::filesystem::path file =
+      folder.write("ci/tasks/t.yaml", "prompt: p\nworkspace: {repo: .}\npolicy: ../../policies/./strict.yaml\n");
+  Expected<Task> task = load_task_file(file);
+  BOOST_REQUIRE_MESSAGE(task.has_value(), (task ? std::string() : task.error().message));
+  BOOST_TEST(task->workspace.repo == folder.path() / "ci" / "tasks");
+  BOOST_TEST(task->policy.value() == folder.path() / "policies" / "strict.yaml");
+
+  Expected<Task> absolute = load_task("prompt: p\nworkspace: {repo: /srv/repo/}\npolicy: /etc/p.yaml\n", "t.yaml");
+  BOOST_REQUIRE(absolute.has_value());
+  BOOST_TEST(absolute->workspace.repo == "/srv/repo");
+  BOOST_TEST(absolute->policy.value() == "/etc/p.yaml");
+
+  Expected<Task> relative_source = load_task("prompt: p\nworkspace: {repo: ../repo}\n", "tasks/t.yaml");
+  BOOST_REQUIRE(relative_source.has_value());
+  BOOST_TEST(relative_source->workspace.repo == std::filesystem::current_path() / "repo");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_key_is_an_error_with_a_suggestion) {
+  BOOST_TEST(error_of("prompt: p\nmodle: script\n") == "tasks/x.yaml:2:1: unknown key 'modle' (did you mean 'model'?)");
+  BOOST_TEST(error_of("prompt: p\nlimits:\n  turn: 3\n") ==
+             "tasks/x.yaml:3:3: unknown key 'turn' in 'limits' (did you mean 'turns'?)");
+}
+
+BOOST_AUTO_TEST_CASE(a_misspelt_required_key_gets_a_suggestion_and_no_second_message) {
+  BOOST_TEST(error_of("id: t\npromt: hello\n") == "tasks/x.yaml:2:1: unknown key 'promt' (did you mean 'prompt'?)");
+  BOOST_TEST(error_of("prompt: p\nchecks:\n  - runn: make\n") ==
+             "tasks/x.yaml:3:5: unknown key 'runn' in 'checks[0]' (did you mean 'run'?)");
+  BOOST_TEST(error_of("prompt: p\nscript:\n  - call: {tol: grep}\n") ==
+             "tasks/x.yaml:3:12: unknown key 'tol' in 'script[0].call' (did you mean 'tool'?)");
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_prompt_is_reported_beside_other_problems) {
+  BOOST_TEST(
+      error_of("answers: []\nfrobnicate: 1\n") ==
+      "tasks/x.yaml:1:1: 'answers' is not supported yet\n"
+      "tasks/x.yaml:1:1: missing required key 'prompt'\n"
+      "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
+      "limits, tools, policy, diagnostics, checks, repeat, script)");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_key_far_from_any_lists_the_known_keys) {
+  BOOST_TEST(
+      error_of("prompt: p\nfrobnicate: 1\n") ==
+      "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
+      "limits, tools, policy, diagnostics, checks, repeat, script)");
+}
+
+BOOST_AUTO_TEST_CASE(wrong_types_are_errors_naming_the_value) {
+  BOOST_TEST(error_of("prompt: p\nlimits:\n  turns: abc\n") ==
+             "tasks/x.yaml:3:10: 'limits.turns' must be a positive integer, got 'abc'");
+  BOOST_TEST(error_of("prompt: p\nsetup: make\n") == "tasks/x.yaml:2:8: 'setup' must be a list, got 'make'");
+  BOOST_TEST(error_of("prompt: p\nrepeat: \"3\"\n") ==
+             "tasks/x.yaml:2:9: 'repeat' must be a positive integer, got the string '3'");
+  BOOST_TEST(error_of("prompt: [a, b]\n") == "tasks/x.yaml:1:9: 'prompt' must be a string, got a list");
+  BOOST_TEST(error_of("prompt: p\nlimits: {cost_usd: -1}\n") ==
+             "tasks/x.yaml:2:20: 'limits.cost_usd' must be a positive number, got '-1'");
+  BOOST_TEST(error_of("prompt: p\ndiagnostics: maybe\n") ==
+             "tasks/x.yaml:2:14: 'diagnostics' must be on, off, true or false, got 'maybe'");
+  BOOST_TEST(error_of("prompt: p\nworkspace: here\n") == "tasks/x.yaml:2:12: 'workspace' must be a map, got 'here'");
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_key_is_an_error_naming_both_positions) {
+  BOOST_TEST(error_of("prompt: a\nmodel: script\nprompt: b\n") ==
+             "tasks/x.yaml:3:1: duplicate key 'prompt' (first at 1:1)");
+}
+
+BOOST_AUTO_TEST_CASE(bad_duration_is_an_error_with_the_accepted_forms) {
+  BOOST_TEST(error_of("id: t\ndescription: d\nprompt: p\nmodel: script\nrepeat: 1\nlimits:\n  time: 15 minutes\n") ==
+             "tasks/x.yaml:7:9: 'limits.time' is not a duration: '15 minutes' (use 90s, 15m or 1h)");
+  BOOST_TEST(error_of("prompt: p\nlimits: {tool_timeout: 0m}\n") ==
+             "tasks/x.yaml:2:24: 'limits.tool_timeout' must be longer than 0, got '0m'");
+}
+
+BOOST_AUTO_TEST_CASE(missing_or_empty_prompt_is_an_error) {
+  BOOST_TEST(error_of("id: t\nmodel: script\n") == "tasks/x.yaml:1:1: missing required key 'prompt'");
+  BOOST_TEST(error_of("id: t\nprompt:\n") == "tasks/x.yaml:2:1: 'prompt' must not be empty");
+  BOOST_TEST(error_of("id: t\nprompt: \"  \"\n") == "tasks/x.yaml:2:9: 'prompt' must not be empty");
+  BOOST_TEST(error_of("") == "tasks/x.yaml:1:1: the file must hold a map of keys, got nothing");
+}
+
+BOOST_AUTO_TEST_CASE(bad_isolation_value_is_an_error_with_a_suggestion) {
+  BOOST_TEST(error_of("prompt: p\nworkspace:\n  isolation: inplace\n") ==
+             "tasks/x.yaml:3:14: 'workspace.isolation' must be worktree, copy or in-place, got 'inplace' "
+             "(did you mean 'in-place'?)");
+}
+
+BOOST_AUTO_TEST_CASE(yaml_syntax_error_is_reported_at_its_position_alone) {
+  BOOST_TEST(error_of("prompt: hi\nid: t\nx: b: c\n") == "tasks/x.yaml:3:5: YAML syntax error: illegal map value");
+  BOOST_TEST(error_of("prompt: hi\nmodel: \"script\n") ==
+             "tasks/x.yaml:2:8: YAML syntax error: unterminated quoted string (no closing \")");
+  BOOST_TEST(error_of("prompt: hi\n---\nprompt: again\n") ==
+             "tasks/x.yaml:2:1: a second YAML document starts here; the file must hold one");
+}
+
+BOOST_AUTO_TEST_CASE(every_problem_in_a_file_is_reported_in_file_order) {
+  BOOST_TEST(error_of("id: bad id!\n"
+                      "prompt: p\n"
+                      "limits:\n"
+                      "  turns: 0\n"
+                      "  time: 15 minutes\n"
+                      "tools: [gerp, bash, mcp__x]\n"
+                      "answers: []\n"
+                      "prompt: again\n") ==
+             "tasks/x.yaml:1:5: 'id' must be letters, digits, '.', '_' or '-', got 'bad id!'\n"
+             "tasks/x.yaml:4:10: 'limits.turns' must be a positive integer, got '0'\n"
+             "tasks/x.yaml:5:9: 'limits.time' is not a duration: '15 minutes' (use 90s, 15m or 1h)\n"
+             "tasks/x.yaml:6:9: unknown tool 'gerp' (did you mean 'grep'?)\n"
+             "tasks/x.yaml:6:21: 'mcp__x' is not a tool name: MCP tools are written mcp__SERVER__TOOL\n"
+             "tasks/x.yaml:7:1: 'answers' is not supported yet\n"
+             "tasks/x.yaml:8:1: duplicate key 'prompt' (first at 2:1)");
+}
+
+BOOST_AUTO_TEST_CASE(keys_of_later_versions_are_not_supported_yet) {
+  BOOST_TEST(error_of("prompt: p\n"
+                      "mcp_servers:\n  fs: {command: npx}\n"
+                      "answers:\n  - otherwise: fail\n"
+                      "commit: true\n"
+                      "sandbox: none\n") ==
+             "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet\n"
+             "tasks/x.yaml:4:1: 'answers' is not supported yet\n"
+             "tasks/x.yaml:6:1: 'commit' is not supported yet\n"
+             "tasks/x.yaml:7:1: 'sandbox' is not supported yet");
+}
+
+BOOST_AUTO_TEST_CASE(checks_accept_only_run) {
+  BOOST_TEST(error_of("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: true\n  - {}\n  - run:\n") ==
+             "tasks/x.yaml:4:5: unknown key 'no_new_diagnostics' in 'checks[1]' (known keys: run)\n"
+             "tasks/x.yaml:4:5: 'checks[1]' needs 'run': the command that decides whether the attempt passed\n"
+             "tasks/x.yaml:5:5: 'checks[2]' needs 'run': the command that decides whether the attempt passed\n"
+             "tasks/x.yaml:6:5: 'checks[3].run' must not be empty");
+  BOOST_TEST(error_of("prompt: p\nchecks: [make test]\n") ==
+             "tasks/x.yaml:2:10: 'checks[0]' must be a map, got 'make test'");
+}
+
+BOOST_AUTO_TEST_CASE(script_turns_are_checked) {
+  BOOST_TEST(error_of("prompt: p\nscript:\n"
+                      "  - sey: hi\n"
+                      "  - call: {tool: grep, input: [a]}\n"
+                      "  - calls: [{input: {}}]\n"
+                      "  - {}\n") ==
+             "tasks/x.yaml:3:5: unknown key 'sey' in 'script[0]' (did you mean 'say'?)\n"
+             "tasks/x.yaml:4:31: 'script[1].call.input' must be a map, got a list\n"
+             "tasks/x.yaml:5:13: 'script[2].calls[0]' needs 'tool': the name of the tool to call\n"
+             "tasks/x.yaml:6:5: 'script[3]' needs 'say', 'call' or 'calls'");
+}
+
+BOOST_AUTO_TEST_CASE(ids_are_checked_and_default_to_the_file_stem) {
+  BOOST_TEST(error_of("id: \"a/b\"\nprompt: p\n") ==
+             "tasks/x.yaml:1:5: 'id' must be letters, digits, '.', '_' or '-', got 'a/b'");
+  Expected<Task> task = load_task("prompt: p\n", "tasks/my task.yaml");
+  BOOST_REQUIRE(!task.has_value());
+  BOOST_TEST(task.error().message ==
+             "tasks/my task.yaml:1:1: the file name 'my task' is not a valid task id (letters, digits, '.', '_' or "
+             "'-'): set 'id'");
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_file_is_an_error_naming_it) {
+  TempFolder folder;
+  Expected<Task> task = load_task_file(folder.path() / "nope.yaml");
+  BOOST_REQUIRE(!task.has_value());
+  BOOST_TEST(task.error().message ==
+             (folder.path() / "nope.yaml").string() + ": cannot read: No such file or directory");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
