@@ -1,6 +1,7 @@
 #include "agent/agent_loop.h"
 
 #include "agent/transcript_events.h"
+#include "base/cancellation.h"
 #include "report/transcript_writer.h"
 
 namespace agent_run {
@@ -53,6 +54,11 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
   Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
   record(prompt_event(conversation, m_schemas));
   for (;;) {
+    if (context.cancellation && context.cancellation->cancelled()) {
+      run.stop = "interrupted";
+      run.message = "the run was interrupted";
+      break;
+    }
     if (auto limit = limit_reached(run, limits, deadline)) {
       run.stop = *limit;
       break;

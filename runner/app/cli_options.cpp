@@ -26,6 +26,20 @@ Expected<int> positive_integer(const std::string& option, const std::string& tex
   return value;
 }
 
+/// `I/N` with 1 <= I <= N.
+Expected<ShardRecord> shard_of_text(const std::string& text) {
+  ShardRecord shard;
+  std::size_t slash = text.find('/');
+  auto index = slash == std::string::npos ? Expected<int>(make_error("")) : positive_integer("--shard", text.substr(0, slash));
+  auto total = slash == std::string::npos ? Expected<int>(make_error("")) : positive_integer("--shard", text.substr(slash + 1));
+  if (!index || !total || *index > *total) {
+    return make_error("--shard needs I/N with 1 <= I <= N (for example 2/4), got '" + text + "'");
+  }
+  shard.index = *index;
+  shard.total = *total;
+  return shard;
+}
+
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> k_options = {
       {"--policy", "FILE", "approval policy for every task (overrides the tasks' own)",
@@ -33,7 +47,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--model", "PROVIDER/NAME", "model for every task (repeatable: each task runs with each model)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.models.push_back(v); return {}; }},
       {"--out", "DIR", "report folder (default: agent-run-out)",
-       [](CliOptions& o, const std::string& v) -> Expected<void> { o.out = v; return {}; }},
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.out = v; o.out_given = true; return {}; }},
       {"--repeat", "K", "attempts per task and model (overrides the tasks' repeat)",
        [](CliOptions& o, const std::string& v) -> Expected<void> {
          auto k = positive_integer("--repeat", v);
@@ -43,6 +57,35 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--keep-workspaces", nullptr, "keep each attempt's workspace instead of removing it",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.keep_workspaces = true; return {}; }},
+      {"-j", "N", "run N attempts at once, each in its own workspace (default 1)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = positive_integer("-j", v);
+         if (!n) return n.error();
+         o.jobs = *n;
+         return {};
+       }},
+      {"--jobs", "N", "same as -j",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = positive_integer("--jobs", v);
+         if (!n) return n.error();
+         o.jobs = *n;
+         return {};
+       }},
+      {"--shard", "I/N", "run only shard I of N (tasks split by a stable hash of their id)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto shard = shard_of_text(v);
+         if (!shard) return shard.error();
+         o.shard = *shard;
+         return {};
+       }},
+      {"--filter", "GLOB", "run only tasks whose id matches GLOB (repeatable)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.filters.push_back(v); return {}; }},
+      {"--resume", nullptr, "run only the attempts the --out folder's report.json does not hold yet",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.resume = true; return {}; }},
+      {"--quiet", nullptr, "print only the closing summary",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.quiet = true; return {}; }},
+      {"--verbose", nullptr, "print every model turn and the details of each attempt",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.verbose = true; return {}; }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",
@@ -91,6 +134,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   if (!arguments.empty() && (arguments[0] == "run" || arguments[0] == "validate")) {
     options.command = arguments[0] == "run" ? Command::run : Command::validate;
     first = 1;
+  } else if (!arguments.empty() && arguments[0] == "merge") {
+    options.command = Command::merge;
+    first = 1;
   }
   for (std::size_t i = first; i < arguments.size(); ++i) {
     if (arguments[i].size() > 1 && arguments[i][0] == '-') {
@@ -102,6 +148,11 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   if (options.command == Command::help || options.command == Command::version) {
     return options;
   }
+  if (options.quiet && options.verbose) return make_error("--quiet and --verbose exclude each other");
+  if (options.command == Command::merge) {
+    if (options.files.empty()) return make_error("merge needs at least one report folder");
+    if (!options.out_given) return make_error("merge needs --out DIR: the folder for the merged reports");
+  }
   if (options.files.empty()) {
     return make_error(options.command == Command::validate ? "validate needs at least one file"
                                                            : "no task files given (try: agent-run tasks/*.yaml)");
@@ -112,7 +163,8 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
 std::string usage_text() {
   std::string text =
       "usage: agent-run [run] TASK.yaml... [options]\n"
-      "       agent-run validate FILE...     check task and policy files; nothing runs\n\n"
+      "       agent-run validate FILE...     check task and policy files; nothing runs\n"
+      "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
     std::string left = std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");
@@ -121,7 +173,8 @@ std::string usage_text() {
   }
   text +=
       "\nexit codes: 0 every attempt passed; 1 at least one failed; 2 invalid invocation or file, nothing ran;\n"
-      "            3 none failed but at least one could not be judged\n";
+      "            3 none failed but at least one could not be judged;\n"
+      "            130/143 interrupted by SIGINT/SIGTERM (reports of what ran are written)\n";
   return text;
 }
 

@@ -15,6 +15,8 @@ struct ProgramContext {
   std::vector<std::string> environment;   // already scrubbed of secrets
   std::ostream& out;
   std::ostream& err;
+  bool out_is_terminal = false;           // stdout is a terminal: live progress lines
+  int terminal_width = 100;               // its columns, when it is one
 };
 
 /// `agent-run [run] TASK.yaml...`: loads everything, runs every attempt, writes the reports.
@@ -22,5 +24,8 @@ int run_command(const CliOptions& options, const ProgramContext& context);
 
 /// `agent-run validate FILE...`: checks task and policy files without running anything.
 int validate_command(const CliOptions& options, const ProgramContext& context);
+
+/// `agent-run merge DIR... --out DIR`: joins report folders (shards, or several runs) into one.
+int merge_command(const CliOptions& options, const ProgramContext& context);
 
 }  // namespace agent_run

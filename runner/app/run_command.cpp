@@ -1,11 +1,19 @@
 #include "app/commands.h"
 
 #include "app/load_inputs.h"
+#include "app/signal_scope.h"
 #include "base/clock.h"
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
+#include "batch/resume.h"
 #include "model/scripted_model.h"
 #include "report/report_folder.h"
+#include "report/report_reader.h"
+#include "workspace/repository_discovery.h"
+#include "workspace/scratch_area.h"
+
+#include <algorithm>
+#include <set>
 
 namespace agent_run {
 
@@ -26,38 +34,114 @@ RunReport start_report(const CliOptions& options, const ProgramContext& context,
   if (options.policy) {
     report.policy_file = *options.policy;
   }
+  report.shard = options.shard;
   return report;
+}
+
+/// With --resume, `report` takes over the finished attempts this run plans from the --out folder's
+/// report.json (none when there is none yet), and its start; says what it kept.
+Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const ReportFolder& reports,
+                                  const CliOptions& options, const ProgramContext& context, RunReport& report) {
+  std::filesystem::path file = reports.root() / "report.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    if (!options.quiet) context.out << "resume: no " << file.string() << " yet; running every attempt\n";
+    return {};
+  }
+  auto previous = read_report_file(file);
+  if (!previous) return make_error("cannot resume: " + previous.error().message);
+  ResumeState state = resume_from(*previous, plans);
+  report.started_at = previous->started_at;
+  report.duration_ms = previous->duration_ms;
+  report.attempts = std::move(state.done);
+  if (!options.quiet) {
+    context.out << "resume: " << report.attempts.size() << " of " << plans.size() << " attempts already done, "
+                << plans.size() - report.attempts.size() << " to run (" << state.interrupted << " interrupted, "
+                << state.stale << " results of edited or unplanned tasks dropped)\n";
+  }
+  return {};
+}
+
+/// Cleans up after killed runs (their workspaces, branches and processes), then claims this run's
+/// scratch folder.
+Expected<ScratchArea> prepare_scratch(const LoadedInputs& inputs, const CliOptions& options,
+                                      const ProgramContext& context) {
+  std::filesystem::path parent = std::filesystem::temp_directory_path() / "agent-run";
+  StaleCleanup cleanup = clean_stale_runs(parent);
+  std::set<std::filesystem::path> repositories;
+  for (const Task& task : inputs.tasks) {
+    if (!task.workspace.repo.empty()) repositories.insert(task.workspace.repo);
+    else if (auto repository = find_enclosing_repository(task.source)) repositories.insert(*repository);
+  }
+  for (const std::filesystem::path& repository : repositories) {
+    cleanup.workspaces += prune_orphaned_worktrees(repository).workspaces;
+  }
+  if ((cleanup.workspaces > 0 || cleanup.processes > 0) && !options.quiet) {
+    context.out << "cleaned up after a killed run: " << cleanup.workspaces << " workspaces removed, "
+                << cleanup.processes << " leftover processes killed\n";
+  }
+  for (const std::string& problem : cleanup.problems) context.err << "agent-run: warning: " << problem << "\n";
+  return ScratchArea::claim(parent);
+}
+
+ProgressOptions progress_options(const CliOptions& options, const ProgramContext& context) {
+  ProgressOptions progress;
+  bool github = std::find(context.environment.begin(), context.environment.end(), "GITHUB_ACTIONS=true") !=
+                context.environment.end();
+  progress.style = github ? ProgressStyle::github : context.out_is_terminal ? ProgressStyle::live : ProgressStyle::plain;
+  progress.verbosity = options.quiet ? Verbosity::quiet : options.verbose ? Verbosity::verbose : Verbosity::normal;
+  progress.width = context.terminal_width;
+  return progress;
+}
+
+int nothing_ran(const ProgramContext& context, const Error& error) {
+  context.err << error.message << "\nagent-run: nothing ran\n";
+  return static_cast<int>(ExitCode::invalid);
 }
 
 }  // namespace
 
 int run_command(const CliOptions& options, const ProgramContext& context) {
   auto inputs = load_inputs(options.files, options.policy, options.models);
-  if (!inputs) {
-    context.err << inputs.error().message << "\nagent-run: nothing ran\n";
-    return static_cast<int>(ExitCode::invalid);
-  }
+  if (!inputs) return nothing_ran(context, inputs.error());
+  auto plans = plan_attempts(inputs->tasks, inputs->policy_of,
+                             PlanOptions{options.models, options.repeat, options.shard, options.filters});
+  if (!plans) return nothing_ran(context, plans.error());
   SystemClock clock;
   ReportFolder reports(options.out);
+  RunReport report = start_report(options, context, clock);
+  if (options.policy) report.policy_sha256 = inputs->policy_of.front()->sha256;
+  if (options.resume) {
+    if (auto resumed = take_over_previous(*plans, reports, options, context, report); !resumed) {
+      return nothing_ran(context, resumed.error());
+    }
+  }
+  Cancellation cancellation;
+  SignalScope signals(cancellation);
+  auto scratch = prepare_scratch(*inputs, options, context);
+  if (!scratch) return nothing_ran(context, scratch.error());
+
   AttemptSettings settings;
   settings.clock = &clock;
   settings.reports = &reports;
-  settings.scratch_folder = std::filesystem::temp_directory_path() / "agent-run";
+  settings.scratch_folder = scratch->path();
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
+  settings.environment.push_back(scratch->environment_marker());
   settings.make_model = make_model;
-
-  RunReport report = start_report(options, context, clock);
-  if (options.policy) {
-    report.policy_sha256 = inputs->policy_of.front()->sha256;
+  settings.cancellation = &cancellation;
+  ConsoleProgress progress(context.out, reports.root(), progress_options(options, context), clock);
+  auto finished = run_batch(*plans, settings, std::move(report), progress, options.jobs);
+  auto closed = scratch->close(settings.keep);
+  if (!closed) context.err << "agent-run: warning: " << closed.error().message << "\n";
+  if (settings.keep == KeepWorkspace::yes && !options.quiet) {
+    context.out << "workspaces kept in " << scratch->path().string() << "\n";
   }
-  auto plans = plan_attempts(inputs->tasks, inputs->policy_of, PlanOptions{options.models, options.repeat});
-  ConsoleProgress progress(context.out, reports.root());
-  auto finished = run_batch(plans, settings, std::move(report), progress);
   if (!finished) {
     context.err << "agent-run: " << finished.error().message << "\n";
     return static_cast<int>(ExitCode::invalid);
   }
+  if (cancellation.cancelled()) return exit_code_for_signal(cancellation.signal());
   return static_cast<int>(exit_code_for(*finished));
 }
 

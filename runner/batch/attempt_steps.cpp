@@ -16,6 +16,7 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
   spec.environment = settings.environment;
+  spec.cancellation = settings.cancellation;
   auto result = run_process(spec);
   if (!result) {
     record.output_tail = result.error().message;

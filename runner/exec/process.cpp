@@ -1,5 +1,7 @@
 #include "exec/process.h"
 
+#include "base/cancellation.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -187,12 +189,18 @@ class RunningProcess {
  private:
   bool done() const { return m_exited && !m_output.is_open(); }
 
-  /// Timeout: SIGTERM to the group, SIGKILL after the grace; after exit, stop draining in time.
+  /// Timeout or cancellation: SIGTERM to the group, SIGKILL after the grace; after exit, stop
+  /// draining in time.
   void enforce_deadlines(TimePoint now) {
     if (!m_exited && now >= m_deadline && !m_timed_out) {
       m_timed_out = true;
       ::kill(-m_pid, SIGTERM);
-      m_kill_at = now + m_spec.kill_grace;
+      m_kill_at = std::min(m_kill_at, now + m_spec.kill_grace);
+    }
+    if (!m_exited && !m_cancelled && m_spec.cancellation && m_spec.cancellation->cancelled()) {
+      m_cancelled = true;
+      ::kill(-m_pid, SIGTERM);
+      m_kill_at = std::min(m_kill_at, now + m_spec.kill_grace);
     }
     if (!m_exited && now >= m_kill_at) {
       ::kill(-m_pid, SIGKILL);
@@ -201,12 +209,16 @@ class RunningProcess {
     if (m_exited && now >= m_drain_until) m_output.reset();
   }
 
-  /// Waits for output, the exit of the command or the next deadline, then reads what is there.
+  /// Waits for output, the exit of the command, the cancellation or the next deadline, then reads
+  /// what is there.
   void poll_once() {
-    pollfd fds[2];
+    pollfd fds[3];
     nfds_t count = 0;
     if (m_output.is_open()) fds[count++] = {m_output.get(), POLLIN, 0};
     if (m_pidfd.is_open() && !m_exited) fds[count++] = {m_pidfd.get(), POLLIN, 0};
+    if (m_spec.cancellation && !m_cancelled && !m_exited) {
+      fds[count++] = {m_spec.cancellation->wait_fd(), POLLIN, 0};
+    }
     int rc = ::poll(fds, count, poll_timeout_ms());
     if (rc < 0) return;  // EINTR: the loop checks the deadlines again
     if (m_output.is_open() && fds[0].revents != 0) read_available();
@@ -215,7 +227,7 @@ class RunningProcess {
   /// The next moment the loop must act: the timeout, the end of the grace, or the end of draining.
   TimePoint next_deadline() const {
     if (m_exited) return m_drain_until;
-    return m_timed_out ? m_kill_at : m_deadline;
+    return std::min(m_timed_out ? TimePoint::max() : m_deadline, m_kill_at);
   }
 
   /// Milliseconds poll may sleep: until the next deadline, a tick without a pidfd, or forever (-1).
@@ -265,6 +277,7 @@ class RunningProcess {
     if (WIFEXITED(m_status)) out.exit_code = WEXITSTATUS(m_status);
     if (WIFSIGNALED(m_status)) out.signal = WTERMSIG(m_status);
     out.timed_out = m_timed_out;
+    out.cancelled = m_cancelled;
     out.output = m_capture.text();
     out.output_bytes = m_capture.total();
     out.duration_ms =
@@ -282,6 +295,7 @@ class RunningProcess {
   TimePoint m_kill_at = TimePoint::max();
   TimePoint m_drain_until = TimePoint::max();
   bool m_timed_out = false;
+  bool m_cancelled = false;
   bool m_exited = false;
   int m_status = 0;
 };
@@ -294,6 +308,11 @@ Expected<ProcessResult> run_process(const ProcessSpec& spec) {
   if (!spec.cwd.empty() && !std::filesystem::is_directory(spec.cwd, ec)) {
     return make_error("cannot run '" + spec.argv.front() + "' in '" + spec.cwd.string() +
                       "': no such folder");
+  }
+  if (spec.cancellation && spec.cancellation->cancelled()) {
+    ProcessResult not_started;
+    not_started.cancelled = true;
+    return not_started;
   }
   TimePoint start_time = SteadyClock::now();
   Expected<Started> started = start(spec);

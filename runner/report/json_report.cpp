@@ -63,7 +63,9 @@ Json durations_to_json(const Durations& durations) {
       .set("setup_ms", durations.setup_ms)
       .set("model_ms", durations.model_ms)
       .set("tools_ms", durations.tools_ms)
-      .set("checks_ms", durations.checks_ms);
+      .set("checks_ms", durations.checks_ms)
+      .set("workspace_ms", durations.workspace_ms)
+      .set("cleanup_ms", durations.cleanup_ms);
   return json;
 }
 
@@ -103,7 +105,9 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("checks", array_of(attempt.checks, check_to_json))
       .set("patch", patch_to_json(attempt.patch))
       .set("transcript_path", attempt.transcript_path)
-      .set("patch_path", attempt.patch_path);
+      .set("patch_path", attempt.patch_path)
+      .set("commit", attempt.commit ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
+                                    : Json(nullptr));
   return json;
 }
 
@@ -133,6 +137,8 @@ Json run_to_json(const RunReport& report) {
       .set("command_line", std::move(command_line))
       .set("policy", std::move(policy))
       .set("interrupted", report.interrupted)
+      .set("shard", report.shard ? Json::object().set("index", report.shard->index).set("total", report.shard->total)
+                                 : Json(nullptr))
       .set("totals", totals_to_json(compute_totals(report.attempts)));
   return json;
 }

@@ -60,6 +60,14 @@ struct Durations {
   long long model_ms = 0;
   long long tools_ms = 0;
   long long checks_ms = 0;
+  long long workspace_ms = 0;  // making the workspace (worktree, copy), before setup
+  long long cleanup_ms = 0;    // removing it afterwards
+};
+
+/// The commit a passed attempt's changes went to (the task's `commit:` key).
+struct CommitRecord {
+  std::string branch;
+  std::string sha;
 };
 
 /// One attempt of one task with one model: everything the reports say about it.
@@ -84,6 +92,13 @@ struct AttemptResult {
   PatchStats patch;
   std::string transcript_path;           // relative to the report folder
   std::string patch_path;                // relative to the report folder
+  std::optional<CommitRecord> commit;    // set when the changes were committed to a branch
+};
+
+/// Which part of a sharded run a report holds (`--shard index/total`, index from 1).
+struct ShardRecord {
+  int index = 1;
+  int total = 1;
 };
 
 /// A whole run: what was asked and every attempt finished so far.
@@ -95,6 +110,7 @@ struct RunReport {
   std::string policy_file;
   std::string policy_sha256;
   bool interrupted = false;
+  std::optional<ShardRecord> shard;      // nullopt: not sharded
   std::vector<AttemptResult> attempts;
 };
 

@@ -51,6 +51,7 @@ class BashTool final : public Tool {
     }
     ProcessSpec spec = shell_command(*command, context.workspace, timeout);
     spec.environment = context.environment;
+    spec.cancellation = context.cancellation;
     spec.output_head_bytes = k_output_head_bytes;
     spec.output_tail_bytes = k_output_tail_bytes;
     auto result = run_process(spec);

@@ -12,6 +12,8 @@
 
 namespace agent_run {
 
+class Cancellation;
+
 /// What an edit_file or write_file call changed, for the report.
 struct EditSummary {
   std::string path;     // workspace-relative
@@ -33,6 +35,7 @@ struct ToolContext {
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};
   std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
   std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
+  const Cancellation* cancellation = nullptr;           // the run's stop request: kill what runs, start nothing new
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.

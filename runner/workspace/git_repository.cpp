@@ -178,7 +178,10 @@ Expected<Patch> GitRepository::diff_from(const std::string& commit) const {
   if (!tree) return tree.error();
   std::string failure = "cannot compare " + quoted(m_folder) + " with its starting point";
   git_diff_options options = GIT_DIFF_OPTIONS_INIT;
-  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+  // SHOW_BINARY: binary files as `GIT binary patch` literals, so that the patch applies (git apply,
+  // commit_patch) instead of saying "Binary files differ".
+  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT |
+                  GIT_DIFF_SHOW_BINARY;
   git_diff* raw_diff = nullptr;
   if (git_diff_tree_to_workdir_with_index(&raw_diff, m_repository.get(), tree->get(), &options) != 0) {
     return git_failure(failure);

@@ -26,6 +26,10 @@ class WorktreeWorkspace final : public Workspace {
     return repository->diff_from(m_baseline);
   }
 
+  Expected<std::string> commit(const std::string& branch, const std::string& message) const override {
+    return commit_changes(*this, m_source, m_baseline, branch, message);
+  }
+
   /// Prunes the worktree, deletes its branch and removes the holder folder, trying every step.
   Expected<void> finish(KeepWorkspace keep) override {
     if (m_finished || keep == KeepWorkspace::yes) {

@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(attempt_lists_and_figures_keep_the_struct_field_names) {
              R"({"input_tokens":1000,"output_tokens":200,"cache_read_input_tokens":30,)"
              R"("cache_creation_input_tokens":4,"reasoning_tokens":50,"estimated":false,"cost_usd":0.25})");
   BOOST_TEST(at(attempt, "durations").dump() ==
-             R"({"total_ms":1234,"setup_ms":100,"model_ms":800,"tools_ms":200,"checks_ms":134})");
+             R"({"total_ms":1234,"setup_ms":100,"model_ms":800,"tools_ms":200,"checks_ms":134,"workspace_ms":0,"cleanup_ms":0})");
   BOOST_TEST(at(attempt, "setup").as_array().at(0).dump() ==
              R"({"run":"pip install -e .","passed":true,"exit_code":0,"timed_out":false,"duration_ms":100,"output_tail":""})");
   BOOST_TEST(at(attempt, "checks").as_array().at(0).dump() ==

@@ -172,14 +172,14 @@ BOOST_AUTO_TEST_CASE(a_missing_prompt_is_reported_beside_other_problems) {
       "tasks/x.yaml:1:1: 'answers' is not supported yet\n"
       "tasks/x.yaml:1:1: missing required key 'prompt'\n"
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, checks, repeat, script)");
+      "limits, tools, policy, diagnostics, checks, repeat, script, commit)");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_key_far_from_any_lists_the_known_keys) {
   BOOST_TEST(
       error_of("prompt: p\nfrobnicate: 1\n") ==
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, checks, repeat, script)");
+      "limits, tools, policy, diagnostics, checks, repeat, script, commit)");
 }
 
 BOOST_AUTO_TEST_CASE(wrong_types_are_errors_naming_the_value) {
@@ -251,11 +251,10 @@ BOOST_AUTO_TEST_CASE(keys_of_later_versions_are_not_supported_yet) {
   BOOST_TEST(error_of("prompt: p\n"
                       "mcp_servers:\n  fs: {command: npx}\n"
                       "answers:\n  - otherwise: fail\n"
-                      "commit: true\n"
+                      "commit: {branch: b}\n"
                       "sandbox: none\n") ==
              "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet\n"
              "tasks/x.yaml:4:1: 'answers' is not supported yet\n"
-             "tasks/x.yaml:6:1: 'commit' is not supported yet\n"
              "tasks/x.yaml:7:1: 'sandbox' is not supported yet");
 }
 
