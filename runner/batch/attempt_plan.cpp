@@ -69,6 +69,11 @@ Expected<std::vector<AttemptPlan>> plan_attempts(const std::vector<Task>& tasks,
                                                  const std::vector<const Policy*>& policy_of,
                                                  const PlanOptions& options) {
   AR_TRY(check_filters_match(tasks, options.filters));
+  for (auto model = options.models.begin(); model != options.models.end(); ++model) {
+    if (std::find(options.models.begin(), model, *model) != model) {
+      return make_error("--model '" + *model + "' is given twice");
+    }
+  }
   std::vector<std::size_t> order(tasks.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tasks[a].id < tasks[b].id; });

@@ -52,8 +52,9 @@ Expected<std::string> GitRepository::commit_patch(const std::string& base, std::
   git_oid commit_id;
   git_commit* raw_commit = nullptr;
   git_reference* raw_branch = nullptr;
+  std::string text = message.empty() || message.back() == '\n' ? message : message + "\n";  // as git writes it
   if (git_commit_create(&commit_id, m_repository.get(), nullptr, signature.get(), signature.get(), nullptr,
-                        message.c_str(), new_tree.get(), 1, parents) != 0 ||
+                        text.c_str(), new_tree.get(), 1, parents) != 0 ||
       git_commit_lookup(&raw_commit, m_repository.get(), &commit_id) != 0) {
     return git_failure(failure);
   }

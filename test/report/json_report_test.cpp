@@ -164,6 +164,24 @@ BOOST_AUTO_TEST_CASE(writer_output_validates_against_the_report_schema) {
   BOOST_TEST(result.exit_code == 0, result.output);
 }
 
+BOOST_AUTO_TEST_CASE(commit_shard_and_workspace_times_are_written_and_validate) {
+  RunReport report = sample_report();
+  report.shard = ShardRecord{2, 4};
+  report.attempts[0].commit = CommitRecord{"agent/fix-bug-1", std::string(40, 'c')};
+  report.attempts[0].durations.workspace_ms = 310;
+  report.attempts[0].durations.cleanup_ms = 45;
+  Json json = parsed(report);
+  BOOST_TEST(at(at(json, "run"), "shard").dump() == R"({"index":2,"total":4})");
+  BOOST_TEST(at(at(json, "attempts").as_array()[0], "commit").dump() ==
+             R"({"branch":"agent/fix-bug-1","sha":")" + std::string(40, 'c') + R"("})");
+  BOOST_TEST(at(at(json, "attempts").as_array()[1], "commit").is_null());
+  BOOST_TEST(at(at(at(json, "attempts").as_array()[0], "durations"), "workspace_ms").as_int() == 310);
+  test::CommandResult result = validate_against_schema(report_to_json(report));
+  BOOST_TEST(result.exit_code == 0, result.output);
+  report.shard.reset();
+  BOOST_TEST(at(at(parsed(report), "run"), "shard").is_null());
+}
+
 BOOST_AUTO_TEST_CASE(report_schema_rejects_an_unknown_outcome_a_missing_field_and_an_extra_one) {
   Json json = report_to_json(sample_report());
   Json::Array& attempts = json.as_object()[2].second.as_array();

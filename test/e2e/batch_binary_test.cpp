@@ -1,0 +1,334 @@
+#include "base/files.h"
+#include "base/json.h"
+#include "report/report_reader.h"
+#include "report/report_writers.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+extern char** environ;
+
+namespace agent_run {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const char* const k_policy = "version: 1\nunmatched: deny\nrules:\n  - id: all\n    allow: [edit_file, write_file, bash]\n";
+
+/// A task that edits greet.sh and passes its check.
+std::string quick_task(const std::string& word) {
+  return "prompt: say " + word + "\npolicy: ../policy.yaml\nchecks:\n  - run: \"grep -q " + word +
+         " greet.sh\"\nscript:\n  - call: {tool: read_file, input: {path: greet.sh}}\n"
+         "  - call: {tool: edit_file, input: {path: greet.sh, old: bye, new: " + word + "}}\n  - say: Done.\n";
+}
+
+/// A task whose first attempt ever writes its shell's pid to `pid_file` and sleeps for five
+/// minutes; once `mark` exists (every later attempt) it passes at once.
+std::string slow_once_task(const fs::path& mark, const fs::path& pid_file) {
+  return "prompt: be slow once\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: {command: \"test -e " +
+         mark.string() + " && exit 0; touch " + mark.string() + "; echo $$ > " + pid_file.string() +
+         "; exec sleep 300\"}}\n  - say: Done.\n";
+}
+
+/// The content of `file`, or an empty string when it cannot be read.
+std::string text_of(const fs::path& file) {
+  auto text = read_file(file);
+  return text ? *text : std::string();
+}
+
+bool is_running(pid_t pid) {
+  auto stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return false;
+  std::size_t state = stat->rfind(')') + 2;
+  return state < stat->size() && (*stat)[state] != 'Z';
+}
+
+/// A repository with four tasks (one slow the first time), a TMPDIR of its own so the test sees
+/// every scratch folder agent-run makes, and the report folder.
+struct RunFixture {
+  test::TempFolder temp;
+  fs::path repo = temp.path() / "repo";
+  fs::path tmp = temp.path() / "tmp";
+  fs::path out = temp.path() / "out";
+  fs::path pid_file = temp.path() / "sleeper.pid";
+
+  RunFixture() {
+    fs::create_directories(tmp);
+    test::make_git_repository(repo, {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy},
+                                     {"tasks/a-quick.yaml", quick_task("hello")},
+                                     {"tasks/b-slow.yaml", slow_once_task(temp.path() / "mark", pid_file)},
+                                     {"tasks/c-quick.yaml", quick_task("howdy")},
+                                     {"tasks/d-quick.yaml", quick_task("hi")}});
+  }
+
+  std::string command(const std::vector<std::string>& arguments) const {
+    std::string line = "exec env TMPDIR=" + test::shell_quote(tmp.string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
+    for (const std::string& argument : arguments) line += " " + test::shell_quote(argument);
+    return line;
+  }
+
+  /// Starts agent-run in the background (output to run.log); returns its pid.
+  pid_t start(const std::vector<std::string>& arguments) const {
+    std::string line = "cd " + test::shell_quote(repo.string()) + " && " + command(arguments) + " >" +
+                       test::shell_quote((temp.path() / "run.log").string()) + " 2>&1";
+    const char* argv[] = {"/bin/sh", "-c", line.c_str(), nullptr};
+    pid_t pid = -1;
+    BOOST_REQUIRE(::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
+    return pid;
+  }
+
+  /// Runs agent-run to the end in the foreground.
+  test::CommandResult run(const std::vector<std::string>& arguments) const {
+    return test::run_shell(command(arguments), repo);
+  }
+
+  void wait_for_the_sleeper() const {
+    for (int i = 0; i < 600 && !text_of(pid_file).ends_with("\n"); ++i) std::this_thread::sleep_for(50ms);
+    BOOST_REQUIRE_MESSAGE(text_of(pid_file).ends_with("\n"), "the slow task never started");
+    std::this_thread::sleep_for(200ms);
+  }
+
+  pid_t sleeper() const { return static_cast<pid_t>(std::stol(text_of(pid_file))); }
+
+  Json report() const {
+    auto json = parse_json(text_of(out / "report.json"));
+    BOOST_REQUIRE_MESSAGE(json.has_value(), "report.json does not parse");
+    return *json;
+  }
+
+  /// How many times each attempt (task, model, repeat) is in the report.
+  std::map<std::string, int> attempt_counts() const {
+    std::map<std::string, int> counts;
+    Json json = report();
+    for (const Json& attempt : json.find("attempts")->as_array()) {
+      ++counts[attempt.get_string("task_id") + " " + attempt.get_string("model") + " " +
+               std::to_string(attempt.find("repeat_index")->as_int())];
+    }
+    return counts;
+  }
+
+  /// Nothing of a run left: no scratch folder, no extra worktree, no agent-run/ branch.
+  void check_nothing_left_behind() const {
+    BOOST_TEST((!fs::exists(tmp / "agent-run") || fs::is_empty(tmp / "agent-run")));
+    BOOST_TEST(test::run_shell("git worktree list | wc -l", repo).output == "1\n");
+    BOOST_TEST(test::run_shell("git branch --list 'agent-run/*'", repo).output == "");
+    BOOST_TEST(test::run_shell("git status --porcelain", repo).output == "");
+  }
+};
+
+/// Waits for `pid` to end (up to 30 s) and returns its exit code, or 128 + the signal that ended it.
+int wait_for_exit(pid_t pid) {
+  int status = 0;
+  for (int i = 0; i < 600; ++i) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  BOOST_FAIL("agent-run did not exit within 30 seconds");
+  return -1;
+}
+
+const std::map<std::string, int> k_every_attempt_once = {
+    {"a-quick script 0", 1}, {"b-slow script 0", 1}, {"c-quick script 0", 1}, {"d-quick script 0", 1}};
+
+void check_resumed_run(const RunFixture& fixture, const test::CommandResult& resumed) {
+  BOOST_TEST_INFO(resumed.output);
+  BOOST_TEST(resumed.exit_code == 0);
+  BOOST_TEST(fixture.attempt_counts() == k_every_attempt_once);
+  Json report = fixture.report();
+  BOOST_TEST(report.find("run")->find("interrupted")->as_bool() == false);
+  BOOST_TEST(report.find("run")->find("totals")->find("passed")->as_int() == 4);
+  BOOST_TEST(!is_running(fixture.sleeper()));
+  fixture.check_nothing_left_behind();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(batch_binary)
+
+BOOST_AUTO_TEST_CASE(sigterm_mid_run_kills_the_running_attempt_writes_the_reports_and_exits_143) {
+  RunFixture fixture;
+  pid_t agent_run = fixture.start({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml",
+                                   "tasks/d-quick.yaml", "-j", "2", "--out", fixture.out.string()});
+  fixture.wait_for_the_sleeper();
+  BOOST_REQUIRE(is_running(fixture.sleeper()));
+  auto signalled = std::chrono::steady_clock::now();
+  ::kill(agent_run, SIGTERM);
+  BOOST_TEST(wait_for_exit(agent_run) == 143);
+  BOOST_TEST((std::chrono::steady_clock::now() - signalled < 10s));
+  BOOST_TEST_INFO(text_of(fixture.temp.path() / "run.log"));
+  Json report = fixture.report();
+  BOOST_TEST(report.find("run")->find("interrupted")->as_bool());
+  bool slow_reported = false;
+  for (const Json& attempt : report.find("attempts")->as_array()) {
+    if (attempt.get_string("task_id") != "b-slow") continue;
+    slow_reported = true;
+    BOOST_TEST(attempt.get_string("outcome") == "error");
+    BOOST_TEST(attempt.get_string("outcome_type") == "interrupted");
+  }
+  BOOST_TEST(slow_reported);
+  for (const auto& [attempt, count] : fixture.attempt_counts()) BOOST_TEST(count == 1, attempt);
+  BOOST_TEST(!is_running(fixture.sleeper()));
+  fixture.check_nothing_left_behind();
+  test::CommandResult xmllint = test::run_shell("xmllint --noout --schema " + test::shell_quote(JUNIT_SCHEMA) + " junit.xml", fixture.out);
+  BOOST_TEST(xmllint.exit_code == 0, xmllint.output);
+
+  check_resumed_run(fixture, fixture.run({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml",
+                                          "tasks/d-quick.yaml", "-j", "2", "--out", fixture.out.string(), "--resume"}));
+}
+
+BOOST_AUTO_TEST_CASE(kill_9_mid_run_then_resume_reports_every_attempt_once_and_cleans_what_was_left) {
+  RunFixture fixture;
+  pid_t agent_run = fixture.start({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml",
+                                   "tasks/d-quick.yaml", "-j", "2", "--out", fixture.out.string()});
+  fixture.wait_for_the_sleeper();
+  ::kill(agent_run, SIGKILL);
+  BOOST_TEST(wait_for_exit(agent_run) == 128 + SIGKILL);
+  BOOST_TEST(is_running(fixture.sleeper()));  // what a SIGKILL leaves: the next run must clean it
+  BOOST_TEST(test::run_shell("git branch --list 'agent-run/*'", fixture.repo).output != "");
+  BOOST_TEST(fixture.attempt_counts().count("b-slow script 0") == 0u);
+
+  test::CommandResult resumed = fixture.run({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml",
+                                             "tasks/d-quick.yaml", "-j", "2", "--out", fixture.out.string(), "--resume"});
+  BOOST_TEST(resumed.output.find("cleaned up after a killed run: ") != std::string::npos);
+  BOOST_TEST(resumed.output.find("leftover processes killed") != std::string::npos);
+  check_resumed_run(fixture, resumed);
+}
+
+BOOST_AUTO_TEST_CASE(sigint_exits_130_and_an_edited_task_runs_again_on_resume) {
+  RunFixture fixture;
+  pid_t agent_run = fixture.start({"tasks/b-slow.yaml", "--out", fixture.out.string()});
+  fixture.wait_for_the_sleeper();
+  ::kill(agent_run, SIGINT);
+  BOOST_TEST(wait_for_exit(agent_run) == 130);
+  BOOST_TEST(!is_running(fixture.sleeper()));
+  test::CommandResult first = fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
+  BOOST_TEST(first.exit_code == 0, first.output);
+  BOOST_TEST(first.output.find("resume: 0 of 2 attempts already done, 2 to run (1 interrupted, 0 results") !=
+             std::string::npos, first.output);
+  test::run_shell("sed -i 's/say hello/say hello again/' tasks/a-quick.yaml", fixture.repo);
+  test::CommandResult second = fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
+  BOOST_TEST(second.output.find("resume: 1 of 2 attempts already done, 1 to run (0 interrupted, 1 results") !=
+             std::string::npos, second.output);
+  BOOST_TEST(second.output.find("PASS  a-quick #1") != std::string::npos);
+  BOOST_TEST(second.output.find("b-slow") == std::string::npos);
+  BOOST_TEST(fixture.attempt_counts().size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(merged_shards_equal_an_unsharded_run_modulo_timings) {
+  test::TempFolder temp;
+  std::map<std::string, std::string> files = {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}};
+  for (const char* word : {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"}) {
+    files[std::string("tasks/") + word + ".yaml"] = quick_task(word);
+  }
+  fs::path repo = temp.path() / "repo";
+  test::make_git_repository(repo, files);
+  auto run = [&](const std::vector<std::string>& extra) {
+    std::string command = "TMPDIR=" + test::shell_quote(temp.path().string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
+    for (const std::string& argument : extra) command += " " + test::shell_quote(argument);
+    return test::run_shell(command, repo);
+  };
+  std::vector<std::string> tasks;
+  for (const auto& [path, text] : files) if (path.starts_with("tasks/")) tasks.push_back(path);
+  std::vector<std::string> reversed(tasks.rbegin(), tasks.rend());  // the file order does not matter
+  auto with = [](std::vector<std::string> list, std::vector<std::string> more) {
+    list.insert(list.end(), more.begin(), more.end());
+    return list;
+  };
+  BOOST_REQUIRE(run(with(tasks, {"--repeat", "2", "--out", (temp.path() / "whole").string()})).exit_code == 0);
+  for (int shard = 1; shard <= 3; ++shard) {
+    auto sharded = run(with(reversed, {"--repeat", "2", "-j", "2", "--shard", std::to_string(shard) + "/3", "--out",
+                                       (temp.path() / ("shard-" + std::to_string(shard))).string()}));
+    BOOST_REQUIRE_MESSAGE(sharded.exit_code == 0, sharded.output);
+  }
+  test::CommandResult merged = run({"merge", (temp.path() / "shard-1").string(), (temp.path() / "shard-2").string(),
+                                    (temp.path() / "shard-3").string(), "--out", (temp.path() / "merged").string()});
+  BOOST_TEST_INFO(merged.output);
+  BOOST_REQUIRE(merged.exit_code == 0);
+  BOOST_TEST(merged.output.find("16 attempts: 16 passed") != std::string::npos);
+
+  // Modulo timings: times, durations and the command line are set to fixed values on both sides.
+  auto normalized = [&](const std::string& folder) {
+    std::string python =
+        "import json,sys\nr=json.load(open(sys.argv[1]))\nr['run']['started_at']=r['run']['duration_ms']=0\n"
+        "r['run']['command_line']=[]\nr['run']['shard']=None\n"
+        "for a in r['attempts']:\n  a['started_at']=0\n  a['durations']={}\n"
+        "  for c in a['tool_calls']+a['checks']+a['setup']: c['duration_ms']=0\n"
+        "print(json.dumps(r,indent=1,sort_keys=True))\n";
+    fs::path script = temp.path() / "normalize.py";
+    test::run_shell("cat > " + test::shell_quote(script.string()) + " <<'EOF'\n" + python + "EOF", temp.path());
+    return test::run_shell("/usr/bin/python3 " + test::shell_quote(script.string()) + " " + folder + "/report.json",
+                           temp.path()).output;
+  };
+  std::string whole = normalized("whole");
+  BOOST_TEST(whole.find("\"task_id\": \"hotel\"") != std::string::npos);
+  BOOST_TEST(normalized("merged") == whole);
+  auto junit = [&](const std::string& folder) {
+    return test::run_shell("sed -E 's/ (time|timestamp)=\"[^\"]*\"//g' " + folder + "/junit.xml", temp.path()).output;
+  };
+  BOOST_TEST(junit("merged") == junit("whole"));
+  BOOST_TEST(text_of(temp.path() / "merged/attempts/golf/2/patch.diff").find("+echo golf") !=
+             std::string::npos);
+
+  test::CommandResult overlap = run({"merge", (temp.path() / "shard-1").string(), (temp.path() / "whole").string(),
+                                     "--out", (temp.path() / "bad").string()});
+  BOOST_TEST(overlap.exit_code == 2);
+  BOOST_TEST(overlap.output.find("agent-run merge: overlapping runs: attempt '") != std::string::npos, overlap.output);
+  BOOST_TEST(!fs::exists(temp.path() / "bad"));
+}
+
+BOOST_AUTO_TEST_CASE(a_real_report_reads_back_field_for_field) {
+  RunFixture fixture;
+  test::CommandResult result = fixture.run({"tasks/a-quick.yaml", "tasks/c-quick.yaml", "--out", fixture.out.string()});
+  BOOST_REQUIRE_MESSAGE(result.exit_code == 0, result.output);
+  Json written = fixture.report();
+  auto read = report_from_json(written, "report.json");
+  BOOST_REQUIRE_MESSAGE(read.has_value(), (read ? std::string() : read.error().message));
+  // Guards the reader (resume, merge) against fields the writers gain: it must read them all.
+  BOOST_TEST(report_to_json(*read).dump_pretty() == written.dump_pretty());
+}
+
+BOOST_AUTO_TEST_CASE(github_actions_logs_fold_each_attempt_into_a_group) {
+  RunFixture fixture;
+  test::CommandResult result = test::run_shell(
+      "GITHUB_ACTIONS=true " + fixture.command({"tasks/a-quick.yaml", "--out", fixture.out.string()}), fixture.repo);
+  BOOST_TEST(result.exit_code == 0);
+  BOOST_TEST(result.output.starts_with("::group::PASS  a-quick #1  script  3 turns  "), result.output);
+  BOOST_TEST(result.output.find("\n  3 turns, 2 tool calls (0 denied), ~") != std::string::npos, result.output);
+  BOOST_TEST(result.output.find("\n  patch: 1 files, +1 -1: attempts/a-quick/1/patch.diff\n") != std::string::npos);
+  BOOST_TEST(result.output.find("\n::endgroup::\n1 attempt: 1 passed") != std::string::npos, result.output);
+  test::CommandResult quiet = fixture.run({"tasks/a-quick.yaml", "--out", fixture.out.string(), "--quiet"});
+  BOOST_TEST(quiet.output.starts_with("1 attempt: 1 passed"), quiet.output);
+}
+
+BOOST_AUTO_TEST_CASE(a_batch_refactor_commits_each_passed_attempt_to_its_branch) {
+  RunFixture fixture;
+  test::run_shell("for t in a-quick c-quick; do printf 'commit: {branch: \"refactor/{id}\"}\\n' >> tasks/$t.yaml; done "
+                  "&& git -c user.name=t -c user.email=t@example.invalid commit -qam commit",
+                  fixture.repo);
+  test::CommandResult result =
+      fixture.run({"tasks/a-quick.yaml", "tasks/c-quick.yaml", "-j", "2", "--out", fixture.out.string()});
+  BOOST_REQUIRE_MESSAGE(result.exit_code == 0, result.output);
+  BOOST_TEST(test::run_shell("git show refactor/a-quick:greet.sh", fixture.repo).output == "echo hello\n");
+  BOOST_TEST(test::run_shell("git show refactor/c-quick:greet.sh", fixture.repo).output == "echo howdy\n");
+  BOOST_TEST(test::run_shell("git log -1 --format=%s refactor/c-quick", fixture.repo).output == "agent-run: c-quick\n");
+  Json report = fixture.report();
+  BOOST_TEST(report.find("attempts")->as_array()[0].find("commit")->get_string("branch") == "refactor/a-quick");
+  fixture.check_nothing_left_behind();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run

@@ -1,0 +1,82 @@
+#include "report/report_reader.h"
+#include "report/report_writers.h"
+#include "report/sample_report.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+namespace agent_run {
+namespace {
+
+/// A sample report with every optional field set too.
+RunReport full_report() {
+  RunReport report = test::sample_report();
+  report.shard = ShardRecord{3, 4};
+  report.interrupted = true;
+  report.attempts[0].commit = CommitRecord{"agent/fix-bug-1", std::string(40, 'c')};
+  report.attempts[0].durations.workspace_ms = 12;
+  report.attempts[0].durations.cleanup_ms = 3;
+  report.attempts[1].usage.cost_usd.reset();
+  report.attempts[1].usage.estimated = true;
+  return report;
+}
+
+std::string error_reading(const std::string& text) {
+  auto json = parse_json(text);
+  BOOST_REQUIRE(json.has_value());
+  auto report = report_from_json(*json, "out/report.json");
+  return report ? std::string("(read)") : report.error().message;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(report_reader)
+
+BOOST_AUTO_TEST_CASE(what_the_writer_writes_the_reader_reads_back_field_for_field) {
+  RunReport report = full_report();
+  Json written = report_to_json(report);
+  auto read = report_from_json(written, "report.json");
+  BOOST_REQUIRE_MESSAGE(read.has_value(), (read ? std::string() : read.error().message));
+  BOOST_TEST(report_to_json(*read).dump_pretty() == written.dump_pretty());
+  BOOST_TEST(read->shard->index == 3);
+  BOOST_TEST(!read->attempts[1].usage.cost_usd.has_value());
+  BOOST_TEST(read->attempts[0].commit->branch == "agent/fix-bug-1");
+  BOOST_TEST(!read->attempts[1].commit.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_file_is_read_from_disk_and_fields_it_does_not_know_are_ignored) {
+  test::TempFolder folder;
+  Json json = report_to_json(full_report());
+  json.set("later_field", Json::object().set("x", 1));
+  json.as_object()[1].second.set("run_level_addition", "y");
+  folder.write("report.json", json.dump_pretty());
+  auto read = read_report_file(folder.path() / "report.json");
+  BOOST_REQUIRE_MESSAGE(read.has_value(), (read ? std::string() : read.error().message));
+  BOOST_TEST(read->attempts.size() == 4u);
+  BOOST_TEST(read->policy_sha256 == std::string(64, 'b'));
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_the_file_and_the_field) {
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/2", "run": {}, "attempts": []})") ==
+             "out/report.json: not an agent-run report this version reads (schema 'agent-run-report/2', expected "
+             "'agent-run-report/1')");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {"duration_ms": "long"}, "attempts": []})") ==
+             "out/report.json: run.duration_ms: expected a whole number");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed"}, {"task_id": "b", "outcome": "won"}]})") ==
+             "out/report.json: attempts[1].outcome: expected passed, failed, error or skipped, got 'won'");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "usage": {"cost_usd": "free"}}]})") ==
+             "out/report.json: attempts[0].usage.cost_usd: expected a number or null");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [{"outcome": "passed"}]})") ==
+             "out/report.json: attempts[0]: has no task_id");
+  test::TempFolder folder;
+  folder.write("report.json", "{\"schema\": ");
+  auto truncated = read_report_file(folder.path() / "report.json");
+  BOOST_REQUIRE(!truncated.has_value());
+  BOOST_TEST(truncated.error().message.starts_with((folder.path() / "report.json").string() + ": not valid JSON: "));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run
