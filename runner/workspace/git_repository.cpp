@@ -1,5 +1,7 @@
 #include "workspace/git_repository.h"
 
+#include "base/files.h"
+
 #include <git2.h>
 
 #include <system_error>
@@ -31,6 +33,32 @@ Expected<GitHandle<git_reference>> lookup_branch(git_repository* repository, con
     return git_failure("cannot find the branch '" + branch + "'");
   }
   return GitHandle<git_reference>(raw);
+}
+
+/// The files that make `folder` a linked worktree of the repository whose common folder is
+/// `common`, with `ref` as its HEAD: what git_worktree_add writes, written here because its check
+/// that the branch is not checked out elsewhere reads every worktree's HEAD and fails while another
+/// attempt is adding a worktree of the same repository.
+Expected<void> write_worktree_links(const std::filesystem::path& bookkeeping, const std::filesystem::path& folder,
+                                    const std::filesystem::path& common, const std::string& ref) {
+  std::filesystem::path absolute = std::filesystem::absolute(folder).lexically_normal();
+  AR_TRY(write_file_atomically(bookkeeping / "commondir", common.string() + "\n"));
+  AR_TRY(write_file_atomically(bookkeeping / "gitdir", (absolute / ".git").string() + "\n"));
+  AR_TRY(write_file_atomically(bookkeeping / "HEAD", "ref: " + ref + "\n"));
+  return write_file_atomically(absolute / ".git", "gitdir: " + bookkeeping.string() + "\n");
+}
+
+/// Fills a new worktree with the files of its HEAD and writes its index.
+Expected<void> check_out_head(const std::filesystem::path& folder) {
+  git_repository* raw = nullptr;
+  if (git_repository_open_ext(&raw, folder.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) {
+    return git_failure("cannot open it");
+  }
+  GitHandle<git_repository> worktree(raw);
+  git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
+  options.checkout_strategy = GIT_CHECKOUT_FORCE;
+  if (git_checkout_head(worktree.get(), &options) != 0) return git_failure("cannot check out its files");
+  return {};
 }
 
 }  // namespace
@@ -98,25 +126,23 @@ Expected<void> GitRepository::add_worktree(const std::string& name, const std::f
                                            const std::string& branch) {
   auto reference = lookup_branch(m_repository.get(), branch);
   if (!reference) return reference.error();
-  std::filesystem::path bookkeeping = std::filesystem::path(git_repository_commondir(m_repository.get())) / "worktrees";
+  std::filesystem::path common = std::filesystem::path(git_repository_commondir(m_repository.get())).lexically_normal();
+  std::filesystem::path bookkeeping = common / "worktrees" / name;
   std::error_code ec;
-  if (std::filesystem::exists(bookkeeping / name, ec) || std::filesystem::exists(folder, ec)) {
+  // Made up front: two attempts adding the repository's first worktrees at once race to make it.
+  std::filesystem::create_directories(common / "worktrees", ec);
+  if (!std::filesystem::create_directory(bookkeeping, ec) || !std::filesystem::create_directory(folder, ec)) {
+    if (!ec) std::filesystem::remove(bookkeeping, ec);
     return make_error("cannot add the worktree '" + name + "' in " + quoted(folder) + ": it exists");
   }
-  // Made up front: two attempts adding the repository's first worktrees at once race to make it.
-  std::filesystem::create_directories(bookkeeping, ec);
-
-  git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
-  options.ref = reference->get();
-  options.checkout_options.checkout_strategy = GIT_CHECKOUT_FORCE;
-  git_worktree* raw = nullptr;
-  if (git_worktree_add(&raw, m_repository.get(), name.c_str(), folder.c_str(), &options) != 0) {
-    Error error = git_failure("cannot add a worktree of " + quoted(m_folder) + " in " + quoted(folder));
-    std::filesystem::remove_all(bookkeeping / name, ec);  // a failed add leaves both behind
+  auto added = write_worktree_links(bookkeeping, folder, common, git_reference_name(reference->get()));
+  if (added) added = check_out_head(folder);
+  if (!added) {
+    std::filesystem::remove_all(bookkeeping, ec);  // what the failed add left behind
     std::filesystem::remove_all(folder, ec);
-    return error;
+    return make_error("cannot add a worktree of " + quoted(m_folder) + " in " + quoted(folder) + ": " +
+                      added.error().message);
   }
-  GitHandle<git_worktree> added(raw);
   return {};
 }
 
