@@ -14,9 +14,12 @@ Expected<MergeInput> read_input(const std::string& argument, const std::filesyst
   std::error_code ec;
   std::filesystem::path folder = argument;
   std::filesystem::path file = folder / "report.json";
+  if (!std::filesystem::exists(folder, ec)) return make_error("'" + argument + "' does not exist");
   if (!std::filesystem::is_directory(folder, ec)) {
     file = folder;
     folder = folder.parent_path().empty() ? "." : folder.parent_path();
+  } else if (!std::filesystem::exists(file, ec)) {
+    return make_error("'" + argument + "' is not a report folder: it has no report.json");
   }
   if (std::filesystem::exists(out, ec) && std::filesystem::equivalent(folder, out, ec)) {
     return make_error("--out '" + out.string() + "' is one of the folders to merge; choose a new folder");

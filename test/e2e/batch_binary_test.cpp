@@ -329,6 +329,25 @@ BOOST_AUTO_TEST_CASE(a_batch_refactor_commits_each_passed_attempt_to_its_branch)
   fixture.check_nothing_left_behind();
 }
 
+BOOST_AUTO_TEST_CASE(bad_batch_options_are_refused_before_anything_runs) {
+  RunFixture fixture;
+  auto refused = [&](const std::vector<std::string>& arguments, const std::string& message) {
+    test::CommandResult result = fixture.run(arguments);
+    BOOST_TEST(result.exit_code == 2, result.output);
+    BOOST_TEST(result.output.find(message) != std::string::npos, result.output);
+  };
+  refused({"tasks/a-quick.yaml", "--shard", "0/4"}, "--shard needs I/N with 1 <= I <= N (for example 2/4), got '0/4'");
+  refused({"tasks/a-quick.yaml", "--shard", "5/4"}, "got '5/4'");
+  refused({"tasks/a-quick.yaml", "-j", "0"}, "-j needs a whole number of at least 1, got '0'");
+  refused({"tasks/a-quick.yaml", "--quiet", "--verbose"}, "--quiet and --verbose exclude each other");
+  refused({"tasks/a-quick.yaml", "--filter", "z*"}, "--filter 'z*' matches no task id\nagent-run: nothing ran");
+  refused({"tasks/a-quick.yaml", "--model", "script", "--model", "script"}, "--model 'script' is given twice");
+  refused({"merge", "somewhere"}, "merge needs --out DIR");
+  refused({"merge", "nowhere", "--out", "x"}, "agent-run merge: 'nowhere' does not exist\nagent-run merge: nothing was written");
+  refused({"merge", "tasks", "--out", "x"}, "agent-run merge: 'tasks' is not a report folder: it has no report.json");
+  BOOST_TEST(!fs::exists(fixture.repo / "agent-run-out"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace agent_run
