@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <map>
+#include <stdexcept>
 #include <thread>
 
 extern char** environ;
@@ -154,6 +155,65 @@ void check_resumed_run(const RunFixture& fixture, const test::CommandResult& res
   fixture.check_nothing_left_behind();
 }
 
+/// Eight quick tasks in a repository, run with a TMPDIR of their own.
+struct EightTasks {
+  test::TempFolder temp;
+  fs::path repo = temp.path() / "repo";
+  std::vector<std::string> tasks;
+
+  EightTasks() {
+    std::map<std::string, std::string> files = {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}};
+    for (const char* word : {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"}) {
+      files[std::string("tasks/") + word + ".yaml"] = quick_task(word);
+      tasks.push_back(std::string("tasks/") + word + ".yaml");
+    }
+    test::make_git_repository(repo, files);
+  }
+
+  std::string folder(const std::string& name) const { return (temp.path() / name).string(); }
+
+  test::CommandResult run(const std::vector<std::string>& arguments) const {
+    std::string command = "TMPDIR=" + test::shell_quote(temp.path().string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
+    for (const std::string& argument : arguments) command += " " + test::shell_quote(argument);
+    return test::run_shell(command, repo);
+  }
+};
+
+std::vector<std::string> with(std::vector<std::string> list, const std::vector<std::string>& more) {
+  list.insert(list.end(), more.begin(), more.end());
+  return list;
+}
+
+/// The member `key` of the object `json`, to change it.
+Json& member(Json& json, std::string_view key) {
+  for (auto& [name, value] : json.as_object()) {
+    if (name == key) return value;
+  }
+  BOOST_FAIL("no member " << key);
+  throw std::logic_error("unreachable");
+}
+
+/// `folder`/report.json with what differs between two runs of the same attempts (times,
+/// durations, the command line, the shard) set to fixed values.
+std::string report_without_timings(const std::string& folder) {
+  auto json = parse_json(text_of(fs::path(folder) / "report.json"));
+  BOOST_REQUIRE(json.has_value());
+  Json& run = member(*json, "run");
+  run.set("started_at", "").set("duration_ms", 0).set("command_line", Json::array()).set("shard", nullptr);
+  for (Json& attempt : member(*json, "attempts").as_array()) {
+    attempt.set("started_at", "").set("durations", Json::object());
+    for (const char* list : {"tool_calls", "checks", "setup"}) {
+      for (Json& item : member(attempt, list).as_array()) item.set("duration_ms", 0);
+    }
+  }
+  return json->dump_pretty();
+}
+
+/// `folder`/junit.xml without its time and timestamp attributes.
+std::string junit_without_timings(const std::string& folder) {
+  return test::run_shell("sed -E 's/ (time|timestamp)=\"[^\"]*\"//g' junit.xml", folder).output;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(batch_binary)
@@ -228,65 +288,32 @@ BOOST_AUTO_TEST_CASE(sigint_exits_130_and_an_edited_task_runs_again_on_resume) {
 }
 
 BOOST_AUTO_TEST_CASE(merged_shards_equal_an_unsharded_run_modulo_timings) {
-  test::TempFolder temp;
-  std::map<std::string, std::string> files = {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}};
-  for (const char* word : {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"}) {
-    files[std::string("tasks/") + word + ".yaml"] = quick_task(word);
-  }
-  fs::path repo = temp.path() / "repo";
-  test::make_git_repository(repo, files);
-  auto run = [&](const std::vector<std::string>& extra) {
-    std::string command = "TMPDIR=" + test::shell_quote(temp.path().string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
-    for (const std::string& argument : extra) command += " " + test::shell_quote(argument);
-    return test::run_shell(command, repo);
-  };
-  std::vector<std::string> tasks;
-  for (const auto& [path, text] : files) if (path.starts_with("tasks/")) tasks.push_back(path);
-  std::vector<std::string> reversed(tasks.rbegin(), tasks.rend());  // the file order does not matter
-  auto with = [](std::vector<std::string> list, std::vector<std::string> more) {
-    list.insert(list.end(), more.begin(), more.end());
-    return list;
-  };
-  BOOST_REQUIRE(run(with(tasks, {"--repeat", "2", "--out", (temp.path() / "whole").string()})).exit_code == 0);
+  EightTasks fixture;
+  std::vector<std::string> reversed(fixture.tasks.rbegin(), fixture.tasks.rend());  // the file order does not matter
+  BOOST_REQUIRE(fixture.run(with(fixture.tasks, {"--repeat", "2", "--out", fixture.folder("whole")})).exit_code == 0);
   for (int shard = 1; shard <= 3; ++shard) {
-    auto sharded = run(with(reversed, {"--repeat", "2", "-j", "2", "--shard", std::to_string(shard) + "/3", "--out",
-                                       (temp.path() / ("shard-" + std::to_string(shard))).string()}));
+    std::string name = "shard-" + std::to_string(shard);
+    auto sharded = fixture.run(
+        with(reversed, {"--repeat", "2", "-j", "2", "--shard", std::to_string(shard) + "/3", "--out", fixture.folder(name)}));
     BOOST_REQUIRE_MESSAGE(sharded.exit_code == 0, sharded.output);
   }
-  test::CommandResult merged = run({"merge", (temp.path() / "shard-1").string(), (temp.path() / "shard-2").string(),
-                                    (temp.path() / "shard-3").string(), "--out", (temp.path() / "merged").string()});
+  test::CommandResult merged = fixture.run({"merge", fixture.folder("shard-1"), fixture.folder("shard-2"),
+                                            fixture.folder("shard-3"), "--out", fixture.folder("merged")});
   BOOST_TEST_INFO(merged.output);
   BOOST_REQUIRE(merged.exit_code == 0);
   BOOST_TEST(merged.output.find("16 attempts: 16 passed") != std::string::npos);
 
-  // Modulo timings: times, durations and the command line are set to fixed values on both sides.
-  auto normalized = [&](const std::string& folder) {
-    std::string python =
-        "import json,sys\nr=json.load(open(sys.argv[1]))\nr['run']['started_at']=r['run']['duration_ms']=0\n"
-        "r['run']['command_line']=[]\nr['run']['shard']=None\n"
-        "for a in r['attempts']:\n  a['started_at']=0\n  a['durations']={}\n"
-        "  for c in a['tool_calls']+a['checks']+a['setup']: c['duration_ms']=0\n"
-        "print(json.dumps(r,indent=1,sort_keys=True))\n";
-    fs::path script = temp.path() / "normalize.py";
-    test::run_shell("cat > " + test::shell_quote(script.string()) + " <<'EOF'\n" + python + "EOF", temp.path());
-    return test::run_shell("/usr/bin/python3 " + test::shell_quote(script.string()) + " " + folder + "/report.json",
-                           temp.path()).output;
-  };
-  std::string whole = normalized("whole");
+  std::string whole = report_without_timings(fixture.folder("whole"));
   BOOST_TEST(whole.find("\"task_id\": \"hotel\"") != std::string::npos);
-  BOOST_TEST(normalized("merged") == whole);
-  auto junit = [&](const std::string& folder) {
-    return test::run_shell("sed -E 's/ (time|timestamp)=\"[^\"]*\"//g' " + folder + "/junit.xml", temp.path()).output;
-  };
-  BOOST_TEST(junit("merged") == junit("whole"));
-  BOOST_TEST(text_of(temp.path() / "merged/attempts/golf/2/patch.diff").find("+echo golf") !=
-             std::string::npos);
+  BOOST_TEST(report_without_timings(fixture.folder("merged")) == whole);
+  BOOST_TEST(junit_without_timings(fixture.folder("merged")) == junit_without_timings(fixture.folder("whole")));
+  BOOST_TEST(text_of(fixture.folder("merged") + "/attempts/golf/2/patch.diff").find("+echo golf") != std::string::npos);
 
-  test::CommandResult overlap = run({"merge", (temp.path() / "shard-1").string(), (temp.path() / "whole").string(),
-                                     "--out", (temp.path() / "bad").string()});
+  test::CommandResult overlap =
+      fixture.run({"merge", fixture.folder("shard-1"), fixture.folder("whole"), "--out", fixture.folder("bad")});
   BOOST_TEST(overlap.exit_code == 2);
   BOOST_TEST(overlap.output.find("agent-run merge: overlapping runs: attempt '") != std::string::npos, overlap.output);
-  BOOST_TEST(!fs::exists(temp.path() / "bad"));
+  BOOST_TEST(!fs::exists(fixture.folder("bad")));
 }
 
 BOOST_AUTO_TEST_CASE(a_real_report_reads_back_field_for_field) {
