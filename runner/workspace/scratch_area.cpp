@@ -6,7 +6,9 @@
 #include "workspace/leftover_processes.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -83,11 +85,28 @@ void clean_run_folder(const fs::path& folder, int lock_fd, StaleCleanup& cleanup
   ++cleanup.runs;
 }
 
+/// Marks `folder` as the top of unrelated trees for ext2/3/4's block allocator (chattr +T), so that
+/// each workspace in it starts in a block group of its own. Without it, a workspace's thousands
+/// of new files land where the previous attempt's were just deleted, and on ext4 without a journal
+/// each creation scans past those recently deleted inodes: 3-5 s for a 2000-file worktree instead
+/// of 0.3 s (measured on this project's CI machine). A hint only: other filesystems refuse it.
+void spread_subfolders(const fs::path& folder) {
+  int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  int flags = 0;
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && !(flags & FS_TOPDIR_FL)) {
+    flags |= FS_TOPDIR_FL;
+    (void)::ioctl(fd, FS_IOC_SETFLAGS, &flags);
+  }
+  ::close(fd);
+}
+
 }  // namespace
 
 Expected<ScratchArea> ScratchArea::claim(const fs::path& parent) {
   auto folder = make_unique_folder(parent, k_run_prefix);
   if (!folder) return folder.error();
+  spread_subfolders(*folder);
   int fd = try_lock(*folder, O_CREAT | O_EXCL);
   if (fd < 0) {
     std::string reason = std::strerror(errno);

@@ -4,7 +4,11 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
@@ -54,6 +58,15 @@ std::unique_ptr<Workspace> worktree_in(const fs::path& repo, const fs::path& scr
   return std::move(*workspace);
 }
 
+/// The ext2/3/4 attribute flags of `folder` (chattr), or nullopt where the filesystem has none.
+std::optional<int> attribute_flags(const fs::path& folder) {
+  int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int flags = 0;
+  bool known = fd >= 0 && ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  if (fd >= 0) ::close(fd);
+  return known ? std::optional<int>(flags) : std::nullopt;
+}
+
 std::size_t line_count(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
 
 }  // namespace
@@ -68,6 +81,9 @@ BOOST_AUTO_TEST_CASE(a_claimed_folder_is_locked_and_removed_or_kept_when_closed)
   BOOST_TEST(folder.filename().string().starts_with("run-"));
   BOOST_TEST(fs::exists(folder / "lock"));
   BOOST_TEST(area->environment_marker() == "AGENT_RUN_SCRATCH=" + folder.string());
+  if (attribute_flags(temp.path())) {  // ext2/3/4: workspaces are spread over block groups (chattr +T)
+    BOOST_TEST((*attribute_flags(folder) & FS_TOPDIR_FL) != 0);
+  }
   BOOST_TEST(clean_stale_runs(temp.path()).runs == 0);  // held: a live run's folder
   BOOST_TEST(fs::exists(folder));
   auto closed = area->close(KeepWorkspace::no);
