@@ -60,7 +60,7 @@ std::vector<pid_t> process_ids() {
 
 }  // namespace
 
-int kill_leftover_processes(const std::filesystem::path& folder, std::string_view marker) {
+int kill_leftover_processes(const std::filesystem::path& folder, std::string_view marker, LeftoverMatch match) {
   std::error_code ec;
   std::string inside = std::filesystem::weakly_canonical(folder, ec).string();
   if (ec) inside = folder.lexically_normal().string();
@@ -69,7 +69,8 @@ int kill_leftover_processes(const std::filesystem::path& folder, std::string_vie
   std::vector<pid_t> killed;
   for (pid_t pid : process_ids()) {
     if (pid == self || has_ended(pid)) continue;
-    if ((works_inside(pid, inside) || carries_marker(pid, marker)) && ::kill(pid, SIGKILL) == 0) {
+    bool left = carries_marker(pid, marker) || (match == LeftoverMatch::marker_or_folder && works_inside(pid, inside));
+    if (left && ::kill(pid, SIGKILL) == 0) {
       killed.push_back(pid);
     }
   }

@@ -27,9 +27,9 @@ class ScratchArea {
   /// `AGENT_RUN_SCRATCH=<path>`: put in the environment of every command the run starts, so that
   /// what they leave behind can be found wherever it went.
   std::string environment_marker() const;
-  /// Ends the run's use of the folder: kills the processes its commands left behind, then removes
-  /// the folder; with KeepWorkspace::yes keeps it and drops the lock file, so that no later run
-  /// cleans it. Returns how many processes it killed.
+  /// Ends the run's use of the folder: kills the processes its commands left behind (those with
+  /// the marker in their environment), then removes the folder; with KeepWorkspace::yes keeps it
+  /// and drops the lock file, so that no later run cleans it. Returns how many processes it killed.
   Expected<int> close(KeepWorkspace keep);
 
  private:
