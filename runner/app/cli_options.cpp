@@ -28,16 +28,13 @@ Expected<int> positive_integer(const std::string& option, const std::string& tex
 
 /// `I/N` with 1 <= I <= N.
 Expected<ShardRecord> shard_of_text(const std::string& text) {
-  ShardRecord shard;
+  Error problem = make_error("--shard needs I/N with 1 <= I <= N (for example 2/4), got '" + text + "'");
   std::size_t slash = text.find('/');
-  auto index = slash == std::string::npos ? Expected<int>(make_error("")) : positive_integer("--shard", text.substr(0, slash));
-  auto total = slash == std::string::npos ? Expected<int>(make_error("")) : positive_integer("--shard", text.substr(slash + 1));
-  if (!index || !total || *index > *total) {
-    return make_error("--shard needs I/N with 1 <= I <= N (for example 2/4), got '" + text + "'");
-  }
-  shard.index = *index;
-  shard.total = *total;
-  return shard;
+  if (slash == std::string::npos) return problem;
+  auto index = positive_integer("--shard", text.substr(0, slash));
+  auto total = positive_integer("--shard", text.substr(slash + 1));
+  if (!index || !total || *index > *total) return problem;
+  return ShardRecord{*index, *total};
 }
 
 const std::vector<OptionSpec>& option_table() {
