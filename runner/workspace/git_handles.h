@@ -38,7 +38,8 @@ template <typename T>
 using GitHandle = std::unique_ptr<T, GitFree>;
 
 /// Initializes libgit2 once per process and turns off its repository ownership check (a CI
-/// checkout is often owned by another user; the check fails with a misleading message).
+/// checkout is often owned by another user; the check fails with a misleading message) and, as
+/// git does, the rehashing of every object it reads.
 void ensure_libgit2();
 
 /// An Error reading "<what>: <libgit2's last error message>".

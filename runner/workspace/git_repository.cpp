@@ -1,6 +1,7 @@
 #include "workspace/git_repository.h"
 
-#include "base/files.h"
+#include "workspace/checkout_filters.h"
+#include "workspace/small_files.h"
 
 #include <git2.h>
 
@@ -42,10 +43,10 @@ Expected<GitHandle<git_reference>> lookup_branch(git_repository* repository, con
 Expected<void> write_worktree_links(const std::filesystem::path& bookkeeping, const std::filesystem::path& folder,
                                     const std::filesystem::path& common, const std::string& ref) {
   std::filesystem::path absolute = std::filesystem::absolute(folder).lexically_normal();
-  AR_TRY(write_file_atomically(bookkeeping / "commondir", common.string() + "\n"));
-  AR_TRY(write_file_atomically(bookkeeping / "gitdir", (absolute / ".git").string() + "\n"));
-  AR_TRY(write_file_atomically(bookkeeping / "HEAD", "ref: " + ref + "\n"));
-  return write_file_atomically(absolute / ".git", "gitdir: " + bookkeeping.string() + "\n");
+  AR_TRY(write_small_file(bookkeeping / "commondir", common.string() + "\n"));
+  AR_TRY(write_small_file(bookkeeping / "gitdir", (absolute / ".git").string() + "\n"));
+  AR_TRY(write_small_file(bookkeeping / "HEAD", "ref: " + ref + "\n"));
+  return write_small_file(absolute / ".git", "gitdir: " + bookkeeping.string() + "\n");
 }
 
 /// Fills a new worktree with the files of its HEAD and writes its index.
@@ -57,6 +58,7 @@ Expected<void> check_out_head(const std::filesystem::path& folder) {
   GitHandle<git_repository> worktree(raw);
   git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
   options.checkout_strategy = GIT_CHECKOUT_FORCE;
+  options.disable_filters = checkout_filters_are_no_ops(worktree.get()) ? 1 : 0;
   if (git_checkout_head(worktree.get(), &options) != 0) return git_failure("cannot check out its files");
   return {};
 }

@@ -5,6 +5,7 @@
 #include "workspace/git_repository.h"
 #include "workspace/isolations.h"
 #include "workspace/scratch_area.h"
+#include "workspace/small_files.h"
 
 #include <cctype>
 #include <system_error>
@@ -59,7 +60,7 @@ Expected<void> write_manifest(const ScratchPlace& place, const std::filesystem::
   manifest.set("source", std::filesystem::absolute(source).lexically_normal().string())
       .set("isolation", isolation == Isolation::worktree ? "worktree" : "copy")
       .set("label", place.label);
-  return write_file_atomically(place.holder / k_workspace_manifest, manifest.dump());
+  return write_small_file(place.holder / k_workspace_manifest, manifest.dump());
 }
 
 Expected<void> check_folder(const std::filesystem::path& folder) {
