@@ -1,17 +1,8 @@
 #include "agent/transcript_events.h"
 
-namespace agent_run {
+#include "report/report_writers.h"
 
-Json usage_to_json(const Usage& usage) {
-  return Json::object()
-      .set("input_tokens", usage.input_tokens)
-      .set("output_tokens", usage.output_tokens)
-      .set("cache_read_input_tokens", usage.cache_read_input_tokens)
-      .set("cache_creation_input_tokens", usage.cache_creation_input_tokens)
-      .set("reasoning_tokens", usage.reasoning_tokens)
-      .set("estimated", usage.estimated)
-      .set("cost_usd", usage.cost_usd ? Json(*usage.cost_usd) : Json(nullptr));
-}
+namespace agent_run {
 
 Json prompt_event(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
   Json names = Json::array();

@@ -15,7 +15,4 @@ Json response_event(int turn, const ModelTurn& response);
 Json tool_result_event(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result);
 Json stop_event(const std::string& stop, const std::string& message);
 
-/// A Usage as JSON, as the transcript and the reports write it (cost null when unknown).
-Json usage_to_json(const Usage& usage);
-
 }  // namespace agent_run

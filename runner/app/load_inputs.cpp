@@ -54,12 +54,12 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
     if (auto ok = check_model_name(model); !ok) problems.add(ok.error());
   }
   std::map<std::string, const Policy*> loaded;
-  auto policy_at = [&](const std::filesystem::path& path) -> const Policy* {
+  auto policy_at = [&](const std::filesystem::path& path, const std::string& named_by) -> const Policy* {
     if (auto it = loaded.find(path.string()); it != loaded.end()) return it->second;
     auto policy = load_policy_file(path);
     const Policy* result = nullptr;
     if (policy) result = &inputs.policies.emplace_back(std::move(*policy));
-    else problems.add(policy.error());
+    else problems.add(make_error(policy.error().message + "\n  (the policy named by " + named_by + ")"));
     loaded[path.string()] = result;
     return result;
   };
@@ -68,8 +68,8 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
     if (model_override.empty()) {
       if (auto ok = check_model_name(task.model); !ok) problems.add(make_error(task.source.string() + ": " + ok.error().message));
     }
-    if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override));
-    else if (task.policy) inputs.policy_of.push_back(policy_at(*task.policy));
+    if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override, "--policy"));
+    else if (task.policy) inputs.policy_of.push_back(policy_at(*task.policy, task.source.string()));
     else inputs.policy_of.push_back(builtin);
   }
   if (problems.any()) return problems.as_error();

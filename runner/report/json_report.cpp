@@ -3,10 +3,6 @@
 
 namespace agent_run {
 
-namespace {
-
-constexpr const char* k_report_schema = "agent-run-report/1";
-
 Json usage_to_json(const Usage& usage) {
   Json json = Json::object();
   json.set("input_tokens", usage.input_tokens)
@@ -18,6 +14,11 @@ Json usage_to_json(const Usage& usage) {
       .set("cost_usd", usage.cost_usd ? Json(*usage.cost_usd) : Json(nullptr));
   return json;
 }
+
+namespace {
+
+constexpr const char* k_report_schema = "agent-run-report/1";
+
 
 Json tool_call_to_json(const ToolCallRecord& call) {
   Json json = Json::object();
