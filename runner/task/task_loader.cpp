@@ -30,7 +30,6 @@ struct TaskField {
   FieldReader read;
 };
 
-
 /// `value` made absolute against `folder` and lexically normal, without a trailing separator.
 std::filesystem::path resolve_path(const std::string& value, const std::filesystem::path& folder) {
   std::filesystem::path path(value);
