@@ -140,6 +140,21 @@ BOOST_AUTO_TEST_CASE(a_max_tokens_stop_mid_call_reports_the_call_and_does_not_re
   BOOST_TEST(turn.message.text == "Writing the new module.");
 }
 
+BOOST_AUTO_TEST_CASE(refusal_and_context_window_stops_are_mapped) {
+  auto stream_stopping = [](const std::string& reason) {
+    return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_r\",\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n"
+           "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" + reason +
+           "\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  };
+  AnthropicStreamDecoder refused;
+  BOOST_TEST((turn_of(decode_stream(refused, stream_stopping("refusal"))).stop_reason == StopReason::refusal));
+  AnthropicStreamDecoder full;
+  BOOST_TEST((turn_of(decode_stream(full, stream_stopping("model_context_window_exceeded"))).stop_reason ==
+              StopReason::context_window));
+  AnthropicStreamDecoder future;
+  BOOST_TEST((turn_of(decode_stream(future, stream_stopping("a_reason_from_the_future"))).stop_reason == StopReason::end_turn));
+}
+
 BOOST_AUTO_TEST_CASE(an_error_event_after_the_start_fails_the_try_as_retryable) {
   AnthropicStreamDecoder decoder;
   ApiFailure failure = failure_of(decode_stream(decoder,

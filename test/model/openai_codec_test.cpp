@@ -109,6 +109,29 @@ BOOST_AUTO_TEST_CASE(a_length_stop_mid_call_reports_the_call_and_does_not_return
   BOOST_TEST(turn.truncated_call == "write_file");
 }
 
+BOOST_AUTO_TEST_CASE(a_refusal_and_a_content_filter_stop_are_refusals) {
+  OpenAiStreamDecoder refused;
+  ModelTurn turn = turn_of(decode_stream(refused,
+      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't help with that.\"},\"finish_reason\":null}]}\n\n"
+      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"));
+  BOOST_TEST((turn.stop_reason == StopReason::refusal));
+  BOOST_TEST(turn.message.text == "I can't help with that.");
+  OpenAiStreamDecoder filtered;
+  BOOST_TEST((turn_of(decode_stream(filtered,
+                  "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"content_filter\"}]}\n\ndata: [DONE]\n\n"))
+                  .stop_reason == StopReason::refusal));
+}
+
+BOOST_AUTO_TEST_CASE(reasoning_text_from_compatible_servers_is_kept_as_thinking) {
+  OpenAiStreamDecoder decoder;
+  ModelTurn turn = turn_of(decode_stream(decoder,
+      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Think first.\"},\"finish_reason\":null}]}\n\n"
+      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Done.\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"));
+  BOOST_REQUIRE(turn.message.thinking.size() == 1u);
+  BOOST_TEST(turn.message.thinking[0].thinking == "Think first.");
+  BOOST_TEST(turn.message.text == "Done.");
+}
+
 BOOST_AUTO_TEST_CASE(an_error_object_mid_stream_fails_the_try) {
   OpenAiStreamDecoder decoder;
   ApiFailure failure = failure_of(decode_stream(decoder,
