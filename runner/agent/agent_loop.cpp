@@ -3,6 +3,8 @@
 #include "agent/transcript_events.h"
 #include "report/transcript_writer.h"
 
+#include <cstdio>
+
 namespace agent_run {
 
 namespace {
@@ -52,6 +54,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
   const Clock::SteadyTime deadline = m_clock.now() + limits.time;
   Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
   record(prompt_event(conversation, m_schemas));
+  m_model.set_deadline(deadline);
   for (;;) {
     if (auto limit = limit_reached(run, limits, deadline)) {
       run.stop = *limit;
@@ -59,7 +62,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
     }
     auto turn = ask_model(conversation, run);
     if (!turn) {
-      run.stop = "model.error";
+      run.stop = m_clock.now() >= deadline ? "limit.time" : "model.error";
       run.message = turn.error().message;
       break;
     }
@@ -67,12 +70,25 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
     if (turn->message.tool_calls.empty() || turn->stop_reason == StopReason::max_tokens) {
       run.stop = stop_of(turn->stop_reason);
       run.final_text = turn->message.text;
+      if (!turn->truncated_call.empty()) {
+        run.message = "the model's answer was cut at its output token limit in the middle of a call to " +
+                      turn->truncated_call + "; the call was not run";
+      }
       break;
     }
     conversation.messages.push_back(answer_tool_calls(turn->message.tool_calls, run, context, limits, deadline));
   }
+  note_unenforced_cost_limit(run, limits);
   record(stop_event(run.stop, run.message));
   return run;
+}
+
+void AgentLoop::note_unenforced_cost_limit(AgentRun& run, const Limits& limits) const {
+  if (!limits.cost_usd || run.usage.cost_usd) return;
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%.2f", *limits.cost_usd);
+  run.warnings.push_back(std::string("limits.cost_usd ($") + limit + ") was not enforced: the cost of " +
+                         m_model.model_name() + " is unknown (no price for it in the price table)");
 }
 
 std::optional<std::string> AgentLoop::limit_reached(const AgentRun& run, const Limits& limits,
@@ -93,14 +109,26 @@ std::optional<std::string> AgentLoop::limit_reached(const AgentRun& run, const L
 }
 
 Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, AgentRun& run) {
+  record(request_event(run.turns + 1, m_model.model_name(), conversation, m_messages_recorded));
+  m_messages_recorded = conversation.messages.size();
   const Clock::SteadyTime started = m_clock.now();
   auto turn = m_model.complete(conversation, m_schemas);
-  run.model_ms += elapsed_ms(started, m_clock.now());
+  ModelCallRecord call = m_model.last_call();
+  call.turn = run.turns + 1;
+  call.duration_ms = elapsed_ms(started, m_clock.now());
+  run.model_ms += call.duration_ms;
   if (turn) {
     ++run.turns;
     run.usage += turn->usage;
-    record(response_event(run.turns, *turn));
+    call.stop_reason = to_string(turn->stop_reason);
+    call.usage = turn->usage;
+    record(response_event(run.turns, *turn, call));
+  } else {
+    call.error = turn.error().message;
+    call.usage = Usage::zero();
+    record(model_error_event(call));
   }
+  run.model_calls.push_back(std::move(call));
   return turn;
 }
 

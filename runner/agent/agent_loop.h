@@ -26,6 +26,8 @@ struct AgentRun {
   Usage usage = Usage::zero();
   long long model_ms = 0;
   long long tools_ms = 0;
+  std::vector<ModelCallRecord> model_calls;   // one per call to the model, failed ones included
+  std::vector<std::string> warnings;          // e.g. a cost limit that could not be enforced
 };
 
 /// The agent loop: ask the model, let the policy decide each tool call, run the allowed ones, feed
@@ -44,6 +46,7 @@ class AgentLoop {
                             const Limits& limits, Clock::SteadyTime deadline);
   ToolResult answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context);
   void record(const Json& event);
+  void note_unenforced_cost_limit(AgentRun& run, const Limits& limits) const;
 
   ModelClient& m_model;
   const ToolRegistry& m_tools;
@@ -51,6 +54,7 @@ class AgentLoop {
   const Clock& m_clock;
   TranscriptWriter* m_transcript;
   std::vector<ToolSchema> m_schemas;
+  std::size_t m_messages_recorded = 0;   // messages already written in a transcript request event
 };
 
 /// The system prompt every attempt starts with: the rules of a run with nobody watching.

@@ -18,6 +18,7 @@ int agent_run_main(int argc, char** argv) {
   }
   ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), std::cout,
                          std::cerr};
+  context.model_access = read_model_access(environ);
   switch (options->command) {
     case Command::help: std::cout << usage_text(); return 0;
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;

@@ -1,5 +1,6 @@
 #include "app/cli_options.h"
 
+#include "base/duration.h"
 #include "base/text.h"
 
 #include <charconv>
@@ -26,6 +27,24 @@ Expected<int> positive_integer(const std::string& option, const std::string& tex
   return value;
 }
 
+Expected<int> whole_number(const std::string& option, const std::string& text, int minimum) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < minimum) {
+    return make_error(option + " needs a whole number of at least " + std::to_string(minimum) + ", got '" + text + "'");
+  }
+  return value;
+}
+
+Expected<double> temperature_value(const std::string& text) {
+  double value = -1;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 2) {
+    return make_error("--temperature needs a number from 0 to 2, got '" + text + "'");
+  }
+  return value;
+}
+
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> k_options = {
       {"--policy", "FILE", "approval policy for every task (overrides the tasks' own)",
@@ -43,6 +62,36 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--keep-workspaces", nullptr, "keep each attempt's workspace instead of removing it",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.keep_workspaces = true; return {}; }},
+      {"--prices", "FILE", "price table for model costs (default: the built-in one, runner/model/prices.json)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.prices = v; return {}; }},
+      {"--max-output-tokens", "N", "output token limit of each model call (default: 8192 for anthropic/, the server's for openai/)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = whole_number("--max-output-tokens", v, 1);
+         if (!n) return n.error();
+         o.max_output_tokens = *n;
+         return {};
+       }},
+      {"--temperature", "T", "sampling temperature, 0 to 2 (default: the provider's)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto t = temperature_value(v);
+         if (!t) return t.error();
+         o.temperature = *t;
+         return {};
+       }},
+      {"--model-retries", "N", "retries of a model call on transient API errors (default: 6)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = whole_number("--model-retries", v, 0);
+         if (!n) return n.error();
+         o.model_retries = *n;
+         return {};
+       }},
+      {"--model-idle-timeout", "DURATION", "silence from the model API that fails a try (default: 90s)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto d = parse_duration(v);
+         if (!d || d->count() <= 0) return make_error("--model-idle-timeout needs a duration such as 90s or 5m, got '" + v + "'");
+         o.model_idle_timeout = *d;
+         return {};
+       }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",

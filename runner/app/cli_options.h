@@ -2,6 +2,7 @@
 
 #include "base/expected.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,11 @@ struct CliOptions {
   std::string out = "agent-run-out";       // --out: the report folder
   std::optional<int> repeat;               // --repeat: overrides every task's repeat
   bool keep_workspaces = false;            // --keep-workspaces
+  std::optional<std::string> prices;       // --prices: the price table instead of the built-in one
+  std::optional<int> max_output_tokens;    // --max-output-tokens: per model call
+  std::optional<double> temperature;       // --temperature
+  std::optional<int> model_retries;        // --model-retries: tries after the first on transient API errors
+  std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

@@ -2,6 +2,7 @@
 
 #include "app/cli_options.h"
 #include "app/exit_code.h"
+#include "app/model_factory.h"
 
 #include <ostream>
 #include <string>
@@ -15,6 +16,7 @@ struct ProgramContext {
   std::vector<std::string> environment;   // already scrubbed of secrets
   std::ostream& out;
   std::ostream& err;
+  ModelAccess model_access;               // API endpoints and keys, for model clients only
 };
 
 /// `agent-run [run] TASK.yaml...`: loads everything, runs every attempt, writes the reports.

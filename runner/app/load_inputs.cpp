@@ -1,5 +1,6 @@
 #include "app/load_inputs.h"
 
+#include "base/text.h"
 #include "policy/policy_loader.h"
 #include "task/task_loader.h"
 
@@ -36,7 +37,19 @@ void check_unique_ids(const std::vector<Task>& tasks, Problems& problems) {
 
 Expected<void> check_model_name(const std::string& model) {
   if (model == "script") return {};
-  return make_error("unknown model '" + model + "': this build runs only the built-in scripted model ('script')");
+  const auto slash = model.find('/');
+  const std::string provider = model.substr(0, slash);
+  const std::string name = slash == std::string::npos ? "" : model.substr(slash + 1);
+  if (provider == "anthropic" || provider == "openai") {
+    if (!name.empty() && name.find_first_of(" \t\n") == std::string::npos) return {};
+    return make_error("model '" + model + "' needs a model name after '" + provider + "/', e.g. " +
+                      (provider == "anthropic" ? "anthropic/claude-sonnet-4-5" : "openai/gpt-4o"));
+  }
+  auto suggestion = closest_match(provider, {"anthropic", "openai", "script"});
+  std::string hint = !suggestion ? "" : *suggestion == "script" ? " (did you mean 'script'?)"
+                                                                : " (did you mean '" + *suggestion + "/" + name + "'?)";
+  return make_error("unknown model '" + model + "'" + hint +
+                    ": use anthropic/NAME, openai/NAME (any OpenAI-compatible server, see OPENAI_BASE_URL) or script");
 }
 
 Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,

@@ -40,7 +40,7 @@ std::string describe_stop(const AgentRun& run, const Limits& limits) {
   if (run.stop == "limit.time") return "the agent ran out of time";
   if (run.stop == "limit.tokens") return "the agent used " + std::to_string(run.usage.total_tokens()) + " tokens";
   if (run.stop == "limit.cost") return "the agent reached the cost limit";
-  if (run.stop == "model.max_tokens") return "the model's answer was cut at its output token limit";
+  if (run.stop == "model.max_tokens") return run.message.empty() ? "the model's answer was cut at its output token limit" : run.message;
   if (run.stop == "model.refusal") return "the model refused";
   if (run.stop == "model.context_window") return "the conversation outgrew the model's context window";
   return run.message;

@@ -56,6 +56,8 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   result.usage = run.usage;
   result.durations.model_ms = run.model_ms;
   result.durations.tools_ms = run.tools_ms;
+  result.model_calls = run.model_calls;
+  result.warnings = run.warnings;
   return run;
 }
 

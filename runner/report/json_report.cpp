@@ -76,10 +76,35 @@ Json patch_to_json(const PatchStats& patch) {
   return json;
 }
 
+Json model_try_to_json(const ModelTryRecord& failed) {
+  Json json = Json::object();
+  json.set("try", failed.try_number)
+      .set("status", failed.status)
+      .set("error_type", failed.error_type)
+      .set("message", failed.message)
+      .set("request_id", failed.request_id)
+      .set("wait_ms", failed.wait_ms)
+      .set("duration_ms", failed.duration_ms);
+  return json;
+}
+
 template <typename T, typename Convert>
 Json array_of(const std::vector<T>& items, Convert convert) {
   Json json = Json::array();
   for (const T& item : items) json.push(convert(item));
+  return json;
+}
+
+Json model_call_to_json(const ModelCallRecord& call) {
+  Json json = Json::object();
+  json.set("turn", call.turn)
+      .set("request_id", call.request_id)
+      .set("response_model", call.response_model)
+      .set("stop_reason", call.stop_reason)
+      .set("error", call.error)
+      .set("usage", usage_to_json(call.usage))
+      .set("duration_ms", call.duration_ms)
+      .set("failed_tries", array_of(call.failed_tries, model_try_to_json));
   return json;
 }
 
@@ -104,7 +129,9 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("checks", array_of(attempt.checks, check_to_json))
       .set("patch", patch_to_json(attempt.patch))
       .set("transcript_path", attempt.transcript_path)
-      .set("patch_path", attempt.patch_path);
+      .set("patch_path", attempt.patch_path)
+      .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
+      .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }));
   return json;
 }
 
@@ -134,6 +161,7 @@ Json run_to_json(const RunReport& report) {
       .set("command_line", std::move(command_line))
       .set("policy", std::move(policy))
       .set("interrupted", report.interrupted)
+      .set("price_table", Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
       .set("totals", totals_to_json(compute_totals(report.attempts)));
   return json;
 }

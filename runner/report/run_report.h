@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/model_call.h"
 #include "report/usage.h"
 
 #include <optional>
@@ -84,6 +85,8 @@ struct AttemptResult {
   PatchStats patch;
   std::string transcript_path;           // relative to the report folder
   std::string patch_path;                // relative to the report folder
+  std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
+  std::vector<std::string> warnings;     // what a person should know, e.g. a cost limit not enforced
 };
 
 /// A whole run: what was asked and every attempt finished so far.
@@ -95,6 +98,8 @@ struct RunReport {
   std::string policy_file;
   std::string policy_sha256;
   bool interrupted = false;
+  std::string price_table_version;       // of the table that priced every call
+  std::string price_table_file;          // `built-in` or the --prices path
   std::vector<AttemptResult> attempts;
 };
 
