@@ -8,7 +8,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version };
+enum class Command { run, validate, help, version, policy_explain, policy_test };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -19,6 +19,9 @@ struct CliOptions {
   std::string out = "agent-run-out";       // --out: the report folder
   std::optional<int> repeat;               // --repeat: overrides every task's repeat
   bool keep_workspaces = false;            // --keep-workspaces
+  std::optional<std::string> tool;         // --tool: policy explain's tool name
+  std::optional<std::string> input;        // --input: policy explain's tool input, as JSON
+  std::optional<std::string> workspace;    // --workspace: where policy explain resolves paths (default: .)
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

@@ -12,6 +12,9 @@ namespace {
 
 ToolCall call_of(const std::string& tool) { return ToolCall{"id", tool, Json::object()}; }
 
+/// Decides in a virtual workspace, as policy examples are.
+Decision decide(const Policy& policy, const ToolCall& call) { return agent_run::decide(policy, call, DecisionContext{}); }
+
 Rule rule(const std::string& id, Verdict verdict, std::vector<std::string> tools, bool ask = false) {
   return Rule{id, verdict, ask, std::move(tools), "msg", 1};
 }
@@ -63,7 +66,8 @@ BOOST_AUTO_TEST_CASE(runner_state_tools_are_not_subject_to_rules) {
 BOOST_AUTO_TEST_CASE(unmatched_allow_lets_unnamed_tools_through) {
   Policy policy;
   policy.unmatched = Verdict::allow;
-  BOOST_TEST(decide(policy, call_of("bash")).verdict == Verdict::allow);
+  BOOST_TEST(decide(policy, ToolCall{"id", "bash", Json::object().set("command", "make -j2")}).verdict == Verdict::allow);
+  BOOST_TEST(decide(policy, call_of("write_file")).verdict == Verdict::allow);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
