@@ -41,6 +41,10 @@ std::optional<std::string> mcp_problem(std::string_view name, bool pattern) {
     return quoted + " is not a tool name: MCP tools are written mcp__SERVER__TOOL";
   }
   if (auto problem = mcp_server_name_problem(parsed->server)) return "in " + quoted + ", " + *problem;
+  if (!parsed->tool.empty() && parsed->tool[0] == '_') {
+    return quoted + " could be server '" + parsed->server + "_' or tool '" + parsed->tool +
+           "': MCP names must not put '___' between server and tool";
+  }
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "policy/rule_reading.h"
 
+#include "policy/policy_loader.h"
 #include "policy/web_target.h"
 
 #include <algorithm>
@@ -113,6 +114,9 @@ void read_example(const YamlNode& item, const std::string& name, bool should_mat
     const YamlNode* input = item.find("input");
     if (!tool) return checker.add(item.mark, "'" + name + "' needs 'tool' (and 'input')");
     example.tool = checker.text(*tool, name + ".tool").value_or("");
+    if (auto problem = example.tool.empty() ? std::nullopt : tool_name_problem(example.tool)) {
+      return checker.add(tool->mark, *problem);
+    }
     if (input && !input->is_map()) return checker.add(input->mark, "'" + name + ".input' must be a map");
     if (input) example.input = yaml_to_json(*input);
   } else if (auto text = checker.text(item, name)) {
