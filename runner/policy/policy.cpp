@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace agent_run {
 
@@ -24,9 +25,10 @@ ApprovalClass approval_class(std::string_view tool_name) {
 
 namespace {
 
-/// Protected paths, then deny rules, then allow rules, for every tool but bash.
-Decision decide_by_rules(const Policy& policy, const ToolCall& call, const CallFacts& facts,
-                         const DecisionContext& context) {
+/// Protected paths, then deny rules, then allow rules, for every tool but bash; nullopt when
+/// nothing decides and the approval class and `unmatched` must.
+std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& call, const CallFacts& facts,
+                                        const DecisionContext& context) {
   if (writes_files(call.name)) {
     for (const CanonicalPath& path : facts.paths) {
       if (is_protected(path, policy, context)) {
@@ -54,7 +56,7 @@ Decision decide_by_rules(const Policy& policy, const ToolCall& call, const CallF
     steps.push_back("no deny rule matches");
     return Decision{Verdict::allow, DecisionBasis::rule, ids, "allowed by policy", steps};
   }
-  return Decision{};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -70,8 +72,7 @@ Decision decide(const Policy& policy, const ToolCall& call, const DecisionContex
   if (!facts.problem.empty()) {
     return Decision{Verdict::deny, DecisionBasis::not_understood, "", facts.problem, {facts.problem}};
   }
-  Decision decision = decide_by_rules(policy, call, facts, context);
-  if (!decision.steps.empty()) return decision;
+  if (std::optional<Decision> decision = decide_by_rules(policy, call, facts, context)) return std::move(*decision);
   if (approval == ApprovalClass::automatic) {
     return Decision{Verdict::allow, DecisionBasis::approval_class, "", "allowed without a rule (reads only)",
                     {"no rule matches; " + call.name + " is in the 'automatic' approval class"}};
@@ -90,6 +91,18 @@ bool rule_decides(const Rule& rule, const ToolCall& call, const DecisionContext&
   if (call.name == "bash") return bash_rule_decides(rule, call, context);
   const CallFacts facts = call_facts(call, context);
   return facts.problem.empty() && rule_matches_facts(rule, facts);
+}
+
+std::optional<std::string> path_denied_by(const Policy& policy, std::string_view tool_name, std::string_view path,
+                                          const DecisionContext& context) {
+  const CallFacts facts{canonical_paths(context.workspace, path), std::nullopt, ""};
+  for (const Rule& rule : policy.rules) {
+    if (rule.verdict == Verdict::deny && !rule.paths.empty() && rule_names_tool(rule, tool_name) &&
+        rule_matches_facts(rule, facts)) {
+      return rule.id;
+    }
+  }
+  return std::nullopt;
 }
 
 Policy builtin_policy() { return Policy{}; }

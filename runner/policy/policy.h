@@ -5,6 +5,7 @@
 #include "policy/regex_pattern.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,6 +90,11 @@ Decision decide(const Policy& policy, const ToolCall& call, const DecisionContex
 /// True when `rule`, alone, decides `call` its way: an allow rule would allow it (for bash: every
 /// command of it), a deny rule would deny it. What a rule's examples are checked against.
 bool rule_decides(const Rule& rule, const ToolCall& call, const DecisionContext& context);
+
+/// The id of the deny rule whose `paths` match `path` for `tool_name`, if any: for tools that
+/// search folders (glob, grep) to leave out what the policy hides.
+std::optional<std::string> path_denied_by(const Policy& policy, std::string_view tool_name, std::string_view path,
+                                          const DecisionContext& context);
 
 /// The policy used when neither the task nor the command line names one: reads are allowed,
 /// everything that needs approval is denied.

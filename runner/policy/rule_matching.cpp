@@ -116,11 +116,15 @@ bool is_protected(const CanonicalPath& path, const Policy& policy, const Decisio
     if (!ec) source = std::filesystem::weakly_canonical(source, ec);
     if (!ec && is_at_or_under(path, source)) return true;
   }
+  const std::vector<CanonicalPath> root = canonical_paths(context.workspace, ".");
   return std::any_of(context.protected_paths.begin(), context.protected_paths.end(), [&](const auto& protected_path) {
     std::error_code ec;
     std::filesystem::path canonical = std::filesystem::absolute(protected_path, ec);
     if (!ec) canonical = std::filesystem::weakly_canonical(canonical, ec);
-    return !ec && is_at_or_under(path, canonical);
+    // A protected folder that holds the whole workspace (a report folder given as the checkout
+    // itself) would deny every path: it protects nothing then.
+    bool holds_workspace = !root.empty() && is_at_or_under(root.back(), canonical);
+    return !ec && !holds_workspace && is_at_or_under(path, canonical);
   });
 }
 
