@@ -74,9 +74,9 @@ bool step_matches(std::string_view glob, std::size_t& g, char c) {
   return true;
 }
 
-/// True when segments `pattern` match all of `path`: dp over (pattern prefix, path prefix);
-/// `any_prefix` accepts a match of any leading part of `path` (the folders holding it).
-bool segments_match(const std::vector<std::string>& pattern, const std::vector<std::string>& path, bool any_prefix) {
+/// True when segments `pattern` match `path` or a leading part of it (a folder holding it): dp
+/// over (pattern prefix, path prefix).
+bool segments_match(const std::vector<std::string>& pattern, const std::vector<std::string>& path) {
   const std::size_t p_count = pattern.size();
   const std::size_t n = path.size();
   std::vector<char> row(n + 1, 0);
@@ -93,7 +93,7 @@ bool segments_match(const std::vector<std::string>& pattern, const std::vector<s
     }
     row.swap(next);
   }
-  if (!any_prefix || n == 0) return row[n] != 0;
+  if (n == 0) return row[0] != 0;
   return std::any_of(row.begin() + 1, row.end(), [](char reached) { return reached != 0; });
 }
 
@@ -195,10 +195,10 @@ bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path)
                          [&](const std::string& part) { return segment_glob_matches(pattern.segments[0], part); });
     }
     case PathPattern::Anchor::workspace:
-      if (path.inside) return segments_match(pattern.segments, relative_segments(path), true);
-      return pattern.segments[0] == "**" && segments_match(pattern.segments, split_segments(path.absolute), true);
+      if (path.inside) return segments_match(pattern.segments, relative_segments(path));
+      return pattern.segments[0] == "**" && segments_match(pattern.segments, split_segments(path.absolute));
     case PathPattern::Anchor::absolute:
-      return segments_match(pattern.segments, split_segments(path.absolute), true);
+      return segments_match(pattern.segments, split_segments(path.absolute));
   }
   return false;
 }

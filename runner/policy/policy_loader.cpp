@@ -20,20 +20,24 @@ std::vector<std::string> builtin_tool_names() {
 
 namespace {
 
-/// True for the TOOL part of `mcp__SERVER__TOOL` (with `allow_glob`, also for a glob of one).
-bool is_mcp_tool_part(std::string_view part, bool allow_glob) {
+/// Whether an MCP name is a tool's own or a rule's pattern, which may hold `*` and name a server.
+enum class McpNameKind { tool, pattern };
+
+/// True for the TOOL part of `mcp__SERVER__TOOL` (for a pattern, also for a glob of one).
+bool is_mcp_tool_part(std::string_view part, McpNameKind kind) {
   return !part.empty() && std::all_of(part.begin(), part.end(), [&](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == '.' || (allow_glob && c == '*');
+           c == '.' || (kind == McpNameKind::pattern && c == '*');
   });
 }
 
-/// What is wrong with `mcp__SERVER__TOOL` (or, with `pattern`, a glob of one or `mcp__SERVER`).
-std::optional<std::string> mcp_problem(std::string_view name, bool pattern) {
+/// What is wrong with `mcp__SERVER__TOOL` (or, for a pattern, a glob of one or `mcp__SERVER`).
+std::optional<std::string> mcp_problem(std::string_view name, McpNameKind kind) {
+  const bool pattern = kind == McpNameKind::pattern;
   const std::string quoted = "'" + std::string(name) + "'";
   std::optional<McpName> parsed = parse_mcp_name(name);
   if (!parsed || (!pattern && parsed->tool.empty()) ||
-      (!parsed->tool.empty() && !is_mcp_tool_part(parsed->tool, pattern)) ||
+      (!parsed->tool.empty() && !is_mcp_tool_part(parsed->tool, kind)) ||
       (name.size() > 5 && name.substr(name.size() - 2) == "__")) {
     return quoted + " is not a tool name: MCP tools are written mcp__SERVER__TOOL";
   }
@@ -65,12 +69,12 @@ std::optional<std::string> tool_name_problem(std::string_view name) {
   if (name.find('*') != std::string_view::npos && name.substr(0, 5) != "mcp__") {
     return "tool name patterns such as '" + std::string(name) + "' are for MCP tools only (mcp__SERVER__*)";
   }
-  if (name.substr(0, 5) == "mcp__") return mcp_problem(name, false);
+  if (name.substr(0, 5) == "mcp__") return mcp_problem(name, McpNameKind::tool);
   return unknown_tool(name, known);
 }
 
 std::optional<std::string> tool_pattern_problem(std::string_view pattern) {
-  if (pattern.substr(0, 5) == "mcp__") return mcp_problem(pattern, true);
+  if (pattern.substr(0, 5) == "mcp__") return mcp_problem(pattern, McpNameKind::pattern);
   return tool_name_problem(pattern);
 }
 
