@@ -144,7 +144,7 @@ Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRu
 }
 
 ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context) {
-  const Decision decision = decide(m_policy, call);
+  const Decision decision = decide(m_policy, call, DecisionContext{context.workspace, context.protected_paths});
   ToolCallRecord record_of_call{run.turns, call.id, call.name, summarize_input(call), to_string(decision.verdict),
                                 to_string(decision.basis), decision.rule_id, decision.reason};
   ToolOutput output;

@@ -23,6 +23,8 @@ int agent_run_main(int argc, char** argv) {
     case Command::help: std::cout << usage_text(); return 0;
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
     case Command::validate: return validate_command(*options, context);
+    case Command::policy_explain: return policy_explain_command(*options, context);
+    case Command::policy_test: return policy_test_command(*options, context);
     case Command::run: break;
   }
   try {

@@ -92,6 +92,12 @@ const std::vector<OptionSpec>& option_table() {
          o.model_idle_timeout = *d;
          return {};
        }},
+      {"--tool", "NAME", "policy explain: the tool of the call to explain",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.tool = v; return {}; }},
+      {"--input", "JSON", "policy explain: the call's input, a JSON object",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.input = v; return {}; }},
+      {"--workspace", "DIR", "policy explain: the folder paths resolve in (default: the current one)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",
@@ -134,12 +140,31 @@ Expected<void> apply_option(CliOptions& options, const std::vector<std::string>&
 
 }  // namespace
 
+/// `policy explain` and `policy test`: which one, and what each must be given.
+Expected<void> check_policy_command(const CliOptions& options) {
+  if (options.command == Command::policy_test) {
+    if (options.files.empty()) return make_error("policy test needs a policy file");
+    return {};
+  }
+  if (!options.policy || !options.tool || !options.input) {
+    return make_error("policy explain needs --policy FILE, --tool NAME and --input JSON");
+  }
+  if (!options.files.empty()) return make_error("policy explain takes no files, got '" + options.files[0] + "'");
+  return {};
+}
+
 Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   CliOptions options;
   std::size_t first = 0;
   if (!arguments.empty() && (arguments[0] == "run" || arguments[0] == "validate")) {
     options.command = arguments[0] == "run" ? Command::run : Command::validate;
     first = 1;
+  } else if (!arguments.empty() && arguments[0] == "policy") {
+    if (arguments.size() < 2 || (arguments[1] != "explain" && arguments[1] != "test")) {
+      return make_error("policy needs a subcommand: explain or test");
+    }
+    options.command = arguments[1] == "explain" ? Command::policy_explain : Command::policy_test;
+    first = 2;
   }
   for (std::size_t i = first; i < arguments.size(); ++i) {
     if (arguments[i].size() > 1 && arguments[i][0] == '-') {
@@ -149,6 +174,10 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     }
   }
   if (options.command == Command::help || options.command == Command::version) {
+    return options;
+  }
+  if (options.command == Command::policy_explain || options.command == Command::policy_test) {
+    AR_TRY(check_policy_command(options));
     return options;
   }
   if (options.files.empty()) {
@@ -161,7 +190,10 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
 std::string usage_text() {
   std::string text =
       "usage: agent-run [run] TASK.yaml... [options]\n"
-      "       agent-run validate FILE...     check task and policy files; nothing runs\n\n"
+      "       agent-run validate FILE...     check task and policy files; nothing runs\n"
+      "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
+      "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
+      "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
     std::string left = std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");

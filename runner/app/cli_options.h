@@ -9,7 +9,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version };
+enum class Command { run, validate, help, version, policy_explain, policy_test };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -25,6 +25,9 @@ struct CliOptions {
   std::optional<double> temperature;       // --temperature
   std::optional<int> model_retries;        // --model-retries: tries after the first on transient API errors
   std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
+  std::optional<std::string> tool;         // --tool: policy explain's tool name
+  std::optional<std::string> input;        // --input: policy explain's tool input, as JSON
+  std::optional<std::string> workspace;    // --workspace: where policy explain resolves paths (default: .)
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

@@ -25,4 +25,10 @@ int run_command(const CliOptions& options, const ProgramContext& context);
 /// `agent-run validate FILE...`: checks task and policy files without running anything.
 int validate_command(const CliOptions& options, const ProgramContext& context);
 
+/// `agent-run policy explain ...`: prints how a policy decides one tool call.
+int policy_explain_command(const CliOptions& options, const ProgramContext& context);
+
+/// `agent-run policy test FILE...`: runs every rule example of each policy and prints the outcomes.
+int policy_test_command(const CliOptions& options, const ProgramContext& context);
+
 }  // namespace agent_run

@@ -15,6 +15,8 @@ AttemptResult start_result(const AttemptPlan& plan, const AttemptSettings& setti
   result.task_id = plan.task->id;
   result.task_file = plan.task->source.string();
   result.task_sha256 = plan.task->source_sha256;
+  result.policy_file = plan.policy->source.string();
+  result.policy_sha256 = plan.policy->sha256;
   result.model = plan.model;
   result.repeat_index = plan.repeat_index;
   result.started_at = format_utc(settings.clock->wall_now());
@@ -47,6 +49,9 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }
+  context.protected_paths.push_back(plan.task->source);            // the runner's own files: the task
+  context.protected_paths.push_back(settings.reports->root());     // and the report folder
+
   AgentLoop loop(model, tools, *plan.policy, *settings.clock, &transcript);
   AgentRun run = loop.run(plan.task->prompt, plan.task->limits, context);
   result.turns = run.turns;

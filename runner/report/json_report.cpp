@@ -113,6 +113,8 @@ Json attempt_to_json(const AttemptResult& attempt) {
   json.set("task_id", attempt.task_id)
       .set("task_file", attempt.task_file)
       .set("task_sha256", attempt.task_sha256)
+      .set("policy_file", attempt.policy_file)
+      .set("policy_sha256", attempt.policy_sha256)
       .set("model", attempt.model)
       .set("repeat_index", attempt.repeat_index)
       .set("outcome", to_string(attempt.outcome))

@@ -68,6 +68,8 @@ struct AttemptResult {
   std::string task_id;
   std::string task_file;
   std::string task_sha256;
+  std::string policy_file;               // the policy that decided this attempt's tool calls; empty: built-in
+  std::string policy_sha256;             // of that file's content
   std::string model;
   int repeat_index = 0;                  // 0-based
   Outcome outcome = Outcome::error;
