@@ -12,6 +12,15 @@ constexpr std::size_t k_read_tail_bytes = 24 * 1024;
 
 }  // namespace
 
+const char* to_string(EndedBy by) {
+  switch (by) {
+    case EndedBy::itself: return "exited";
+    case EndedBy::process_kill: return "process_kill";
+    case EndedBy::attempt_end: return "attempt_end";
+  }
+  return "exited";
+}
+
 /// The output not yet read, as an OutputCapture per read, plus the total; fed by the watching thread.
 class BackgroundProcess::Buffer final : public OutputSink {
  public:

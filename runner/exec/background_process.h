@@ -25,6 +25,9 @@ struct BackgroundRead {
 /// Who ended a background process.
 enum class EndedBy { itself, process_kill, attempt_end };
 
+/// `exited`, `process_kill` or `attempt_end`, as the report writes it.
+const char* to_string(EndedBy by);
+
 /// A command started with `background: true`: it runs in its own session and process group while a
 /// thread of the runner reads its output into a buffer (so it never blocks on a full pipe) and reaps
 /// it. When its leader exits, what is left of its group is killed, as for a foreground command.
