@@ -51,7 +51,7 @@ std::vector<std::string> refused_urls(int port) {
           "http://docs.example.com.127.0.0.1.nip.io" + p + "/", "http://intranet.example.com/",
           "http://loopback.example.com" + p + "/", "http://mixed.example.com" + p + "/",
           "http://v6-metadata.example.com/", "file:///etc/passwd", "gopher://docs.example.com/", "ftp://docs.example.com/",
-          "http://[]/", "http://:123/", "d\xC3\xB6cs.example.com"};
+          "http://[]/", "http://:123/", "http://d\xC3\xB6" "cs.example.com/"};
 }
 
 }  // namespace
