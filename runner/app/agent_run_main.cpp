@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/environment.h"
+#include "exec/subreaper.h"
 
 #include <iostream>
 
@@ -23,6 +24,9 @@ int agent_run_main(int argc, char** argv) {
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
     case Command::validate: return validate_command(*options, context);
     case Command::run: break;
+  }
+  if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped
+    std::cerr << "agent-run: warning: " << subreaper.error().message << "\n";
   }
   try {
     return run_command(*options, context);
