@@ -24,7 +24,7 @@ class RouteHandler final : public Poco::Net::HTTPRequestHandler {
       response.send() << "not found";
       return;
     }
-    response.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(m_route->status));
+    response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(m_route->status));
     response.setContentType(m_route->content_type);
     if (!m_route->location.empty()) response.set("Location", m_route->location);
     if (m_route->trickle.count() == 0) {
