@@ -7,7 +7,6 @@
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
-#include <Poco/Net/HTTPSClientSession.h>
 #include <Poco/Net/IPAddress.h>
 #include <Poco/Net/RejectCertificateHandler.h>
 #include <Poco/Net/SSLManager.h>
@@ -127,8 +126,11 @@ Expected<Response> fetch_once(const WebTarget& target, const WebFetchOptions& op
   if (!socket) return socket.error();
   try {
     if (target.scheme == "https") {
+      // TLS over the checked connection, the certificate verified for the URL's host name. The plain
+      // session only moves bytes through the socket it is given (HTTPSClientSession cannot take a
+      // connected socket: its constructor sets the port and throws).
       Poco::Net::SecureStreamSocket secure = Poco::Net::SecureStreamSocket::attach(*socket, target.host, tls_context());
-      Poco::Net::HTTPSClientSession session(secure);
+      Poco::Net::HTTPClientSession session(secure);
       return exchange(session, secure, target, options.limits, deadline);
     }
     Poco::Net::HTTPClientSession session(*socket);

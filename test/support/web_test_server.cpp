@@ -6,6 +6,8 @@
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
+#include <Poco/Net/Context.h>
+#include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
 
@@ -72,10 +74,19 @@ class RouteFactory final : public Poco::Net::HTTPRequestHandlerFactory {
   RouteTable& m_table;
 };
 
+/// A listening socket on 127.0.0.1, plain or TLS.
+Poco::Net::ServerSocket listening_socket(const std::optional<ServerCertificate>& tls) {
+  Poco::Net::SocketAddress address("127.0.0.1", 0);
+  if (!tls) return Poco::Net::ServerSocket(address);
+  Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, tls->key_file,
+                                                           tls->certificate_file, "", Poco::Net::Context::VERIFY_NONE);
+  return Poco::Net::SecureServerSocket(address, 64, context);
+}
+
 class WebTestServer::Impl {
  public:
-  explicit Impl(std::map<std::string, WebRoute> routes)
-      : m_socket(Poco::Net::SocketAddress("127.0.0.1", 0)),
+  Impl(std::map<std::string, WebRoute> routes, const std::optional<ServerCertificate>& tls)
+      : m_socket(listening_socket(tls)),
         m_server(new RouteFactory(m_table), m_socket, new Poco::Net::HTTPServerParams) {
     m_table.routes = std::move(routes);
     m_server.start();
@@ -87,7 +98,8 @@ class WebTestServer::Impl {
   Poco::Net::HTTPServer m_server;
 };
 
-WebTestServer::WebTestServer(std::map<std::string, WebRoute> routes) : m_impl(new Impl(std::move(routes))) {}
+WebTestServer::WebTestServer(std::map<std::string, WebRoute> routes, std::optional<ServerCertificate> tls)
+    : m_impl(new Impl(std::move(routes), tls)) {}
 
 WebTestServer::~WebTestServer() = default;
 

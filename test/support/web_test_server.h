@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,17 @@ struct WebRoute {
   std::chrono::milliseconds trickle{0};        // pause between 1-byte chunks of the body, when set
 };
 
+/// A key and certificate (PEM files) for a TLS test server.
+struct ServerCertificate {
+  std::string key_file;
+  std::string certificate_file;
+};
+
 /// A real HTTP server (Poco) on 127.0.0.1 that answers from a table of routes and records the Host
-/// header of every request it got.
+/// header of every request it got; with a certificate it speaks HTTPS.
 class WebTestServer {
  public:
-  explicit WebTestServer(std::map<std::string, WebRoute> routes);
+  explicit WebTestServer(std::map<std::string, WebRoute> routes, std::optional<ServerCertificate> tls = std::nullopt);
   ~WebTestServer();
   WebTestServer(const WebTestServer&) = delete;
   WebTestServer& operator=(const WebTestServer&) = delete;
