@@ -82,6 +82,8 @@ std::optional<ProcessInfo> read_process_info(pid_t pid) {
   info.parent = static_cast<pid_t>(std::strtol(fields, &end, 10));
   info.group = static_cast<pid_t>(std::strtol(end, &end, 10));
   info.session = static_cast<pid_t>(std::strtol(end, &end, 10));
+  for (int field = 7; field < 22; ++field) std::strtoll(end, &end, 10);  // tty .. priority, nice .. itrealvalue
+  info.start_time = std::strtoull(end, &end, 10);
   return info;
 }
 
@@ -162,10 +164,16 @@ std::vector<pid_t> kill_marked_and_reap(std::string_view entry, const std::vecto
   return killed;
 }
 
-void reap_zombies_of(const std::vector<pid_t>& pids, const std::vector<pid_t>& sessions) {
+std::vector<ProcessIdentity> reap_zombies_of(const std::vector<ProcessIdentity>& processes,
+                                             const std::vector<pid_t>& sessions) {
+  std::vector<ProcessIdentity> remaining;
   for (const ProcessInfo& info : list_processes()) {
-    if (contains(pids, info.pid) || is_escaped_member(info, sessions)) reap_if_own_zombie(info);
+    ProcessIdentity identity{info.pid, info.start_time};
+    bool listed = std::find(processes.begin(), processes.end(), identity) != processes.end();
+    if ((listed || is_escaped_member(info, sessions)) && reap_if_own_zombie(info)) continue;
+    if (listed) remaining.push_back(identity);
   }
+  return remaining;
 }
 
 }  // namespace agent_run

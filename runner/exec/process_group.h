@@ -21,6 +21,14 @@ struct ProcessInfo {
   pid_t group = 0;
   pid_t session = 0;
   char state = '?';  // R, S, D, Z, T, ...
+  unsigned long long start_time = 0;  // clock ticks after boot: with the pid, names one process for good
+};
+
+/// One process, named so that a recycled pid cannot be mistaken for it.
+struct ProcessIdentity {
+  pid_t pid = 0;
+  unsigned long long start_time = 0;
+  friend bool operator==(const ProcessIdentity&, const ProcessIdentity&) = default;
 };
 
 /// The stat line of `pid`, or nullopt when there is no such process (any more).
@@ -52,7 +60,9 @@ std::vector<pid_t> processes_marked(std::string_view entry);
 std::vector<pid_t> kill_marked_and_reap(std::string_view entry, const std::vector<pid_t>& sessions,
                                         std::chrono::milliseconds patience);
 
-/// Reaps the runner's zombie children listed in `pids` or members (not leaders) of one of `sessions`.
-void reap_zombies_of(const std::vector<pid_t>& pids, const std::vector<pid_t>& sessions);
+/// Reaps the runner's zombie children that are one of `processes` or members (not leaders) of one
+/// of `sessions`. Returns those of `processes` that still exist (not reaped, not gone).
+std::vector<ProcessIdentity> reap_zombies_of(const std::vector<ProcessIdentity>& processes,
+                                             const std::vector<pid_t>& sessions);
 
 }  // namespace agent_run

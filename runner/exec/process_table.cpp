@@ -109,25 +109,23 @@ void ProcessTable::note_escapes() {
                          });
     if (!in_background) remember_escape(pid);
   }
-  reap_zombies_of(escape_related_pids(), m_sessions);
+  m_unreaped = reap_zombies_of(m_unreaped, m_sessions);
 }
 
 /// Notes an escaped process and the session it made: when the session's leader was the middle of a
-/// double fork, it is now the runner's zombie, and nobody else will reap it.
+/// double fork, it is now the runner's zombie, and nobody else will reap it. Both are remembered by
+/// pid and start time, so a recycled pid (another attempt's command, say) is never reaped by mistake.
 void ProcessTable::remember_escape(pid_t pid) {
   if (m_escapes.count(pid)) return;
   m_escapes[pid] = command_line_of(pid);
   auto info = read_process_info(pid);
-  if (info && std::find(m_sessions.begin(), m_sessions.end(), info->session) == m_sessions.end()) {
-    m_escape_sessions.push_back(info->session);
+  if (!info) return;
+  m_unreaped.push_back(ProcessIdentity{info->pid, info->start_time});
+  if (std::find(m_sessions.begin(), m_sessions.end(), info->session) != m_sessions.end()) return;
+  if (auto leader = read_process_info(info->session)) {
+    ProcessIdentity identity{leader->pid, leader->start_time};
+    if (std::find(m_unreaped.begin(), m_unreaped.end(), identity) == m_unreaped.end()) m_unreaped.push_back(identity);
   }
-}
-
-/// The escapes noted so far and the leaders of the sessions they made.
-std::vector<pid_t> ProcessTable::escape_related_pids() const {
-  std::vector<pid_t> pids = m_escape_sessions;
-  for (const auto& entry : m_escapes) pids.push_back(entry.first);
-  return pids;
 }
 
 std::size_t ProcessTable::running_count() const {
@@ -142,7 +140,7 @@ ProcessTableSummary ProcessTable::stop_everything() {
   for (pid_t pid : kill_marked_and_reap(m_marker, m_sessions, k_escape_patience)) {
     m_killed.push_back(EscapedProcess{pid, m_escapes.count(pid) ? m_escapes[pid] : ""});
   }
-  reap_zombies_of(escape_related_pids(), m_sessions);
+  m_unreaped = reap_zombies_of(m_unreaped, m_sessions);
   ProcessTableSummary summary;
   for (const auto& process : m_background) {
     summary.background.push_back(BackgroundSummary{process->handle(), process->command(), process->pid(),

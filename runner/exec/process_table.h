@@ -2,6 +2,7 @@
 
 #include "base/expected.h"
 #include "exec/background_process.h"
+#include "exec/process_group.h"
 #include "exec/process.h"
 
 #include <sys/types.h>
@@ -78,7 +79,6 @@ class ProcessTable {
   ProcessSpec marked(ProcessSpec spec, const std::string& job) const;
   void note_escapes();
   void remember_escape(pid_t pid);
-  std::vector<pid_t> escape_related_pids() const;
   std::size_t running_count() const;
 
   std::string m_token;
@@ -86,7 +86,7 @@ class ProcessTable {
   std::vector<std::unique_ptr<BackgroundProcess>> m_background;
   std::vector<pid_t> m_sessions;              // every session (== leader pid) this attempt started
   std::map<pid_t, std::string> m_escapes;     // noted escapes: pid -> command line
-  std::vector<pid_t> m_escape_sessions;       // sessions the escapes made (their leaders' pids)
+  std::vector<ProcessIdentity> m_unreaped;    // escapes and the leaders of their sessions, until reaped or gone
   std::vector<EscapedProcess> m_killed;       // escapes killed at the end
 };
 

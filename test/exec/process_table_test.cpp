@@ -10,6 +10,7 @@
 
 #include <csignal>
 #include <string>
+#include <thread>
 
 // The whole exec_tests binary runs as a child subreaper, as agent-run does.
 using SubreaperFixture = agent_run::test::SubreaperFixture;
@@ -160,6 +161,21 @@ BOOST_AUTO_TEST_CASE(no_zombies_and_no_leaked_descriptors_after_200_commands) {
   }
   BOOST_TEST(test::zombie_children().empty(), "zombies: " << describe_zombies());
   BOOST_TEST(test::open_descriptor_count() == descriptors_before);
+}
+
+BOOST_AUTO_TEST_CASE(a_remembered_pid_is_reaped_only_while_it_names_the_same_process) {
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  for (int i = 0; i < 200 && read_process_info(child)->state != 'Z'; ++i) std::this_thread::sleep_for(5ms);
+  auto info = read_process_info(child);
+  BOOST_REQUIRE(info.has_value());
+  BOOST_REQUIRE(info->state == 'Z');
+  BOOST_TEST(info->start_time > 0u);
+  ProcessIdentity recycled{child, info->start_time + 1};  // the same pid, another process
+  BOOST_TEST((reap_zombies_of({recycled}, {}).empty()));
+  BOOST_TEST(read_process_info(child).has_value());  // left alone
+  BOOST_TEST((reap_zombies_of({ProcessIdentity{child, info->start_time}}, {}).empty()));
+  BOOST_TEST(!read_process_info(child).has_value());  // reaped
 }
 
 BOOST_AUTO_TEST_SUITE_END()
