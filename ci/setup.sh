@@ -11,7 +11,7 @@ packages=(
   g++ cmake ninja-build pkg-config git ccache
   libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libboost-test-dev
   libxml2-utils ripgrep python3 python3-jsonschema openssl
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev bubblewrap
 )
 
 missing=()

@@ -26,6 +26,24 @@ std::string summarize_input(const ToolCall& call) {
   return summary.size() > k_max_summary ? summary.substr(0, k_max_summary) + "..." : summary;
 }
 
+/// Fills the limits into the status context_status reports.
+void start_status(SessionStatus& status, const Limits& limits) {
+  status.turns_limit = limits.turns;
+  status.tokens_limit = limits.tokens;
+  status.cost_limit_usd = limits.cost_usd;
+  status.time_limit = limits.time;
+}
+
+/// Brings the status up to date after a model turn.
+void update_status(SessionStatus& status, const AgentRun& run, const Usage& last_turn) {
+  status.turns_used = run.turns;
+  status.tokens_used = run.usage.total_tokens();
+  status.tokens_estimated = run.usage.estimated;
+  status.cost_usd = run.usage.cost_usd;
+  status.context_tokens =
+      last_turn.input_tokens + last_turn.cache_read_input_tokens + last_turn.cache_creation_input_tokens;
+}
+
 std::string stop_of(StopReason reason) {
   switch (reason) {
     case StopReason::max_tokens: return "model.max_tokens";
@@ -52,6 +70,7 @@ AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy
 AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolContext& context) {
   AgentRun run;
   const Clock::SteadyTime deadline = m_clock.now() + limits.time;
+  start_status(context.session.status, limits);
   Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
   record(prompt_event(conversation, m_schemas));
   m_model.set_deadline(deadline);
@@ -76,7 +95,9 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
       }
       break;
     }
+    update_status(context.session.status, run, turn->usage);
     conversation.messages.push_back(answer_tool_calls(turn->message.tool_calls, run, context, limits, deadline));
+    if (!run.stop.empty()) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
   }
   note_unenforced_cost_limit(run, limits);
   record(stop_event(run.stop, run.message));
@@ -136,8 +157,13 @@ Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRu
                                      const Limits& limits, Clock::SteadyTime deadline) {
   Message answers{Role::user, {}, {}, {}};
   for (const ToolCall& call : calls) {
+    if (!run.stop.empty()) {
+      answers.tool_results.push_back(ToolResult{call.id, "Not run: the attempt has ended.", true});
+      continue;
+    }
     auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - m_clock.now());
     context.timeout = std::max(std::chrono::milliseconds(1), std::min(limits.tool_timeout, remaining));
+    context.session.status.elapsed = limits.time - remaining;
     answers.tool_results.push_back(answer_tool_call(call, run, context));
   }
   return answers;
@@ -159,6 +185,10 @@ ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRun& run, Tool
     output = tool->run(call.input, context);
     record_of_call.duration_ms = elapsed_ms(started, m_clock.now());
     run.tools_ms += record_of_call.duration_ms;
+  }
+  if (output.ends_attempt) {
+    run.stop = output.ends_attempt->type;
+    run.message = output.ends_attempt->message;
   }
   record_of_call.result_bytes = output.content.size();
   record_of_call.is_error = output.is_error;

@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/environment.h"
+#include "exec/subreaper.h"
 
 #include <iostream>
 
@@ -26,6 +27,9 @@ int agent_run_main(int argc, char** argv) {
     case Command::policy_explain: return policy_explain_command(*options, context);
     case Command::policy_test: return policy_test_command(*options, context);
     case Command::run: break;
+  }
+  if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped
+    std::cerr << "agent-run: warning: " << subreaper.error().message << "\n";
   }
   try {
     return run_command(*options, context);

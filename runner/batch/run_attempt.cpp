@@ -1,6 +1,7 @@
 #include "batch/run_attempt.h"
 
 #include "agent/agent_loop.h"
+#include "batch/attempt_session.h"
 #include "base/files.h"
 #include "batch/attempt_steps.h"
 #include "report/transcript_writer.h"
@@ -46,6 +47,7 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   ToolContext context;
   context.workspace = workspace.root();
   context.environment = settings.environment;
+  prepare_session(*plan.task, context.session);
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }
@@ -54,6 +56,7 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
 
   AgentLoop loop(model, tools, *plan.policy, *settings.clock, &transcript);
   AgentRun run = loop.run(plan.task->prompt, plan.task->limits, context);
+  finish_session(context.session, result);
   result.turns = run.turns;
   result.stop_reason = run.stop;
   result.tool_calls = run.tool_calls;
@@ -80,6 +83,10 @@ void save_patch(const Workspace& workspace, const AttemptSettings& settings, Att
 
 void run_in_workspace(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
                       AttemptResult& result) {
+  if (auto sandbox = check_task_sandbox(*plan.task); !sandbox) {
+    set_outcome(result, Outcome::error, "sandbox.unavailable", sandbox.error().message);
+    return;
+  }
   if (!run_setup(*plan.task, workspace.root(), settings, result)) {
     return;
   }

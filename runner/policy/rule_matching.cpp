@@ -36,7 +36,7 @@ bool paths_match(const Rule& rule, const std::vector<CanonicalPath>& paths) {
                                        : std::all_of(paths.begin(), paths.end(), matched);
 }
 
-bool web_matches(const Rule& rule, const WebTarget& target) {
+bool web_matches(const Rule& rule, const ParsedUrl& target) {
   const bool allow = rule.verdict == Verdict::allow;
   if (!rule.hosts.empty() && std::none_of(rule.hosts.begin(), rule.hosts.end(), [&](const std::string& host) {
         return host_pattern_matches(host, target.host);
@@ -100,8 +100,8 @@ CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
     if (std::optional<std::string> path = path_of(call)) facts.paths = canonical_paths(context.workspace, *path);
   } else if (call.name == "web_fetch") {
     const Json* url = call.input.find("url");
-    Expected<WebTarget> target = url && url->is_string() ? parse_web_target(url->as_string())
-                                                         : Expected<WebTarget>(make_error("the call has no url"));
+    Expected<ParsedUrl> target = url && url->is_string() ? parse_web_target(url->as_string())
+                                                         : Expected<ParsedUrl>(make_error("the call has no url"));
     if (target) facts.web = *target;
     else facts.problem = target.error().message;
   }

@@ -14,7 +14,7 @@ namespace agent_run {
 /// names and, for web_fetch, where it would connect.
 struct CallFacts {
   std::vector<CanonicalPath> paths;
-  std::optional<WebTarget> web;
+  std::optional<ParsedUrl> web;
   std::string problem;  // the call names something that cannot be checked (a URL read two ways)
 };
 

@@ -27,7 +27,7 @@ Expected<int> read_port(std::string_view digits, std::string_view url) {
 }
 
 /// Splits `authority` into host and port; a bracketed IPv6 literal keeps its brackets.
-Expected<WebTarget> read_authority(std::string_view authority, WebTarget target, std::string_view url) {
+Expected<ParsedUrl> read_authority(std::string_view authority, ParsedUrl target, std::string_view url) {
   const std::string shown(url);
   if (authority.find('@') != std::string_view::npos) {
     return make_error("the URL '" + shown + "' carries credentials (user@host), which are refused");
@@ -64,7 +64,7 @@ Expected<WebTarget> read_authority(std::string_view authority, WebTarget target,
 
 }  // namespace
 
-Expected<WebTarget> parse_web_target(std::string_view url) {
+Expected<ParsedUrl> parse_web_target(std::string_view url) {
   const std::string shown(url);
   for (char c : url) {
     if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7F || c == '\\' || static_cast<unsigned char>(c) >= 0x80) {
@@ -73,7 +73,7 @@ Expected<WebTarget> parse_web_target(std::string_view url) {
   }
   std::size_t colon = url.find("://");
   if (colon == std::string_view::npos) return make_error("'" + shown + "' is not an absolute http or https URL");
-  WebTarget target;
+  ParsedUrl target;
   target.scheme = lower(url.substr(0, colon));
   if (target.scheme != "http" && target.scheme != "https") {
     return make_error("the URL '" + shown + "' has the scheme '" + target.scheme + "'; only http and https are fetched");

@@ -88,6 +88,44 @@ Json model_try_to_json(const ModelTryRecord& failed) {
   return json;
 }
 
+Json todo_to_json(const TodoItem& item) {
+  Json json = Json::object();
+  json.set("content", item.content).set("status", item.status);
+  return json;
+}
+
+Json question_to_json(const QuestionRecord& question) {
+  Json options = Json::array();
+  for (const std::string& option : question.options) options.push(option);
+  Json json = Json::object();
+  json.set("turn", question.turn)
+      .set("question", question.question)
+      .set("options", std::move(options))
+      .set("answer", question.answer)
+      .set("answered_by", question.answered_by)
+      .set("rule_index", question.rule_index);
+  return json;
+}
+
+Json background_process_to_json(const BackgroundProcessRecord& process) {
+  Json json = Json::object();
+  json.set("handle", process.handle)
+      .set("command", process.command)
+      .set("pid", process.pid)
+      .set("ended_by", process.ended_by)
+      .set("exit_code", process.exit_code)
+      .set("signal", process.signal)
+      .set("output_bytes", process.output_bytes)
+      .set("duration_ms", process.duration_ms);
+  return json;
+}
+
+Json escaped_process_to_json(const EscapedProcessRecord& process) {
+  Json json = Json::object();
+  json.set("pid", process.pid).set("command", process.command);
+  return json;
+}
+
 template <typename T, typename Convert>
 Json array_of(const std::vector<T>& items, Convert convert) {
   Json json = Json::array();
@@ -133,7 +171,12 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("transcript_path", attempt.transcript_path)
       .set("patch_path", attempt.patch_path)
       .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
-      .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }));
+      .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }))
+      .set("todos", array_of(attempt.todos, todo_to_json))
+      .set("questions", array_of(attempt.questions, question_to_json))
+      .set("background_processes", array_of(attempt.background_processes, background_process_to_json))
+      .set("escaped_processes", array_of(attempt.escaped_processes, escaped_process_to_json))
+      .set("sandboxed", attempt.sandboxed);
   return json;
 }
 

@@ -2,6 +2,7 @@
 
 #include "base/json.h"
 #include "model/conversation.h"
+#include "tools/session_state.h"
 
 #include <chrono>
 #include <filesystem>
@@ -24,6 +25,7 @@ struct ToolOutput {
   std::string content;
   bool is_error = false;
   std::optional<EditSummary> edit;
+  std::optional<AttemptEnd> ends_attempt;  // set by a tool that ends the attempt (ask_user's `fail`)
 };
 
 /// The state one attempt's tools share: where they may work and what they have seen.
@@ -33,6 +35,7 @@ struct ToolContext {
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};
   std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
   std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
+  SessionState session;                                 // processes, todos, questions, status, web settings
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.

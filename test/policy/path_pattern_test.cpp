@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(mcp_patterns_match_the_parsed_server_and_tool) {
 }
 
 BOOST_AUTO_TEST_CASE(urls_are_read_one_way_or_refused) {
-  Expected<WebTarget> target = parse_web_target("HTTPS://Docs.Python.ORG.:8443/x?y#z");
+  Expected<ParsedUrl> target = parse_web_target("HTTPS://Docs.Python.ORG.:8443/x?y#z");
   BOOST_REQUIRE(target.has_value());
   BOOST_TEST(target->scheme == "https");
   BOOST_TEST(target->host == "docs.python.org");
