@@ -22,6 +22,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::help: std::cout << usage_text(); return 0;
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
     case Command::validate: return validate_command(*options, context);
+    case Command::tool: return tool_command(*options, context, std::cin);
     case Command::run: break;
   }
   try {

@@ -43,6 +43,10 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--keep-workspaces", nullptr, "keep each attempt's workspace instead of removing it",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.keep_workspaces = true; return {}; }},
+      {"--workspace", "DIR", "tool: the folder the tool calls work in",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
+      {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",
@@ -91,6 +95,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   if (!arguments.empty() && (arguments[0] == "run" || arguments[0] == "validate")) {
     options.command = arguments[0] == "run" ? Command::run : Command::validate;
     first = 1;
+  } else if (!arguments.empty() && arguments[0] == "tool") {
+    options.command = Command::tool;
+    first = 1;
   }
   for (std::size_t i = first; i < arguments.size(); ++i) {
     if (arguments[i].size() > 1 && arguments[i][0] == '-') {
@@ -100,6 +107,11 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     }
   }
   if (options.command == Command::help || options.command == Command::version) {
+    return options;
+  }
+  if (options.command == Command::tool) {
+    if (!options.workspace) return make_error("tool needs --workspace DIR (tool calls are read from standard input)");
+    if (!options.files.empty()) return make_error("tool takes no files, got '" + options.files.front() + "' (tool calls are read from standard input)");
     return options;
   }
   if (options.files.empty()) {
@@ -112,7 +124,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
 std::string usage_text() {
   std::string text =
       "usage: agent-run [run] TASK.yaml... [options]\n"
-      "       agent-run validate FILE...     check task and policy files; nothing runs\n\n"
+      "       agent-run validate FILE...     check task and policy files; nothing runs\n"
+      "       agent-run tool --workspace DIR [--policy FILE] [--json] < calls.jsonl\n"
+      "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent would\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
     std::string left = std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");

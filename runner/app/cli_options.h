@@ -8,7 +8,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version };
+enum class Command { run, validate, help, version, tool };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -19,6 +19,8 @@ struct CliOptions {
   std::string out = "agent-run-out";       // --out: the report folder
   std::optional<int> repeat;               // --repeat: overrides every task's repeat
   bool keep_workspaces = false;            // --keep-workspaces
+  std::optional<std::string> workspace;    // --workspace: the folder `agent-run tool` works in
+  bool json = false;                       // --json: `agent-run tool` prints one JSON object per call
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

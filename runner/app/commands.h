@@ -3,6 +3,7 @@
 #include "app/cli_options.h"
 #include "app/exit_code.h"
 
+#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -22,5 +23,8 @@ int run_command(const CliOptions& options, const ProgramContext& context);
 
 /// `agent-run validate FILE...`: checks task and policy files without running anything.
 int validate_command(const CliOptions& options, const ProgramContext& context);
+
+/// `agent-run tool --workspace DIR`: runs tool calls read from `in` as the agent would, printing each result.
+int tool_command(const CliOptions& options, const ProgramContext& context, std::istream& in);
 
 }  // namespace agent_run

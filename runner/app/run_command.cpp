@@ -1,5 +1,6 @@
 #include "app/commands.h"
 
+#include "app/grep_setting.h"
 #include "app/load_inputs.h"
 #include "base/clock.h"
 #include "batch/batch_run.h"
@@ -37,6 +38,11 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
     context.err << inputs.error().message << "\nagent-run: nothing ran\n";
     return static_cast<int>(ExitCode::invalid);
   }
+  auto grep_backend = grep_backend_setting(context.environment);
+  if (!grep_backend) {
+    context.err << "agent-run: " << grep_backend.error().message << "\nagent-run: nothing ran\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
   SystemClock clock;
   ReportFolder reports(options.out);
   AttemptSettings settings;
@@ -46,6 +52,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
   settings.make_model = make_model;
+  settings.grep_backend = *grep_backend;
 
   RunReport report = start_report(options, context, clock);
   if (options.policy) {

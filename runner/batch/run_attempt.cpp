@@ -44,6 +44,7 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   ToolContext context;
   context.workspace = workspace.root();
   context.environment = settings.environment;
+  context.grep_backend = settings.grep_backend;
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }

@@ -15,11 +15,14 @@ struct ToolCall {
   Json input = Json::object();
 };
 
+struct ImageBlock { std::string media_type; std::string data_base64; };
+
 /// What a tool call returned, as the model will read it.
 struct ToolResult {
   std::string call_id;
   std::string content;
   bool is_error = false;
+  std::vector<ImageBlock> images;
 };
 
 enum class Role { user, assistant };
