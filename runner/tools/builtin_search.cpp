@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -44,8 +45,35 @@ class ByteBuffer {
   std::size_t m_capacity = 0;
 };
 
-/// The compiled pattern: RE2 over a whole file, and the literal atoms (RE2's prefilter) a file must
-/// contain for the pattern to possibly match in it.
+/// ASCII-lowers `size` bytes of `in` into `out`, eight at a time.
+void ascii_lower(const char* in, char* out, std::size_t size) {
+  std::size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, in + i, 8);
+    const std::uint64_t low7 = x & 0x7F7F7F7F7F7F7F7FULL;
+    const std::uint64_t above_z = low7 + 0x2525252525252525ULL;     // bit 7 set where the byte is > 'Z'
+    const std::uint64_t from_a = low7 + 0x3F3F3F3F3F3F3F3FULL;      // bit 7 set where the byte is >= 'A'
+    const std::uint64_t upper = (from_a ^ above_z) & ~x & 0x8080808080808080ULL;
+    x |= upper >> 2;
+    std::memcpy(out + i, &x, 8);
+  }
+  for (; i < size; ++i) out[i] = (in[i] >= 'A' && in[i] <= 'Z') ? static_cast<char>(in[i] | 0x20) : in[i];
+}
+
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+/// One file's text, and its ASCII-lowered copy when the matcher needs one.
+struct FileText {
+  std::string_view content;
+  std::string_view lowered;
+};
+
+/// The compiled pattern. A plain literal is found with memmem (in the lowered copy when case does not
+/// count); anything else runs RE2 over the whole file, after RE2's prefilter has checked that the
+/// literal atoms a match needs are in the file.
 class LineMatcher {
  public:
   LineMatcher(const GrepPatterns& patterns, bool case_insensitive) {
@@ -55,30 +83,41 @@ class LineMatcher {
     options.set_case_sensitive(!case_insensitive);
     options.set_max_mem(256 << 20);
     m_re = std::make_unique<RE2>("(?m)" + patterns.for_re2, options);
+    // Unicode folds 'k' and 's' with non-ASCII letters (KELVIN SIGN, LONG S), which ASCII lowering misses.
+    const bool may_fold = case_insensitive || patterns.for_re2.find("(?") != std::string::npos;
+    auto ascii_foldable = [&](std::string_view text) {
+      return is_ascii(text) && (!may_fold || text.find_first_of("ksKS") == std::string_view::npos);
+    };
+    if (!patterns.for_re2.empty() && patterns.for_re2.find_first_of("\\.+*?()|[]{}^$") == std::string::npos &&
+        (!case_insensitive || ascii_foldable(patterns.for_re2))) {
+      m_literal = patterns.for_re2;
+      m_literal_lowered = case_insensitive;
+      if (case_insensitive) ascii_lower(m_literal.data(), m_literal.data(), m_literal.size());
+      return;
+    }
     int id = 0;
     if (m_filter.Add("(?m)" + patterns.for_re2, options, &id) != RE2::NoError) return;
     m_filter.Compile(&m_atoms);
-    // The atoms are lower case and must be found case-insensitively; only ASCII atoms can be found that
-    // way in an ASCII-lowered copy. A pattern without atoms (all too short, or none) is not prefiltered.
-    m_prefilter = !m_atoms.empty() && std::all_of(m_atoms.begin(), m_atoms.end(), [](const std::string& atom) {
-      return std::all_of(atom.begin(), atom.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-    });
+    m_prefilter = !m_atoms.empty() && std::all_of(m_atoms.begin(), m_atoms.end(), ascii_foldable);
   }
 
   bool ok() const { return m_re->ok(); }
   const std::string& error() const { return m_re->error(); }
 
-  /// False when the file cannot hold a match (none of the needed atoms occurs in it).
-  bool may_match(std::string_view content, ByteBuffer& lowered) const {
-    if (!m_prefilter) return true;
+  /// The file's text as next_line wants it (lowered into `lowered` when needed).
+  FileText prepare(std::string_view content, ByteBuffer& lowered) const {
+    if (!m_prefilter && !m_literal_lowered) return FileText{content, {}};
     char* low = lowered.reserve(content.size());
-    for (std::size_t i = 0; i < content.size(); ++i) {
-      char c = content[i];
-      low[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c | 0x20) : c;
-    }
+    ascii_lower(content.data(), low, content.size());
+    return FileText{content, std::string_view(low, content.size())};
+  }
+
+  /// False when the file cannot hold a match (a needed atom is missing).
+  bool may_match(const FileText& text) const {
+    if (!m_prefilter) return true;
     std::vector<int> found;
     for (std::size_t i = 0; i < m_atoms.size(); ++i) {
-      if (::memmem(low, content.size(), m_atoms[i].data(), m_atoms[i].size()) != nullptr) {
+      if (::memmem(text.lowered.data(), text.lowered.size(), m_atoms[i].data(), m_atoms[i].size()) != nullptr) {
         found.push_back(static_cast<int>(i));
       }
     }
@@ -88,20 +127,35 @@ class LineMatcher {
   }
 
   /// The next line holding a match, at or after `from` (a line start): [start, end) without the "\n".
-  std::optional<std::pair<std::size_t, std::size_t>> next_line(std::string_view content, std::size_t from) const {
+  std::optional<std::pair<std::size_t, std::size_t>> next_line(const FileText& text, std::size_t from) const {
+    std::string_view content = text.content;
     if (from > content.size()) return std::nullopt;
-    re2::StringPiece text(content.data(), content.size());
-    re2::StringPiece match;
-    if (!m_re->Match(text, from, content.size(), RE2::UNANCHORED, &match, 1)) return std::nullopt;
-    std::size_t at = static_cast<std::size_t>(match.data() - content.data());
-    if (at == content.size() && (content.empty() || content.back() == '\n')) return std::nullopt;  // past the last line
-    std::size_t start = at == 0 ? 0 : content.rfind('\n', at - 1) + 1;
-    std::size_t end = content.find('\n', at);
+    std::optional<std::size_t> at = m_literal.empty() ? regex_match(content, from) : literal_match(text, from);
+    if (!at) return std::nullopt;
+    if (*at == content.size() && (content.empty() || content.back() == '\n')) return std::nullopt;  // past the last line
+    std::size_t start = *at == 0 ? 0 : content.rfind('\n', *at - 1) + 1;
+    std::size_t end = content.find('\n', *at);
     return std::make_pair(start, end == std::string_view::npos ? content.size() : end);
   }
 
  private:
+  std::optional<std::size_t> regex_match(std::string_view content, std::size_t from) const {
+    re2::StringPiece whole(content.data(), content.size());
+    re2::StringPiece match;
+    if (!m_re->Match(whole, from, content.size(), RE2::UNANCHORED, &match, 1)) return std::nullopt;
+    return static_cast<std::size_t>(match.data() - content.data());
+  }
+
+  std::optional<std::size_t> literal_match(const FileText& text, std::size_t from) const {
+    std::string_view haystack = m_literal_lowered ? text.lowered : text.content;
+    const void* found = ::memmem(haystack.data() + from, haystack.size() - from, m_literal.data(), m_literal.size());
+    if (found == nullptr) return std::nullopt;
+    return static_cast<std::size_t>(static_cast<const char*>(found) - haystack.data());
+  }
+
   std::unique_ptr<RE2> m_re;
+  std::string m_literal;           // set when the pattern is a plain literal
+  bool m_literal_lowered = false;  // the literal is searched in the lowered copy
   re2::FilteredRE2 m_filter{k_min_atom_length};
   std::vector<std::string> m_atoms;
   bool m_prefilter = false;
@@ -110,21 +164,23 @@ class LineMatcher {
 /// Searches one file's content the way the request asks; nullopt when nothing matched.
 std::optional<GrepFile> search_content(std::string_view content, const LineMatcher& matcher, const GrepRequest& request,
                                        ByteBuffer& lowered) {
-  if (is_binary_content(content) || !matcher.may_match(content, lowered)) return std::nullopt;
+  if (is_binary_content(content)) return std::nullopt;
+  const FileText text = matcher.prepare(content, lowered);
+  if (!matcher.may_match(text)) return std::nullopt;
   GrepFile file;
   if (request.output == GrepOutput::files_with_matches) {
-    if (!matcher.next_line(content, 0)) return std::nullopt;
+    if (!matcher.next_line(text, 0)) return std::nullopt;
     file.match_count = 1;
     return file;
   }
   if (request.output == GrepOutput::count) {
-    for (auto line = matcher.next_line(content, 0); line; line = matcher.next_line(content, line->second + 1)) {
+    for (auto line = matcher.next_line(text, 0); line; line = matcher.next_line(text, line->second + 1)) {
       ++file.match_count;
     }
     return file.match_count ? std::optional<GrepFile>(std::move(file)) : std::nullopt;
   }
   LineCollector collector(content, request.before, request.after, file.lines);
-  for (auto line = matcher.next_line(content, 0); line; line = matcher.next_line(content, line->second + 1)) {
+  for (auto line = matcher.next_line(text, 0); line; line = matcher.next_line(text, line->second + 1)) {
     collector.add_match(line->first, line->second);
     // The match after max_results is the last one that matters: the answer stops there.
     if (++file.match_count > request.max_results) return file;
@@ -141,7 +197,8 @@ struct Slot {
   std::optional<GrepFile> result;
 };
 
-/// The walk on one thread, the search on every core, the answers handed on in walk order.
+/// The walk on one thread, the search on every core, the answers handed on in walk order. Workers take
+/// runs of consecutive files, and wake the hand-on thread only when the file it waits for is done.
 class ParallelSearch {
  public:
   ParallelSearch(const SearchScope& scope, const GrepRequest& request, const LineMatcher& matcher, int root_fd)
@@ -153,7 +210,11 @@ class ParallelSearch {
     unsigned count = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
     for (unsigned i = 0; i < count; ++i) workers.emplace_back([this] { work(); });
     Expected<void> handed_on = hand_on(sink);
-    cancel();
+    {
+      std::lock_guard lock(m_mutex);
+      m_cancelled = true;
+    }
+    m_work.notify_all();
     walker.join();
     for (std::thread& worker : workers) worker.join();
     if (!handed_on) return handed_on;
@@ -161,35 +222,50 @@ class ParallelSearch {
   }
 
  private:
+  static constexpr std::size_t k_run_length = 16;
+
   void walk(const IgnoreRules& overrides) {
     auto walked = walk_files(m_scope.workspace, m_request.path, overrides, [this](const WalkedFile& file) {
       std::lock_guard lock(m_mutex);
       m_slots.push_back(Slot{std::string(file.path)});
-      m_changed.notify_all();
+      m_work.notify_one();
       return m_cancelled ? WalkStep::stop : WalkStep::go_on;
     });
-    std::lock_guard lock(m_mutex);
-    m_walk_result = std::move(walked);
-    m_walk_done = true;
-    m_changed.notify_all();
+    {
+      std::lock_guard lock(m_mutex);
+      m_walk_result = std::move(walked);
+      m_walk_done = true;
+    }
+    m_work.notify_all();
+    m_ready.notify_all();
   }
 
   void work() {
     ByteBuffer content;
     ByteBuffer lowered;
+    std::vector<std::string> paths;
+    std::vector<std::optional<GrepFile>> results;
     for (;;) {
-      Slot* slot = nullptr;
+      std::size_t first = 0;
+      std::size_t last = 0;
+      paths.clear();
       {
         std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [&] { return m_cancelled || m_next_job < m_slots.size() || m_walk_done; });
+        m_work.wait(lock, [&] { return m_cancelled || m_next_job < m_slots.size() || m_walk_done; });
         if (m_cancelled || m_next_job >= m_slots.size()) return;
-        slot = &m_slots[m_next_job++];
+        first = m_next_job;
+        last = std::min(m_slots.size(), first + k_run_length);
+        m_next_job = last;
+        for (std::size_t i = first; i < last; ++i) paths.push_back(m_slots[i].path);  // the walk may grow m_slots meanwhile
       }
-      std::optional<GrepFile> result = search_file(slot->path, content, lowered);
+      results.clear();
+      for (const std::string& path : paths) results.push_back(search_file(path, content, lowered));
       std::lock_guard lock(m_mutex);
-      slot->result = std::move(result);
-      slot->done = true;
-      m_changed.notify_all();
+      for (std::size_t i = first; i < last; ++i) {
+        m_slots[i].result = std::move(results[i - first]);
+        m_slots[i].done = true;
+      }
+      if (m_awaited >= first && m_awaited < last) m_ready.notify_one();
     }
   }
 
@@ -221,7 +297,8 @@ class ParallelSearch {
       std::optional<GrepFile> result;
       {
         std::unique_lock lock(m_mutex);
-        bool ready = m_changed.wait_until(lock, m_scope.deadline, [&] {
+        m_awaited = next;
+        bool ready = m_ready.wait_until(lock, m_scope.deadline, [&] {
           return (next < m_slots.size() && m_slots[next].done) || (m_walk_done && next >= m_slots.size());
         });
         if (!ready) return make_error("the search timed out");
@@ -233,20 +310,16 @@ class ParallelSearch {
     }
   }
 
-  void cancel() {
-    std::lock_guard lock(m_mutex);
-    m_cancelled = true;
-    m_changed.notify_all();
-  }
-
   const SearchScope& m_scope;
   const GrepRequest& m_request;
   const LineMatcher& m_matcher;
   int m_root_fd;
   std::mutex m_mutex;
-  std::condition_variable m_changed;
+  std::condition_variable m_work;   // a job is there, or the walk or the search is over
+  std::condition_variable m_ready;  // the awaited slot is done, or the walk is over
   std::deque<Slot> m_slots;
   std::size_t m_next_job = 0;
+  std::size_t m_awaited = 0;
   bool m_walk_done = false;
   bool m_cancelled = false;
   Expected<void> m_walk_result;

@@ -24,6 +24,7 @@ struct FoundFile {
 /// any depth (`*.go` finds every Go file); a leading '/' only anchors.
 Expected<GlobPattern> compile_pattern(std::string pattern) {
   if (pattern.empty()) return make_error("pattern is empty");
+  if (auto as_written = GlobPattern::compile(pattern); !as_written) return as_written.error();
   if (pattern.front() == '/') {
     pattern.erase(0, 1);
   } else if (pattern.find('/') == std::string::npos && pattern.rfind("**", 0) != 0) {

@@ -100,6 +100,10 @@ class GrepTool final : public Tool {
     auto where = confine_path(context.workspace, request->path, Access::read, context.protected_paths);
     if (!where) return failure(where.error().message);
     request->path = where->relative;
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(where->absolute, ec))) {
+      return failure("'" + where->relative + "' does not exist");
+    }
     if (auto refusal = refuse_binary_file(context, *request)) return failure(*refusal);
     auto patterns = prepare_patterns(request->pattern, request->case_insensitive);
     if (!patterns) return failure(patterns.error().message);

@@ -75,7 +75,10 @@ Expected<void> IgnoreRules::add_line(std::string_view line) {
   }
   if (ends_with(actual, "/**")) actual += "/*";
   auto glob = GlobPattern::compile(actual);
-  if (!glob) return glob.error();
+  if (!glob) {
+    auto as_written = GlobPattern::compile(line);  // the same error, naming the glob as it was written
+    return as_written ? glob.error() : as_written.error();
+  }
   m_rules.push_back(Rule{std::move(*glob), negated, folders_only});
   // In overrides a plain glob includes; a `!glob` excludes.
   if (m_overrides && !negated) m_any_include = true;

@@ -133,6 +133,9 @@ class OutputReader {
       std::from_chars(digits.data(), digits.data() + digits.size(), count);
       return hand_on(GrepFile{std::string(record.substr(0, nul)), {}, count});
     }
+    // rg writes {"type":"...","data":...}; the end of a file needs no parsing, the summary none at all.
+    if (record.rfind("{\"type\":\"end\"", 0) == 0) return end_of_file();
+    if (record.rfind("{\"type\":\"summary\"", 0) == 0) return WalkStep::go_on;
     auto event = parse_json(record);
     if (!event) return WalkStep::go_on;
     const std::string type = event->get_string("type");
@@ -145,12 +148,15 @@ class OutputReader {
       const Json* number = data->find("line_number");
       m_file.lines.push_back(GrepLine{number && number->is_integer() ? number->as_int() : 0, type == "match", std::move(text)});
       if (type == "match") ++m_file.match_count;
-    } else if (type == "end") {
-      // Lines after the match one beyond max_results are never shown; the built-in search stops there too.
-      while (m_file.match_count > m_request.max_results && !m_file.lines.back().is_match) m_file.lines.pop_back();
-      if (m_file.match_count > 0) return hand_on(std::move(m_file));
     }
     return WalkStep::go_on;
+  }
+
+  WalkStep end_of_file() {
+    // Lines after the match one beyond max_results are never shown; the built-in search stops there too.
+    while (m_file.match_count > m_request.max_results && !m_file.lines.back().is_match) m_file.lines.pop_back();
+    if (m_file.match_count == 0) return WalkStep::go_on;
+    return hand_on(std::move(m_file));
   }
 
   WalkStep hand_on(GrepFile file) {
