@@ -15,13 +15,10 @@ Expected<ExistingFile> read_existing_file(const std::filesystem::path& workspace
   auto root = open_workspace(workspace);
   if (!root) return root.error();
   int error = 0;
-  auto handle = open_beneath(root->get(), file.relative, O_PATH, &error);
-  if (!handle && error == ENOENT) return ExistingFile{};
-  if (!handle) return handle.error();
-  struct stat info {};
-  if (::fstat(handle->get(), &info) != 0 || !S_ISREG(info.st_mode)) {
-    return make_error("'" + file.relative + "' is not a regular file; it is never written");
-  }
+  if (!open_beneath(root->get(), file.relative, O_PATH, &error) && error == ENOENT) return ExistingFile{};
+  auto info = stat_beneath(workspace, file.relative);
+  if (!info) return info.error();
+  if (!S_ISREG(info->st_mode)) return make_error("'" + file.relative + "' is not a regular file; it is never written");
   auto opened = open_regular_file(workspace, file.relative);
   if (!opened) return opened.error();
   ExistingFile existing{true, {}};

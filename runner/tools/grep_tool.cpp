@@ -5,6 +5,7 @@
 #include "tools/safe_open.h"
 #include "tools/tool_input.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace agent_run {
@@ -100,9 +101,10 @@ class GrepTool final : public Tool {
     auto where = confine_path(context.workspace, request->path, Access::read, context.protected_paths);
     if (!where) return failure(where.error().message);
     request->path = where->relative;
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(where->absolute, ec))) {
-      return failure("'" + where->relative + "' does not exist");
+    auto info = stat_beneath(context.workspace, where->relative);
+    if (!info) return failure(info.error().message);
+    if (!S_ISDIR(info->st_mode) && !S_ISREG(info->st_mode)) {
+      return failure("'" + where->relative + "' is " + special_file_kind(info->st_mode) + "; it is never opened");
     }
     if (auto refusal = refuse_binary_file(context, *request)) return failure(*refusal);
     auto patterns = prepare_patterns(request->pattern, request->case_insensitive);

@@ -36,14 +36,6 @@ Error errno_error(std::string_view relative, int error) {
   return make_error("cannot open " + quoted(relative) + ": " + std::strerror(error));
 }
 
-const char* kind_of(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  return "not a regular file";
-}
-
 }  // namespace
 
 UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
@@ -100,20 +92,38 @@ Expected<UniqueFd> open_beneath(int root_fd, std::string_view relative, int flag
   return open_by_walking(root_fd, relative, flags, errno_out);  // no openat2 here: an old kernel or seccomp
 }
 
-Expected<OpenFile> open_regular_file(const std::filesystem::path& workspace, std::string_view relative) {
+const char* special_file_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+Expected<struct stat> stat_beneath(const std::filesystem::path& workspace, std::string_view relative) {
   auto root = open_workspace(workspace);
   if (!root) return root.error();
   auto handle = open_beneath(root->get(), relative, O_PATH);
   if (!handle) return handle.error();
-  struct stat seen {};
-  if (::fstat(handle->get(), &seen) != 0) return errno_error(relative, errno);
-  if (S_ISDIR(seen.st_mode)) return make_error(quoted(relative) + " is a directory");
-  if (!S_ISREG(seen.st_mode)) return make_error(quoted(relative) + " is " + kind_of(seen.st_mode) + "; it is never opened");
+  struct stat info {};
+  if (::fstat(handle->get(), &info) != 0) return errno_error(relative, errno);
+  return info;
+}
+
+Expected<OpenFile> open_regular_file(const std::filesystem::path& workspace, std::string_view relative) {
+  auto seen = stat_beneath(workspace, relative);
+  if (!seen) return seen.error();
+  if (S_ISDIR(seen->st_mode)) return make_error(quoted(relative) + " is a directory");
+  if (!S_ISREG(seen->st_mode)) {
+    return make_error(quoted(relative) + " is " + special_file_kind(seen->st_mode) + "; it is never opened");
+  }
+  auto root = open_workspace(workspace);
+  if (!root) return root.error();
   auto file = open_beneath(root->get(), relative, O_RDONLY | O_NONBLOCK | O_NOCTTY);
   if (!file) return file.error();
   OpenFile opened{std::move(*file), {}};
   if (::fstat(opened.fd.get(), &opened.info) != 0) return errno_error(relative, errno);
-  if (opened.info.st_ino != seen.st_ino || opened.info.st_dev != seen.st_dev || !S_ISREG(opened.info.st_mode)) {
+  if (opened.info.st_ino != seen->st_ino || opened.info.st_dev != seen->st_dev || !S_ISREG(opened.info.st_mode)) {
     return make_error(quoted(relative) + " changed while it was being opened; try again");
   }
   return opened;

@@ -47,6 +47,13 @@ Expected<UniqueFd> open_beneath(int root_fd, std::string_view relative, int flag
 /// The fallback of open_beneath: one component at a time, each with O_NOFOLLOW.
 Expected<UniqueFd> open_by_walking(int root_fd, std::string_view relative, int flags, int* errno_out = nullptr);
 
+/// What `relative` is (fstat of an O_PATH descriptor opened beneath the workspace: nothing is opened
+/// for reading); an error when it does not exist or leads outside.
+Expected<struct stat> stat_beneath(const std::filesystem::path& workspace, std::string_view relative);
+
+/// "a FIFO", "a socket", "a character device", "a block device" (or "not a regular file").
+const char* special_file_kind(mode_t mode);
+
 /// Opens a regular file for reading beneath the workspace. A FIFO, socket or device is refused before
 /// it is opened (it is looked at through an O_PATH descriptor first, and opened O_NONBLOCK). Messages
 /// name `relative`: "'x' does not exist", "'x' is a directory", "'x' is a FIFO; it is never opened".

@@ -122,6 +122,15 @@ BOOST_AUTO_TEST_CASE(never_opens_a_fifo) {
   BOOST_TEST(output.content == "read_file: 'pipe' is a FIFO; it is never opened");
 }
 
+BOOST_AUTO_TEST_CASE(never_opens_a_device) {
+  ToolContext in_dev;
+  in_dev.workspace = "/dev";  // a workspace holding devices: they are looked at, never opened
+  BOOST_TEST(tools.find("read_file")->run(Json::object().set("path", "zero"), in_dev).content ==
+             "read_file: 'zero' is a character device; it is never opened");
+  BOOST_TEST(tools.find("grep")->run(Json::object().set("pattern", "x").set("path", "zero"), in_dev).content ==
+             "grep: 'zero' is a character device; it is never opened");
+}
+
 BOOST_AUTO_TEST_CASE(a_missing_file_and_a_folder_get_clear_messages) {
   std::filesystem::create_directory(folder.path() / "src");
   BOOST_TEST(read("nope.txt").content == "read_file: 'nope.txt' does not exist");
