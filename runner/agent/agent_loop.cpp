@@ -1,5 +1,6 @@
 #include "agent/agent_loop.h"
 
+#include "agent/tool_call.h"
 #include "agent/transcript_events.h"
 #include "report/transcript_writer.h"
 
@@ -8,23 +9,6 @@
 namespace agent_run {
 
 namespace {
-
-/// A short, one-line view of a tool call's input for reports.
-std::string summarize_input(const ToolCall& call) {
-  constexpr std::size_t k_max_summary = 200;
-  std::string summary;
-  if (const Json* command = call.input.find("command"); command && command->is_string()) {
-    summary = command->as_string();
-  } else if (const Json* path = call.input.find("path"); path && path->is_string()) {
-    summary = path->as_string();
-  } else {
-    summary = call.input.dump();
-  }
-  for (char& c : summary) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  return summary.size() > k_max_summary ? summary.substr(0, k_max_summary) + "..." : summary;
-}
 
 /// Fills the limits into the status context_status reports.
 void start_status(SessionStatus& status, const Limits& limits) {
@@ -170,35 +154,20 @@ Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRu
 }
 
 ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context) {
-  const Decision decision = decide(m_policy, call, DecisionContext{context.workspace, context.protected_paths});
-  ToolCallRecord record_of_call{run.turns, call.id, call.name, summarize_input(call), to_string(decision.verdict),
-                                to_string(decision.basis), decision.rule_id, decision.reason};
-  ToolOutput output;
-  Tool* tool = m_tools.find(call.name);
-  if (decision.verdict == Verdict::deny) {
-    std::string by = decision.rule_id.empty() ? "" : " by rule '" + decision.rule_id + "'";
-    output = ToolOutput{"Denied" + by + ": " + decision.reason + ". The call was not run.", true, {}};
-  } else if (tool == nullptr) {
-    output = ToolOutput{"There is no tool named '" + call.name + "' in this task. The call was not run.", true, {}};
-  } else {
-    const Clock::SteadyTime started = m_clock.now();
-    output = tool->run(call.input, context);
-    record_of_call.duration_ms = elapsed_ms(started, m_clock.now());
-    run.tools_ms += record_of_call.duration_ms;
-  }
+  AnsweredCall answered = answer_call(call, run.turns, m_tools, m_policy, m_clock, context);
+  run.tools_ms += answered.record.duration_ms;
+  const ToolOutput& output = answered.output;
   if (output.ends_attempt) {
     run.stop = output.ends_attempt->type;
     run.message = output.ends_attempt->message;
   }
-  record_of_call.result_bytes = output.content.size();
-  record_of_call.is_error = output.is_error;
   if (output.edit) {
     run.edits.push_back(EditRecord{run.turns, call.id, call.name, output.edit->path, output.edit->lines_added,
                                    output.edit->lines_removed});
   }
-  run.tool_calls.push_back(record_of_call);
-  ToolResult result{call.id, output.content, output.is_error};
-  record(tool_result_event(call, record_of_call, result));
+  run.tool_calls.push_back(answered.record);
+  ToolResult result{call.id, output.content, output.is_error, output.images};
+  record(tool_result_event(call, answered.record, result));
   return result;
 }
 

@@ -26,6 +26,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::validate: return validate_command(*options, context);
     case Command::policy_explain: return policy_explain_command(*options, context);
     case Command::policy_test: return policy_test_command(*options, context);
+    case Command::tool: return tool_command(*options, context, std::cin);
     case Command::run: break;
   }
   if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped

@@ -96,8 +96,10 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.tool = v; return {}; }},
       {"--input", "JSON", "policy explain: the call's input, a JSON object",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.input = v; return {}; }},
-      {"--workspace", "DIR", "policy explain: the folder paths resolve in (default: the current one)",
+      {"--workspace", "DIR", "tool: the folder the calls work in; policy explain: where paths resolve (default: .)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
+      {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",
@@ -165,6 +167,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     }
     options.command = arguments[1] == "explain" ? Command::policy_explain : Command::policy_test;
     first = 2;
+  } else if (!arguments.empty() && arguments[0] == "tool") {
+    options.command = Command::tool;
+    first = 1;
   }
   for (std::size_t i = first; i < arguments.size(); ++i) {
     if (arguments[i].size() > 1 && arguments[i][0] == '-') {
@@ -180,6 +185,11 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     AR_TRY(check_policy_command(options));
     return options;
   }
+  if (options.command == Command::tool) {
+    if (!options.workspace) return make_error("tool needs --workspace DIR (tool calls are read from standard input)");
+    if (!options.files.empty()) return make_error("tool takes no files, got '" + options.files.front() + "' (tool calls are read from standard input)");
+    return options;
+  }
   if (options.files.empty()) {
     return make_error(options.command == Command::validate ? "validate needs at least one file"
                                                            : "no task files given (try: agent-run tasks/*.yaml)");
@@ -193,7 +203,9 @@ std::string usage_text() {
       "       agent-run validate FILE...     check task and policy files; nothing runs\n"
       "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
-      "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n\n"
+      "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
+      "       agent-run tool --workspace DIR [--policy FILE] [--json] < calls.jsonl\n"
+      "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent would\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
     std::string left = std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");

@@ -9,7 +9,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, policy_explain, policy_test };
+enum class Command { run, validate, help, version, policy_explain, policy_test, tool };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -27,7 +27,9 @@ struct CliOptions {
   std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
   std::optional<std::string> tool;         // --tool: policy explain's tool name
   std::optional<std::string> input;        // --input: policy explain's tool input, as JSON
-  std::optional<std::string> workspace;    // --workspace: where policy explain resolves paths (default: .)
+  std::optional<std::string> workspace;    // --workspace: the folder `agent-run tool` works in, and where
+                                           // policy explain resolves paths (default: .)
+  bool json = false;                       // --json: `agent-run tool` prints one JSON object per call
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

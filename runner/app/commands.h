@@ -4,6 +4,7 @@
 #include "app/exit_code.h"
 #include "app/model_factory.h"
 
+#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -30,5 +31,7 @@ int policy_explain_command(const CliOptions& options, const ProgramContext& cont
 
 /// `agent-run policy test FILE...`: runs every rule example of each policy and prints the outcomes.
 int policy_test_command(const CliOptions& options, const ProgramContext& context);
+/// `agent-run tool --workspace DIR`: runs tool calls read from `in` as the agent would, printing each result.
+int tool_command(const CliOptions& options, const ProgramContext& context, std::istream& in);
 
 }  // namespace agent_run

@@ -1,5 +1,6 @@
 #include "app/commands.h"
 
+#include "app/grep_setting.h"
 #include "app/load_inputs.h"
 #include "base/clock.h"
 #include "batch/batch_run.h"
@@ -50,6 +51,11 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
     return static_cast<int>(ExitCode::invalid);
   }
   warn_about_unenforceable_cost_limits(inputs->tasks, options.models, *prices, context.err);
+  auto grep_backend = grep_backend_setting(context.environment);
+  if (!grep_backend) {
+    context.err << "agent-run: " << grep_backend.error().message << "\nagent-run: nothing ran\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
   SystemClock clock;
   ReportFolder reports(options.out);
   AttemptSettings settings;
@@ -59,6 +65,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
   settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock));
+  settings.grep_backend = *grep_backend;
 
   RunReport report = start_report(options, context, clock);
   if (options.policy) {

@@ -48,6 +48,7 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   context.workspace = workspace.root();
   context.environment = settings.environment;
   prepare_session(*plan.task, context.session);
+  context.grep_backend = settings.grep_backend;
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }

@@ -5,6 +5,7 @@
 #include "model/model_client.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"
+#include "tools/tool.h"
 #include "workspace/workspace.h"
 
 #include <functional>
@@ -25,6 +26,7 @@ struct AttemptSettings {
   KeepWorkspace keep = KeepWorkspace::no;
   std::vector<std::string> environment;      // KEY=VALUE for setup, checks and bash; secrets removed
   ModelFactory make_model;
+  GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, clean-up. Whatever

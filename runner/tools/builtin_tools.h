@@ -18,5 +18,7 @@ std::unique_ptr<Tool> make_context_status_tool();
 std::unique_ptr<Tool> make_ask_user_tool();
 std::unique_ptr<Tool> make_web_fetch_tool();
 std::unique_ptr<Tool> make_web_search_tool();
+std::unique_ptr<Tool> make_glob_tool();
+std::unique_ptr<Tool> make_grep_tool();
 
 }  // namespace agent_run

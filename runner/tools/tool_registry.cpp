@@ -33,6 +33,8 @@ std::vector<std::string> ToolRegistry::names() const {
 ToolRegistry make_tool_registry(const std::optional<std::vector<std::string>>& enabled) {
   std::vector<std::unique_ptr<Tool>> builtin;
   builtin.push_back(make_read_file_tool());
+  builtin.push_back(make_glob_tool());
+  builtin.push_back(make_grep_tool());
   builtin.push_back(make_edit_file_tool());
   builtin.push_back(make_write_file_tool());
   builtin.push_back(make_bash_tool());

@@ -12,8 +12,9 @@ BOOST_AUTO_TEST_SUITE(web_fetch_tool)
 
 BOOST_AUTO_TEST_CASE(web_tools_are_offered_only_when_the_task_lists_them) {
   std::vector<std::string> by_default = make_tool_registry(std::nullopt).names();
-  BOOST_TEST((by_default == std::vector<std::string>{"read_file", "edit_file", "write_file", "bash", "process_output",
-                                                     "process_kill", "todo_write", "context_status", "ask_user"}));
+  BOOST_TEST((by_default == std::vector<std::string>{"read_file", "glob", "grep", "edit_file", "write_file", "bash",
+                                                     "process_output", "process_kill", "todo_write", "context_status",
+                                                     "ask_user"}));
   std::vector<std::string> listed = make_tool_registry(std::vector<std::string>{"web_fetch", "bash"}).names();
   BOOST_TEST((listed == std::vector<std::string>{"bash", "web_fetch"}));
 }
