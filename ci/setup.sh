@@ -10,7 +10,8 @@ build_dir=${AGENT_RUN_BUILD_DIR:-$root/build}
 packages=(
   g++ cmake ninja-build pkg-config git ccache
   libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libboost-test-dev
-  libxml2-utils ripgrep python3 python3-jsonschema
+  libxml2-utils ripgrep python3 python3-jsonschema openssl
+  clang libclang-rt-14-dev bubblewrap
 )
 
 missing=()

@@ -1,28 +1,32 @@
 #include "agent/agent_loop.h"
 
+#include "agent/tool_call.h"
 #include "agent/transcript_events.h"
 #include "base/cancellation.h"
 #include "report/transcript_writer.h"
+
+#include <cstdio>
 
 namespace agent_run {
 
 namespace {
 
-/// A short, one-line view of a tool call's input for reports.
-std::string summarize_input(const ToolCall& call) {
-  constexpr std::size_t k_max_summary = 200;
-  std::string summary;
-  if (const Json* command = call.input.find("command"); command && command->is_string()) {
-    summary = command->as_string();
-  } else if (const Json* path = call.input.find("path"); path && path->is_string()) {
-    summary = path->as_string();
-  } else {
-    summary = call.input.dump();
-  }
-  for (char& c : summary) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  return summary.size() > k_max_summary ? summary.substr(0, k_max_summary) + "..." : summary;
+/// Fills the limits into the status context_status reports.
+void start_status(SessionStatus& status, const Limits& limits) {
+  status.turns_limit = limits.turns;
+  status.tokens_limit = limits.tokens;
+  status.cost_limit_usd = limits.cost_usd;
+  status.time_limit = limits.time;
+}
+
+/// Brings the status up to date after a model turn.
+void update_status(SessionStatus& status, const AgentRun& run, const Usage& last_turn) {
+  status.turns_used = run.turns;
+  status.tokens_used = run.usage.total_tokens();
+  status.tokens_estimated = run.usage.estimated;
+  status.cost_usd = run.usage.cost_usd;
+  status.context_tokens =
+      last_turn.input_tokens + last_turn.cache_read_input_tokens + last_turn.cache_creation_input_tokens;
 }
 
 std::string stop_of(StopReason reason) {
@@ -51,8 +55,10 @@ AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy
 AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolContext& context) {
   AgentRun run;
   const Clock::SteadyTime deadline = m_clock.now() + limits.time;
+  start_status(context.session.status, limits);
   Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
   record(prompt_event(conversation, m_schemas));
+  m_model.set_deadline(deadline);
   for (;;) {
     if (context.cancellation && context.cancellation->cancelled()) {
       run.stop = "interrupted";
@@ -65,7 +71,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
     }
     auto turn = ask_model(conversation, run);
     if (!turn) {
-      run.stop = "model.error";
+      run.stop = m_clock.now() >= deadline ? "limit.time" : "model.error";
       run.message = turn.error().message;
       break;
     }
@@ -73,12 +79,27 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
     if (turn->message.tool_calls.empty() || turn->stop_reason == StopReason::max_tokens) {
       run.stop = stop_of(turn->stop_reason);
       run.final_text = turn->message.text;
+      if (!turn->truncated_call.empty()) {
+        run.message = "the model's answer was cut at its output token limit in the middle of a call to " +
+                      turn->truncated_call + "; the call was not run";
+      }
       break;
     }
+    update_status(context.session.status, run, turn->usage);
     conversation.messages.push_back(answer_tool_calls(turn->message.tool_calls, run, context, limits, deadline));
+    if (!run.stop.empty()) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
   }
+  note_unenforced_cost_limit(run, limits);
   record(stop_event(run.stop, run.message));
   return run;
+}
+
+void AgentLoop::note_unenforced_cost_limit(AgentRun& run, const Limits& limits) const {
+  if (!limits.cost_usd || run.usage.cost_usd) return;
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%.2f", *limits.cost_usd);
+  run.warnings.push_back(std::string("limits.cost_usd ($") + limit + ") was not enforced: the cost of " +
+                         m_model.model_name() + " is unknown (no price for it in the price table)");
 }
 
 std::optional<std::string> AgentLoop::limit_reached(const AgentRun& run, const Limits& limits,
@@ -99,14 +120,26 @@ std::optional<std::string> AgentLoop::limit_reached(const AgentRun& run, const L
 }
 
 Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, AgentRun& run) {
+  record(request_event(run.turns + 1, m_model.model_name(), conversation, m_messages_recorded));
+  m_messages_recorded = conversation.messages.size();
   const Clock::SteadyTime started = m_clock.now();
   auto turn = m_model.complete(conversation, m_schemas);
-  run.model_ms += elapsed_ms(started, m_clock.now());
+  ModelCallRecord call = m_model.last_call();
+  call.turn = run.turns + 1;
+  call.duration_ms = elapsed_ms(started, m_clock.now());
+  run.model_ms += call.duration_ms;
   if (turn) {
     ++run.turns;
     run.usage += turn->usage;
-    record(response_event(run.turns, *turn));
+    call.stop_reason = to_string(turn->stop_reason);
+    call.usage = turn->usage;
+    record(response_event(run.turns, *turn, call));
+  } else {
+    call.error = turn.error().message;
+    call.usage = Usage::zero();
+    record(model_error_event(call));
   }
+  run.model_calls.push_back(std::move(call));
   return turn;
 }
 
@@ -114,39 +147,33 @@ Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRu
                                      const Limits& limits, Clock::SteadyTime deadline) {
   Message answers{Role::user, {}, {}, {}};
   for (const ToolCall& call : calls) {
+    if (!run.stop.empty()) {
+      answers.tool_results.push_back(ToolResult{call.id, "Not run: the attempt has ended.", true});
+      continue;
+    }
     auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - m_clock.now());
     context.timeout = std::max(std::chrono::milliseconds(1), std::min(limits.tool_timeout, remaining));
+    context.session.status.elapsed = limits.time - remaining;
     answers.tool_results.push_back(answer_tool_call(call, run, context));
   }
   return answers;
 }
 
 ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context) {
-  const Decision decision = decide(m_policy, call);
-  ToolCallRecord record_of_call{run.turns, call.id, call.name, summarize_input(call), to_string(decision.verdict),
-                                to_string(decision.basis), decision.rule_id, decision.reason};
-  ToolOutput output;
-  Tool* tool = m_tools.find(call.name);
-  if (decision.verdict == Verdict::deny) {
-    std::string by = decision.rule_id.empty() ? "" : " by rule '" + decision.rule_id + "'";
-    output = ToolOutput{"Denied" + by + ": " + decision.reason + ". The call was not run.", true, {}};
-  } else if (tool == nullptr) {
-    output = ToolOutput{"There is no tool named '" + call.name + "' in this task. The call was not run.", true, {}};
-  } else {
-    const Clock::SteadyTime started = m_clock.now();
-    output = tool->run(call.input, context);
-    record_of_call.duration_ms = elapsed_ms(started, m_clock.now());
-    run.tools_ms += record_of_call.duration_ms;
+  AnsweredCall answered = answer_call(call, run.turns, m_tools, m_policy, m_clock, context);
+  run.tools_ms += answered.record.duration_ms;
+  const ToolOutput& output = answered.output;
+  if (output.ends_attempt) {
+    run.stop = output.ends_attempt->type;
+    run.message = output.ends_attempt->message;
   }
-  record_of_call.result_bytes = output.content.size();
-  record_of_call.is_error = output.is_error;
   if (output.edit) {
     run.edits.push_back(EditRecord{run.turns, call.id, call.name, output.edit->path, output.edit->lines_added,
                                    output.edit->lines_removed});
   }
-  run.tool_calls.push_back(record_of_call);
-  ToolResult result{call.id, output.content, output.is_error};
-  record(tool_result_event(call, record_of_call, result));
+  run.tool_calls.push_back(answered.record);
+  ToolResult result{call.id, output.content, output.is_error, output.images};
+  record(tool_result_event(call, answered.record, result));
   return result;
 }
 

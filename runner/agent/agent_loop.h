@@ -18,6 +18,7 @@ class TranscriptWriter;
 struct AgentRun {
   std::string stop;          // end_turn | limit.turns | limit.time | limit.tokens | limit.cost |
                              // model.error | model.max_tokens | model.refusal | model.context_window |
+                             // ask_user.unanswered (a tool ended the attempt) |
                              // interrupted (ToolContext::cancellation fired)
   std::string message;       // a sentence for a person when the stop is not end_turn
   std::string final_text;    // the model's last words
@@ -27,6 +28,8 @@ struct AgentRun {
   Usage usage = Usage::zero();
   long long model_ms = 0;
   long long tools_ms = 0;
+  std::vector<ModelCallRecord> model_calls;   // one per call to the model, failed ones included
+  std::vector<std::string> warnings;          // e.g. a cost limit that could not be enforced
 };
 
 /// The agent loop: ask the model, let the policy decide each tool call, run the allowed ones, feed
@@ -45,6 +48,7 @@ class AgentLoop {
                             const Limits& limits, Clock::SteadyTime deadline);
   ToolResult answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context);
   void record(const Json& event);
+  void note_unenforced_cost_limit(AgentRun& run, const Limits& limits) const;
 
   ModelClient& m_model;
   const ToolRegistry& m_tools;
@@ -52,6 +56,7 @@ class AgentLoop {
   const Clock& m_clock;
   TranscriptWriter* m_transcript;
   std::vector<ToolSchema> m_schemas;
+  std::size_t m_messages_recorded = 0;   // messages already written in a transcript request event
 };
 
 /// The system prompt every attempt starts with: the rules of a run with nobody watching.

@@ -2,6 +2,7 @@
 
 #include "base/json.h"
 #include "model/conversation.h"
+#include "report/model_call.h"
 #include "report/run_report.h"
 
 #include <string>
@@ -11,11 +12,17 @@ namespace agent_run {
 
 // The lines of transcript.jsonl: what the model was told, what it said, what each call returned.
 Json prompt_event(const Conversation& conversation, const std::vector<ToolSchema>& tools);
-Json response_event(int turn, const ModelTurn& response);
+/// A call to the model: the messages added since the previous call (the first call: all of them),
+/// so the transcript holds everything the model saw without repeating the history each turn.
+Json request_event(int turn, const std::string& model, const Conversation& conversation, std::size_t first_new);
+/// What the model answered, with the request id and any tries that failed before.
+Json response_event(int turn, const ModelTurn& response, const ModelCallRecord& call);
+/// A model call that produced no turn, with every failed try.
+Json model_error_event(const ModelCallRecord& call);
 Json tool_result_event(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result);
 Json stop_event(const std::string& stop, const std::string& message);
 
-/// A Usage as JSON, as the transcript and the reports write it (cost null when unknown).
-Json usage_to_json(const Usage& usage);
+/// A message as JSON: role, text, thinking, tool calls, tool results (images by type and size).
+Json message_to_json(const Message& message);
 
 }  // namespace agent_run

@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/environment.h"
+#include "exec/subreaper.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -25,12 +26,19 @@ int agent_run_main(int argc, char** argv) {
   if (winsize size{}; context.out_is_terminal && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
     context.terminal_width = size.ws_col;
   }
+  context.model_access = read_model_access(environ);
   switch (options->command) {
     case Command::help: std::cout << usage_text(); return 0;
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
     case Command::validate: return validate_command(*options, context);
     case Command::merge: return merge_command(*options, context);
+    case Command::policy_explain: return policy_explain_command(*options, context);
+    case Command::policy_test: return policy_test_command(*options, context);
+    case Command::tool: return tool_command(*options, context, std::cin);
     case Command::run: break;
+  }
+  if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped
+    std::cerr << "agent-run: warning: " << subreaper.error().message << "\n";
   }
   try {
     return run_command(*options, context);

@@ -1,5 +1,6 @@
 #include "app/cli_options.h"
 
+#include "base/duration.h"
 #include "base/text.h"
 
 #include <charconv>
@@ -35,6 +36,24 @@ Expected<ShardRecord> shard_of_text(const std::string& text) {
   auto total = positive_integer("--shard", text.substr(slash + 1));
   if (!index || !total || *index > *total) return problem;
   return ShardRecord{*index, *total};
+}
+
+Expected<int> whole_number(const std::string& option, const std::string& text, int minimum) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < minimum) {
+    return make_error(option + " needs a whole number of at least " + std::to_string(minimum) + ", got '" + text + "'");
+  }
+  return value;
+}
+
+Expected<double> temperature_value(const std::string& text) {
+  double value = -1;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 2) {
+    return make_error("--temperature needs a number from 0 to 2, got '" + text + "'");
+  }
+  return value;
 }
 
 const std::vector<OptionSpec>& option_table() {
@@ -83,6 +102,44 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string&) -> Expected<void> { o.quiet = true; return {}; }},
       {"--verbose", nullptr, "print every model turn and the details of each attempt",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.verbose = true; return {}; }},
+      {"--prices", "FILE", "price table for model costs (default: the built-in one, runner/model/prices.json)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.prices = v; return {}; }},
+      {"--max-output-tokens", "N", "output token limit of each model call (default: 8192 for anthropic/, the server's for openai/)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = whole_number("--max-output-tokens", v, 1);
+         if (!n) return n.error();
+         o.max_output_tokens = *n;
+         return {};
+       }},
+      {"--temperature", "T", "sampling temperature, 0 to 2 (default: the provider's)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto t = temperature_value(v);
+         if (!t) return t.error();
+         o.temperature = *t;
+         return {};
+       }},
+      {"--model-retries", "N", "retries of a model call on transient API errors (default: 6)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = whole_number("--model-retries", v, 0);
+         if (!n) return n.error();
+         o.model_retries = *n;
+         return {};
+       }},
+      {"--model-idle-timeout", "DURATION", "silence from the model API that fails a try (default: 90s)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto d = parse_duration(v);
+         if (!d || d->count() <= 0) return make_error("--model-idle-timeout needs a duration such as 90s or 5m, got '" + v + "'");
+         o.model_idle_timeout = *d;
+         return {};
+       }},
+      {"--tool", "NAME", "policy explain: the tool of the call to explain",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.tool = v; return {}; }},
+      {"--input", "JSON", "policy explain: the call's input, a JSON object",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.input = v; return {}; }},
+      {"--workspace", "DIR", "tool: the folder the calls work in; policy explain: where paths resolve (default: .)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
+      {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",
@@ -125,6 +182,19 @@ Expected<void> apply_option(CliOptions& options, const std::vector<std::string>&
 
 }  // namespace
 
+/// `policy explain` and `policy test`: which one, and what each must be given.
+Expected<void> check_policy_command(const CliOptions& options) {
+  if (options.command == Command::policy_test) {
+    if (options.files.empty()) return make_error("policy test needs a policy file");
+    return {};
+  }
+  if (!options.policy || !options.tool || !options.input) {
+    return make_error("policy explain needs --policy FILE, --tool NAME and --input JSON");
+  }
+  if (!options.files.empty()) return make_error("policy explain takes no files, got '" + options.files[0] + "'");
+  return {};
+}
+
 Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   CliOptions options;
   std::size_t first = 0;
@@ -133,6 +203,15 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     first = 1;
   } else if (!arguments.empty() && arguments[0] == "merge") {
     options.command = Command::merge;
+    first = 1;
+  } else if (!arguments.empty() && arguments[0] == "policy") {
+    if (arguments.size() < 2 || (arguments[1] != "explain" && arguments[1] != "test")) {
+      return make_error("policy needs a subcommand: explain or test");
+    }
+    options.command = arguments[1] == "explain" ? Command::policy_explain : Command::policy_test;
+    first = 2;
+  } else if (!arguments.empty() && arguments[0] == "tool") {
+    options.command = Command::tool;
     first = 1;
   }
   for (std::size_t i = first; i < arguments.size(); ++i) {
@@ -150,6 +229,15 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     if (options.files.empty()) return make_error("merge needs at least one report folder");
     if (!options.out_given) return make_error("merge needs --out DIR: the folder for the merged reports");
   }
+  if (options.command == Command::policy_explain || options.command == Command::policy_test) {
+    AR_TRY(check_policy_command(options));
+    return options;
+  }
+  if (options.command == Command::tool) {
+    if (!options.workspace) return make_error("tool needs --workspace DIR (tool calls are read from standard input)");
+    if (!options.files.empty()) return make_error("tool takes no files, got '" + options.files.front() + "' (tool calls are read from standard input)");
+    return options;
+  }
   if (options.files.empty()) {
     return make_error(options.command == Command::validate ? "validate needs at least one file"
                                                            : "no task files given (try: agent-run tasks/*.yaml)");
@@ -161,7 +249,12 @@ std::string usage_text() {
   std::string text =
       "usage: agent-run [run] TASK.yaml... [options]\n"
       "       agent-run validate FILE...     check task and policy files; nothing runs\n"
-      "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n\n"
+      "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n"
+      "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
+      "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
+      "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
+      "       agent-run tool --workspace DIR [--policy FILE] [--json] < calls.jsonl\n"
+      "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent would\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
     std::string left = std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");

@@ -3,13 +3,14 @@
 #include "base/expected.h"
 #include "report/run_report.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, merge };
+enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -27,6 +28,16 @@ struct CliOptions {
   bool resume = false;                     // --resume: run only what the --out folder's report lacks
   bool quiet = false;                      // --quiet: only the closing summary
   bool verbose = false;                    // --verbose: every turn and each attempt's details
+  std::optional<std::string> prices;       // --prices: the price table instead of the built-in one
+  std::optional<int> max_output_tokens;    // --max-output-tokens: per model call
+  std::optional<double> temperature;       // --temperature
+  std::optional<int> model_retries;        // --model-retries: tries after the first on transient API errors
+  std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
+  std::optional<std::string> tool;         // --tool: policy explain's tool name
+  std::optional<std::string> input;        // --input: policy explain's tool input, as JSON
+  std::optional<std::string> workspace;    // --workspace: the folder `agent-run tool` works in, and where
+                                           // policy explain resolves paths (default: .)
+  bool json = false;                       // --json: `agent-run tool` prints one JSON object per call
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

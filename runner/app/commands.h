@@ -2,7 +2,9 @@
 
 #include "app/cli_options.h"
 #include "app/exit_code.h"
+#include "app/model_factory.h"
 
+#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@ struct ProgramContext {
   std::ostream& err;
   bool out_is_terminal = false;           // stdout is a terminal: live progress lines
   int terminal_width = 100;               // its columns, when it is one
+  ModelAccess model_access;               // API endpoints and keys, for model clients only
 };
 
 /// `agent-run [run] TASK.yaml...`: loads everything, runs every attempt, writes the reports.
@@ -27,5 +30,13 @@ int validate_command(const CliOptions& options, const ProgramContext& context);
 
 /// `agent-run merge DIR... --out DIR`: joins report folders (shards, or several runs) into one.
 int merge_command(const CliOptions& options, const ProgramContext& context);
+
+/// `agent-run policy explain ...`: prints how a policy decides one tool call.
+int policy_explain_command(const CliOptions& options, const ProgramContext& context);
+
+/// `agent-run policy test FILE...`: runs every rule example of each policy and prints the outcomes.
+int policy_test_command(const CliOptions& options, const ProgramContext& context);
+/// `agent-run tool --workspace DIR`: runs tool calls read from `in` as the agent would, printing each result.
+int tool_command(const CliOptions& options, const ProgramContext& context, std::istream& in);
 
 }  // namespace agent_run

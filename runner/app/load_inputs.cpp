@@ -1,5 +1,6 @@
 #include "app/load_inputs.h"
 
+#include "base/text.h"
 #include "policy/policy_loader.h"
 #include "task/task_loader.h"
 
@@ -36,7 +37,19 @@ void check_unique_ids(const std::vector<Task>& tasks, Problems& problems) {
 
 Expected<void> check_model_name(const std::string& model) {
   if (model == "script") return {};
-  return make_error("unknown model '" + model + "': this build runs only the built-in scripted model ('script')");
+  const auto slash = model.find('/');
+  const std::string provider = model.substr(0, slash);
+  const std::string name = slash == std::string::npos ? "" : model.substr(slash + 1);
+  if (provider == "anthropic" || provider == "openai") {
+    if (!name.empty() && name.find_first_of(" \t\n") == std::string::npos) return {};
+    return make_error("model '" + model + "' needs a model name after '" + provider + "/', e.g. " +
+                      (provider == "anthropic" ? "anthropic/claude-sonnet-4-5" : "openai/gpt-4o"));
+  }
+  auto suggestion = closest_match(provider, {"anthropic", "openai", "script"});
+  std::string hint = !suggestion ? "" : *suggestion == "script" ? " (did you mean 'script'?)"
+                                                                : " (did you mean '" + *suggestion + "/" + name + "'?)";
+  return make_error("unknown model '" + model + "'" + hint +
+                    ": use anthropic/NAME, openai/NAME (any OpenAI-compatible server, see OPENAI_BASE_URL) or script");
 }
 
 Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
@@ -54,12 +67,12 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
     if (auto ok = check_model_name(model); !ok) problems.add(ok.error());
   }
   std::map<std::string, const Policy*> loaded;
-  auto policy_at = [&](const std::filesystem::path& path) -> const Policy* {
+  auto policy_at = [&](const std::filesystem::path& path, const std::string& named_by) -> const Policy* {
     if (auto it = loaded.find(path.string()); it != loaded.end()) return it->second;
     auto policy = load_policy_file(path);
     const Policy* result = nullptr;
     if (policy) result = &inputs.policies.emplace_back(std::move(*policy));
-    else problems.add(policy.error());
+    else problems.add(make_error(policy.error().message + "\n  (the policy named by " + named_by + ")"));
     loaded[path.string()] = result;
     return result;
   };
@@ -68,8 +81,8 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
     if (model_override.empty()) {
       if (auto ok = check_model_name(task.model); !ok) problems.add(make_error(task.source.string() + ": " + ok.error().message));
     }
-    if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override));
-    else if (task.policy) inputs.policy_of.push_back(policy_at(*task.policy));
+    if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override, "--policy"));
+    else if (task.policy) inputs.policy_of.push_back(policy_at(*task.policy, task.source.string()));
     else inputs.policy_of.push_back(builtin);
   }
   if (problems.any()) return problems.as_error();

@@ -1,12 +1,13 @@
 #include "app/commands.h"
 
+#include "app/grep_setting.h"
 #include "app/load_inputs.h"
+#include "app/model_factory.h"
 #include "app/signal_scope.h"
 #include "base/clock.h"
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "batch/resume.h"
-#include "model/scripted_model.h"
 #include "report/report_folder.h"
 #include "report/report_reader.h"
 #include "workspace/repository_discovery.h"
@@ -19,11 +20,18 @@ namespace agent_run {
 
 namespace {
 
-Expected<std::unique_ptr<ModelClient>> make_model(const Task& task, const std::string& model) {
-  if (model == "script") {
-    return std::unique_ptr<ModelClient>(std::make_unique<ScriptedModel>(task.script));
-  }
-  return check_model_name(model).error();
+/// How the run's real model clients are set up, from the command line.
+ModelWiring model_wiring(const CliOptions& options, const ProgramContext& context, const PriceTable& prices,
+                         const Clock& clock) {
+  ModelWiring wiring;
+  wiring.access = context.model_access;
+  wiring.request.max_output_tokens = options.max_output_tokens;
+  wiring.request.temperature = options.temperature;
+  if (options.model_retries) wiring.client.max_retries = *options.model_retries;
+  if (options.model_idle_timeout) wiring.client.idle_timeout = *options.model_idle_timeout;
+  wiring.prices = &prices;
+  wiring.clock = &clock;
+  return wiring;
 }
 
 RunReport start_report(const CliOptions& options, const ProgramContext& context, const Clock& clock) {
@@ -39,7 +47,8 @@ RunReport start_report(const CliOptions& options, const ProgramContext& context,
 }
 
 /// With --resume, `report` takes over the finished attempts this run plans from the --out folder's
-/// report.json (none when there is none yet), and its start; says what it kept.
+/// report.json (none when there is none yet), and its start; says what it kept. Refuses a report
+/// priced by another price table than `report`'s.
 Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const ReportFolder& reports,
                                   const CliOptions& options, const ProgramContext& context, RunReport& report) {
   std::filesystem::path file = reports.root() / "report.json";
@@ -50,6 +59,11 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
   }
   auto previous = read_report_file(file);
   if (!previous) return make_error("cannot resume: " + previous.error().message);
+  if (previous->price_table_version != report.price_table_version || previous->price_table_file != report.price_table_file) {
+    return make_error("cannot resume: " + file.string() + " priced its model calls with the price table " +
+                      previous->price_table_version + " (" + previous->price_table_file + "), this run with " +
+                      report.price_table_version + " (" + report.price_table_file + "); resume with the same --prices");
+  }
   ResumeState state = resume_from(*previous, plans);
   report.started_at = previous->started_at;
   report.duration_ms = previous->duration_ms;
@@ -104,6 +118,11 @@ int nothing_ran(const ProgramContext& context, const Error& error) {
 int run_command(const CliOptions& options, const ProgramContext& context) {
   auto inputs = load_inputs(options.files, options.policy, options.models);
   if (!inputs) return nothing_ran(context, inputs.error());
+  auto prices = options.prices ? load_price_table(*options.prices) : Expected<PriceTable>(builtin_price_table());
+  if (!prices) return nothing_ran(context, prices.error());
+  warn_about_unenforceable_cost_limits(inputs->tasks, options.models, *prices, context.err);
+  auto grep_backend = grep_backend_setting(context.environment);
+  if (!grep_backend) return nothing_ran(context, make_error("agent-run: " + grep_backend.error().message));
   auto plans = plan_attempts(inputs->tasks, inputs->policy_of,
                              PlanOptions{options.models, options.repeat, options.shard, options.filters});
   if (!plans) return nothing_ran(context, plans.error());
@@ -111,6 +130,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   ReportFolder reports(options.out);
   RunReport report = start_report(options, context, clock);
   if (options.policy) report.policy_sha256 = inputs->policy_of.front()->sha256;
+  report.price_table_version = prices->version;
+  report.price_table_file = prices->file;
   if (options.resume) {
     if (auto resumed = take_over_previous(*plans, reports, options, context, report); !resumed) {
       return nothing_ran(context, resumed.error());
@@ -128,7 +149,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
   settings.environment.push_back(scratch->environment_marker());
-  settings.make_model = make_model;
+  settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock));
+  settings.grep_backend = *grep_backend;
   settings.cancellation = &cancellation;
   ConsoleProgress progress(context.out, reports.root(), progress_options(options, context), clock);
   auto finished = run_batch(*plans, settings, std::move(report), progress, options.jobs);

@@ -2,9 +2,9 @@
 
 #include "app/load_inputs.h"
 #include "base/files.h"
+#include "base/yaml_document.h"
 #include "policy/policy_loader.h"
 
-#include <regex>
 
 namespace agent_run {
 
@@ -12,8 +12,8 @@ namespace {
 
 /// A file with a top-level `rules:` or `unmatched:` key is a policy; anything else is a task.
 bool looks_like_policy(const std::string& text) {
-  static const std::regex k_policy_key("^(rules|unmatched)[ \t]*:", std::regex::multiline);
-  return std::regex_search(text, k_policy_key);
+  YamlDocument document = parse_yaml(text);
+  return document.root && (document.root->find("rules") != nullptr || document.root->find("unmatched") != nullptr);
 }
 
 }  // namespace

@@ -11,4 +11,18 @@ std::string sha256_hex(std::string_view content) {
   return Poco::DigestEngine::digestToHex(engine.digest());
 }
 
+struct Sha256::Engine {
+  Poco::SHA2Engine sha{Poco::SHA2Engine::SHA_256};
+};
+
+Sha256::Sha256() : m_engine(std::make_unique<Engine>()) {}
+
+Sha256::~Sha256() = default;
+
+void Sha256::update(std::string_view piece) {
+  m_engine->sha.update(piece.data(), static_cast<unsigned>(piece.size()));
+}
+
+std::string Sha256::hex() { return Poco::DigestEngine::digestToHex(m_engine->sha.digest()); }
+
 }  // namespace agent_run

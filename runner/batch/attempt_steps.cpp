@@ -2,6 +2,7 @@
 
 #include "base/text.h"
 #include "exec/process.h"
+#include "exec/process_table.h"
 
 namespace agent_run {
 
@@ -11,13 +12,13 @@ constexpr std::size_t k_output_tail_bytes = 4096;
 
 /// Runs one setup or check command in the workspace.
 CheckRecord run_command(const std::string& command, const std::filesystem::path& root, const Task& task,
-                        const AttemptSettings& settings) {
+                        const AttemptSettings& settings, ProcessTable& commands) {
   CheckRecord record;
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
   spec.environment = settings.environment;
   spec.cancellation = settings.cancellation;
-  auto result = run_process(spec);
+  auto result = commands.run(spec);
   if (!result) {
     record.output_tail = result.error().message;
     return record;
@@ -41,7 +42,7 @@ std::string describe_stop(const AgentRun& run, const Limits& limits) {
   if (run.stop == "limit.time") return "the agent ran out of time";
   if (run.stop == "limit.tokens") return "the agent used " + std::to_string(run.usage.total_tokens()) + " tokens";
   if (run.stop == "limit.cost") return "the agent reached the cost limit";
-  if (run.stop == "model.max_tokens") return "the model's answer was cut at its output token limit";
+  if (run.stop == "model.max_tokens") return run.message.empty() ? "the model's answer was cut at its output token limit" : run.message;
   if (run.stop == "model.refusal") return "the model refused";
   if (run.stop == "model.context_window") return "the conversation outgrew the model's context window";
   return run.message;
@@ -56,11 +57,11 @@ void set_outcome(AttemptResult& result, Outcome outcome, std::string type, std::
 }
 
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
-               AttemptResult& result) {
+               ProcessTable& commands, AttemptResult& result) {
   const Clock::SteadyTime started = settings.clock->now();
   bool ok = true;
   for (const std::string& command : task.setup) {
-    result.setup.push_back(run_command(command, root, task, settings));
+    result.setup.push_back(run_command(command, root, task, settings, commands));
     if (!result.setup.back().passed) {
       set_outcome(result, Outcome::error, "setup.failed", "setup " + why_failed(result.setup.back()));
       ok = false;
@@ -72,7 +73,7 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 }
 
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           AttemptResult& result) {
+           ProcessTable& commands, AttemptResult& result) {
   if (run.stop == "model.error") {
     set_outcome(result, Outcome::error, "model.unavailable", run.message);
     return;
@@ -83,7 +84,7 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
   }
   const Clock::SteadyTime started = settings.clock->now();
   for (const Check& check : task.checks) {
-    result.checks.push_back(run_command(check.run, root, task, settings));
+    result.checks.push_back(run_command(check.run, root, task, settings, commands));
   }
   result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   for (const CheckRecord& check : result.checks) {

@@ -3,6 +3,7 @@
 #include "agent/agent_loop.h"
 #include "base/cancellation.h"
 #include "base/files.h"
+#include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "batch/resume.h"
 #include "report/transcript_writer.h"
@@ -67,6 +68,8 @@ AttemptResult start_result(const AttemptPlan& plan, const AttemptSettings& setti
   result.task_id = plan.task->id;
   result.task_file = plan.task->source.string();
   result.task_sha256 = plan.task->source_sha256;
+  result.policy_file = plan.policy->source.string();
+  result.policy_sha256 = plan.policy->sha256;
   result.model = plan.model;
   result.repeat_index = plan.repeat_index;
   result.started_at = format_utc(settings.clock->wall_now());
@@ -107,11 +110,17 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   context.workspace = workspace.root();
   context.environment = settings.environment;
   context.cancellation = settings.cancellation;
+  prepare_session(*plan.task, context.session);
+  context.grep_backend = settings.grep_backend;
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }
+  context.protected_paths.push_back(plan.task->source);            // the runner's own files: the task
+  context.protected_paths.push_back(settings.reports->root());     // and the report folder
+
   AgentLoop loop(model, tools, *plan.policy, *settings.clock, &transcript);
   AgentRun run = loop.run(plan.task->prompt, plan.task->limits, context);
+  finish_session(context.session, result);
   result.turns = run.turns;
   result.stop_reason = run.stop;
   result.tool_calls = run.tool_calls;
@@ -119,6 +128,8 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   result.usage = run.usage;
   result.durations.model_ms = run.model_ms;
   result.durations.tools_ms = run.tools_ms;
+  result.model_calls = run.model_calls;
+  result.warnings = run.warnings;
   return run;
 }
 
@@ -147,26 +158,43 @@ void commit_result(const AttemptPlan& plan, const Workspace& workspace, AttemptR
   result.commit = CommitRecord{commit->branch, *sha};
 }
 
-void run_in_workspace(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
-                      AttemptResult& result, ProgressReporter& reporter) {
+/// Setup, the agent and the checks; false when the attempt ended before the agent ran.
+bool run_steps(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
+               ProcessTable& commands, AttemptResult& result, ProgressReporter& reporter) {
   reporter.phase("setup");
-  bool set_up = run_setup(*plan.task, workspace.root(), settings, result);
-  if (interrupted(settings)) return mark_interrupted(settings, "setup", result);
-  if (!set_up) return;
+  if (auto sandbox = check_task_sandbox(*plan.task); !sandbox) {
+    set_outcome(result, Outcome::error, "sandbox.unavailable", sandbox.error().message);
+    return false;
+  }
+  bool set_up = run_setup(*plan.task, workspace.root(), settings, commands, result);
+  if (interrupted(settings)) {
+    mark_interrupted(settings, "setup", result);
+    return false;
+  }
+  if (!set_up) return false;
   auto model = settings.make_model(*plan.task, plan.model);
   if (!model) {
     set_outcome(result, Outcome::error, "model.unavailable", model.error().message);
-    return;
+    return false;
   }
   reporter.phase("agent");
   AgentRun run = run_agent(plan, settings, workspace, **model, result, reporter);
   if (interrupted(settings)) {
     mark_interrupted(settings, "the agent loop", result);
-  } else {
-    reporter.phase("checks");
-    judge(*plan.task, run, workspace.root(), settings, result);
-    if (interrupted(settings)) mark_interrupted(settings, "the checks", result);
+    return true;
   }
+  reporter.phase("checks");
+  judge(*plan.task, run, workspace.root(), settings, commands, result);
+  if (interrupted(settings)) mark_interrupted(settings, "the checks", result);
+  return true;
+}
+
+void run_in_workspace(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
+                      AttemptResult& result, ProgressReporter& reporter) {
+  ProcessTable commands;  // setup and checks: what they leave running lives until the attempt ends
+  bool agent_ran = run_steps(plan, settings, workspace, commands, result, reporter);
+  finish_commands(commands, result);
+  if (!agent_ran) return;
   reporter.phase("patch");
   save_patch(plan, workspace, settings, result);
   reporter.phase("commit");

@@ -6,6 +6,7 @@
 #include "model/model_client.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"
+#include "tools/tool.h"
 #include "workspace/workspace.h"
 
 #include <functional>
@@ -29,6 +30,7 @@ struct AttemptSettings {
   std::vector<std::string> environment;      // KEY=VALUE for setup, checks and bash; secrets removed
   ModelFactory make_model;
   const Cancellation* cancellation = nullptr;  // SIGINT/SIGTERM: stop, kill what runs, report interrupted
+  GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, commit, clean-up.

@@ -34,11 +34,13 @@ struct ProcessResult {
   std::string output;          // head and tail, with the omitted byte count between them
   std::size_t output_bytes = 0;  // everything it printed, kept or not
   long long duration_ms = 0;
+  int pid = 0;                 // the command's pid, which was also its process group and session id
 };
 
 /// Runs a command in its own session and process group with stdin from /dev/null, reading its
 /// output through one poll loop; on timeout the whole group gets SIGTERM, then SIGKILL. When the
-/// command exits, whatever it left running in its group is killed. Fails only if it cannot start.
+/// command exits, whatever it left running in its group is killed (and reaped, the runner being a
+/// child subreaper). Fails only if it cannot start.
 Expected<ProcessResult> run_process(const ProcessSpec& spec);
 
 /// `sh -c command` as a ProcessSpec.

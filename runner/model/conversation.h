@@ -15,11 +15,23 @@ struct ToolCall {
   Json input = Json::object();
 };
 
+/// An image a tool returned (a screenshot, a picture file), base64-encoded.
+struct ImageBlock { std::string media_type; std::string data_base64; };
+
 /// What a tool call returned, as the model will read it.
 struct ToolResult {
   std::string call_id;
   std::string content;
   bool is_error = false;
+  std::vector<ImageBlock> images;
+};
+
+/// Reasoning the model showed before it answered. Anthropic wants it back, signed and unchanged,
+/// in the next request of a tool loop; OpenAI-compatible servers never see it again.
+struct ThinkingBlock {
+  std::string thinking;
+  std::string signature;
+  std::string redacted_data;  // a `redacted_thinking` block: opaque, echoed as is
 };
 
 enum class Role { user, assistant };
@@ -30,6 +42,7 @@ struct Message {
   std::string text;
   std::vector<ToolCall> tool_calls;      // assistant messages
   std::vector<ToolResult> tool_results;  // user messages that answer tool calls
+  std::vector<ThinkingBlock> thinking;   // assistant messages, before their text
 };
 
 /// The whole exchange with the model, provider-neutral.
@@ -53,6 +66,7 @@ struct ModelTurn {
   Message message;
   StopReason stop_reason = StopReason::end_turn;
   Usage usage;
+  std::string truncated_call;  // a tool call the output limit cut off: named here, never run
 };
 
 const char* to_string(StopReason reason);

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "base/clock.h"
 #include "base/expected.h"
 #include "model/conversation.h"
+#include "report/model_call.h"
 
 #include <string>
 #include <vector>
@@ -21,6 +23,14 @@ class ModelClient {
   /// as an error. Anything the model says, including a refusal, is a turn.
   virtual Expected<ModelTurn> complete(const Conversation& conversation,
                                        const std::vector<ToolSchema>& tools) = 0;
+
+  /// The time (on the loop's Clock) after which complete() must give up, waits included: the
+  /// attempt's wall-time limit. Clients that never block may ignore it.
+  virtual void set_deadline(Clock::SteadyTime deadline) { (void)deadline; }
+
+  /// What the last complete() went through on the wire: request id, answering model and the
+  /// failed tries. The caller fills in the turn, usage and outcome. Empty for clients without an API.
+  virtual ModelCallRecord last_call() const { return {}; }
 };
 
 }  // namespace agent_run

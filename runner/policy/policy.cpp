@@ -1,9 +1,12 @@
 #include "policy/policy.h"
 
 #include "model/conversation.h"
+#include "policy/bash_decision.h"
+#include "policy/rule_matching.h"
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace agent_run {
 
@@ -22,46 +25,84 @@ ApprovalClass approval_class(std::string_view tool_name) {
 
 namespace {
 
-bool rule_names_tool(const Rule& rule, std::string_view tool_name) {
-  return std::find(rule.tools.begin(), rule.tools.end(), tool_name) != rule.tools.end();
-}
-
-Decision denied_by(const Rule& rule) {
-  std::string reason = rule.ask ? "requires approval; no human in the loop" : "denied by policy";
-  if (!rule.message.empty()) {
-    reason += ": " + rule.message;
+/// Protected paths, then deny rules, then allow rules, for every tool but bash; nullopt when
+/// nothing decides and the approval class and `unmatched` must.
+std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& call, const CallFacts& facts,
+                                        const DecisionContext& context) {
+  if (writes_files(call.name)) {
+    for (const CanonicalPath& path : facts.paths) {
+      if (is_protected(path, policy, context)) {
+        std::string shown = path.inside ? path.relative : path.absolute;
+        return Decision{Verdict::deny, DecisionBasis::protected_path, "",
+                        "'" + shown + "' is protected: .git/, the policy file and the runner's own files are never "
+                        "written, whatever the rules say", {"protected path: " + shown}};
+      }
+    }
   }
-  return Decision{Verdict::deny, DecisionBasis::rule, rule.id, reason};
+  std::vector<std::string> allowing;
+  std::vector<std::string> steps;
+  for (const Rule& rule : policy.rules) {
+    if (!rule_names_tool(rule, call.name) || !rule_matches_facts(rule, facts)) continue;
+    if (rule.verdict == Verdict::deny) {
+      return Decision{Verdict::deny, DecisionBasis::rule, rule.id, denial_reason(rule),
+                      {"rule '" + rule.id + "' (line " + std::to_string(rule.line) + ") denies it"}};
+    }
+    allowing.push_back(rule.id);
+    steps.push_back("rule '" + rule.id + "' (line " + std::to_string(rule.line) + ") allows it");
+  }
+  if (!allowing.empty()) {
+    std::string ids;
+    for (const std::string& id : allowing) ids += (ids.empty() ? "" : ",") + id;
+    steps.push_back("no deny rule matches");
+    return Decision{Verdict::allow, DecisionBasis::rule, ids, "allowed by policy", steps};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
 
-Decision decide(const Policy& policy, const ToolCall& call) {
+Decision decide(const Policy& policy, const ToolCall& call, const DecisionContext& context) {
   const ApprovalClass approval = approval_class(call.name);
   if (approval == ApprovalClass::never) {
-    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "touches only the runner's own state"};
+    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "touches only the runner's own state",
+                    {call.name + " is in the 'never' approval class: no rule applies"}};
   }
-  const Rule* allowing = nullptr;
-  for (const Rule& rule : policy.rules) {
-    if (!rule_names_tool(rule, call.name)) {
-      continue;
-    }
-    if (rule.verdict == Verdict::deny) {
-      return denied_by(rule);  // the strictest match wins, wherever it stands
-    }
-    allowing = allowing ? allowing : &rule;
+  if (call.name == "bash") return decide_bash(policy, call, context);
+  const CallFacts facts = call_facts(call, context);
+  if (!facts.problem.empty()) {
+    return Decision{Verdict::deny, DecisionBasis::not_understood, "", facts.problem, {facts.problem}};
   }
-  if (allowing) {
-    return Decision{Verdict::allow, DecisionBasis::rule, allowing->id, "allowed by policy"};
-  }
+  if (std::optional<Decision> decision = decide_by_rules(policy, call, facts, context)) return std::move(*decision);
   if (approval == ApprovalClass::automatic) {
-    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "allowed without a rule (reads only)"};
+    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "allowed without a rule (reads only)",
+                    {"no rule matches; " + call.name + " is in the 'automatic' approval class"}};
   }
   if (policy.unmatched == Verdict::allow) {
-    return Decision{Verdict::allow, DecisionBasis::unmatched, "", "no rule matched; the policy allows unmatched calls"};
+    return Decision{Verdict::allow, DecisionBasis::unmatched, "", "no rule matched; the policy allows unmatched calls",
+                    {"no rule matches; unmatched: allow"}};
   }
   return Decision{Verdict::deny, DecisionBasis::unmatched, "",
-                  "no rule allows " + call.name + "; the policy denies unmatched calls"};
+                  "no rule allows " + call.name + "; the policy denies unmatched calls",
+                  {"no rule matches; unmatched: deny"}};
+}
+
+bool rule_decides(const Rule& rule, const ToolCall& call, const DecisionContext& context) {
+  if (approval_class(call.name) == ApprovalClass::never || !rule_names_tool(rule, call.name)) return false;
+  if (call.name == "bash") return bash_rule_decides(rule, call, context);
+  const CallFacts facts = call_facts(call, context);
+  return facts.problem.empty() && rule_matches_facts(rule, facts);
+}
+
+std::optional<std::string> path_denied_by(const Policy& policy, std::string_view tool_name, std::string_view path,
+                                          const DecisionContext& context) {
+  const CallFacts facts{canonical_paths(context.workspace, path), std::nullopt, ""};
+  for (const Rule& rule : policy.rules) {
+    if (rule.verdict == Verdict::deny && !rule.paths.empty() && rule_names_tool(rule, tool_name) &&
+        rule_matches_facts(rule, facts)) {
+      return rule.id;
+    }
+  }
+  return std::nullopt;
 }
 
 Policy builtin_policy() { return Policy{}; }
@@ -74,6 +115,7 @@ const char* to_string(DecisionBasis basis) {
     case DecisionBasis::approval_class: return "approval_class";
     case DecisionBasis::unmatched: return "unmatched";
     case DecisionBasis::protected_path: return "protected_path";
+    case DecisionBasis::not_understood: return "not_understood";
   }
   return "unknown";
 }

@@ -1,6 +1,11 @@
 #pragma once
 
+#include "base/json.h"
+#include "policy/path_pattern.h"
+#include "policy/regex_pattern.h"
+
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,14 +23,34 @@ enum class ApprovalClass {
   never,      // the runner's own state (todo_write, ...): not subject to rules
 };
 
-/// One rule of a policy file: `allow:` or `deny:` (or `ask:`, which denies) a list of tools.
+/// One of a rule's `examples`: a call it must (or must not) decide, checked when the policy loads.
+struct RuleExample {
+  bool should_match = true;
+  std::string text;   // a command, path, URL or tool name, tried on each tool of the rule
+  std::string tool;   // set instead of `text` for the `{tool: NAME, input: {...}}` form
+  Json input = Json::object();
+  int line = 0;
+  int column = 0;
+};
+
+/// One rule of a policy file: `allow:`, `deny:` or `ask:` (which denies) some tools, narrowed by
+/// matchers. Every matcher present must match; a rule without matchers matches every call.
 struct Rule {
   std::string id;
   Verdict verdict = Verdict::deny;
   bool ask = false;                 // written as `ask`: denied, "requires approval; no human in the loop"
-  std::vector<std::string> tools;   // tool names
+  std::vector<std::string> tools;   // built-in names, or MCP patterns such as mcp__github__get_*
   std::string message;              // told to the model when this rule denies
   int line = 0;                     // where the rule starts in its file
+  std::vector<PathPattern> paths;   // file tools: the path; bash (deny only): every argument
+  std::vector<std::vector<std::string>> argv_prefix;  // bash: leading words; each holds alternatives
+  std::vector<RegexPattern> argv_regex;                // bash: one RE2 full match per word
+  bool argv_regex_any_tail = false;                    // argv_regex ended with `...`
+  std::vector<std::string> redirects;  // bash allow rules: redirection targets allowed (`/dev/null`, `&1`)
+  std::vector<std::string> hosts;      // web_fetch: exact hosts, `*.domain` or `*`
+  std::vector<std::string> schemes;    // web_fetch: default https in allow rules, any in deny rules
+  std::vector<int> ports;              // web_fetch: default the scheme's own in allow rules, any in deny rules
+  std::vector<RuleExample> examples;
 };
 
 /// An approval policy: the only boundary between a model and the machine.
@@ -36,22 +61,40 @@ struct Policy {
   std::vector<Rule> rules;
 };
 
+/// Where a call would act: what the policy needs beyond the call to decide it.
+struct DecisionContext {
+  std::filesystem::path workspace;  // paths resolve here and bash runs here; empty: a virtual /workspace
+  std::vector<std::filesystem::path> protected_paths;  // never written, besides .git/ and the policy file
+};
+
 /// Why a decision came out as it did.
-enum class DecisionBasis { rule, approval_class, unmatched, protected_path };
+enum class DecisionBasis { rule, approval_class, unmatched, protected_path, not_understood };
 
 /// The policy's answer for one tool call, recorded in the report whatever it is.
 struct Decision {
   Verdict verdict = Verdict::deny;
   DecisionBasis basis = DecisionBasis::unmatched;
-  std::string rule_id;   // the deciding rule, when basis == rule
-  std::string reason;    // a sentence for the model and the report
+  std::string rule_id;             // the deciding rule(s), comma-separated, when basis == rule
+  std::string reason;              // a sentence for the model and the report
+  std::vector<std::string> steps;  // how it was reached, one line each, for `policy explain`
 };
 
 /// The approval class of a tool name; unknown tools (MCP tools among them) need approval.
 ApprovalClass approval_class(std::string_view tool_name);
 
-/// Decides one tool call: the strictest matching rule wins (deny over allow), order does not matter.
-Decision decide(const Policy& policy, const ToolCall& call);
+/// Decides one tool call: a protected path or a command that cannot be checked denies; then the
+/// strictest matching rule wins (deny over allow) wherever it stands; then the approval class and
+/// the policy's `unmatched`.
+Decision decide(const Policy& policy, const ToolCall& call, const DecisionContext& context);
+
+/// True when `rule`, alone, decides `call` its way: an allow rule would allow it (for bash: every
+/// command of it), a deny rule would deny it. What a rule's examples are checked against.
+bool rule_decides(const Rule& rule, const ToolCall& call, const DecisionContext& context);
+
+/// The id of the deny rule whose `paths` match `path` for `tool_name`, if any: for tools that
+/// search folders (glob, grep) to leave out what the policy hides.
+std::optional<std::string> path_denied_by(const Policy& policy, std::string_view tool_name, std::string_view path,
+                                          const DecisionContext& context);
 
 /// The policy used when neither the task nor the command line names one: reads are allowed,
 /// everything that needs approval is denied.

@@ -4,6 +4,9 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "base/yaml_document.h"
+#include "policy/policy_examples.h"
+#include "policy/rule_reading.h"
+#include "policy/tool_names.h"
 
 #include <algorithm>
 #include <map>
@@ -17,37 +20,62 @@ std::vector<std::string> builtin_tool_names() {
 
 namespace {
 
-/// True for the SERVER and TOOL parts of `mcp__SERVER__TOOL`.
-bool is_mcp_part(std::string_view part) {
-  return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+/// Whether an MCP name is a tool's own or a rule's pattern, which may hold `*` and name a server.
+enum class McpNameKind { tool, pattern };
+
+/// True for the TOOL part of `mcp__SERVER__TOOL` (for a pattern, also for a glob of one).
+bool is_mcp_tool_part(std::string_view part, McpNameKind kind) {
+  return !part.empty() && std::all_of(part.begin(), part.end(), [&](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == '.';
+           c == '.' || (kind == McpNameKind::pattern && c == '*');
   });
 }
 
+/// What is wrong with `mcp__SERVER__TOOL` (or, for a pattern, a glob of one or `mcp__SERVER`).
+std::optional<std::string> mcp_problem(std::string_view name, McpNameKind kind) {
+  const bool pattern = kind == McpNameKind::pattern;
+  const std::string quoted = "'" + std::string(name) + "'";
+  std::optional<McpName> parsed = parse_mcp_name(name);
+  if (!parsed || (!pattern && parsed->tool.empty()) ||
+      (!parsed->tool.empty() && !is_mcp_tool_part(parsed->tool, kind)) ||
+      (name.size() > 5 && name.substr(name.size() - 2) == "__")) {
+    return quoted + " is not a tool name: MCP tools are written mcp__SERVER__TOOL";
+  }
+  if (!pattern && parsed->server.find('*') != std::string::npos) {
+    return quoted + " is not a tool name: MCP tools are written mcp__SERVER__TOOL";
+  }
+  if (auto problem = mcp_server_name_problem(parsed->server)) return "in " + quoted + ", " + *problem;
+  if (!parsed->tool.empty() && parsed->tool[0] == '_') {
+    return quoted + " could be server '" + parsed->server + "_' or tool '" + parsed->tool +
+           "': MCP names must not put '___' between server and tool";
+  }
+  return std::nullopt;
+}
+
+/// What is wrong with a name that is neither built in nor MCP: a "did you mean" or the list.
+std::string unknown_tool(std::string_view name, const std::vector<std::string>& known) {
+  std::string quoted = "'" + std::string(name) + "'";
+  if (std::optional<std::string> suggestion = closest_match(name, known)) {
+    return "unknown tool " + quoted + " (did you mean '" + *suggestion + "'?)";
+  }
+  return "unknown tool " + quoted + " (known tools: " + join(known, ", ") + ", or mcp__SERVER__TOOL)";
+}
 
 }  // namespace
 
 std::optional<std::string> tool_name_problem(std::string_view name) {
   std::vector<std::string> known = builtin_tool_names();
   if (std::find(known.begin(), known.end(), name) != known.end()) return std::nullopt;
-  std::string quoted = "'" + std::string(name) + "'";
-  if (name.find('*') != std::string_view::npos) {
-    return "tool name patterns such as " + quoted + " are not supported yet";
+  if (name.find('*') != std::string_view::npos && name.substr(0, 5) != "mcp__") {
+    return "tool name patterns such as '" + std::string(name) + "' are for MCP tools only (mcp__SERVER__*)";
   }
-  if (name.substr(0, 5) == "mcp__") {
-    std::string_view rest = name.substr(5);
-    std::size_t separator = rest.find("__");
-    if (separator != std::string_view::npos && is_mcp_part(rest.substr(0, separator)) &&
-        is_mcp_part(rest.substr(separator + 2))) {
-      return std::nullopt;
-    }
-    return quoted + " is not a tool name: MCP tools are written mcp__SERVER__TOOL";
-  }
-  if (std::optional<std::string> suggestion = closest_match(name, known)) {
-    return "unknown tool " + quoted + " (did you mean '" + *suggestion + "'?)";
-  }
-  return "unknown tool " + quoted + " (known tools: " + join(known, ", ") + ", or mcp__SERVER__TOOL)";
+  if (name.substr(0, 5) == "mcp__") return mcp_problem(name, McpNameKind::tool);
+  return unknown_tool(name, known);
+}
+
+std::optional<std::string> tool_pattern_problem(std::string_view pattern) {
+  if (pattern.substr(0, 5) == "mcp__") return mcp_problem(pattern, McpNameKind::pattern);
+  return tool_name_problem(pattern);
 }
 
 namespace {
@@ -83,23 +111,17 @@ std::vector<std::string> read_rule_tools(const YamlNode& value, const std::strin
   }
   for (const YamlNode* node : nodes) {
     std::optional<std::string> tool = checker.text(*node, name);
-    std::optional<std::string> problem = tool ? tool_name_problem(*tool) : std::nullopt;
+    std::optional<std::string> problem = tool ? tool_pattern_problem(*tool) : std::nullopt;
     if (problem) checker.add(node->mark, *problem);
     if (tool && !problem) tools.push_back(*tool);
   }
   return tools;
 }
 
-/// The keys of a rule this version reads.
-std::vector<std::string> rule_keys() { return {"id", "allow", "deny", "ask", "message"}; }
-
-/// The keys of a rule a later version reads: refused, never ignored (an ignored `paths` would widen a rule).
-std::vector<std::string> later_rule_keys() { return {"paths", "argv_prefix", "argv_regex", "hosts", "examples"}; }
-
-/// Every key a rule may hold, read now or later.
+/// Every key a rule may hold.
 std::vector<std::string> all_rule_keys() {
-  std::vector<std::string> keys = rule_keys();
-  for (std::string& key : later_rule_keys()) keys.push_back(std::move(key));
+  std::vector<std::string> keys = {"id", "allow", "deny", "ask", "message"};
+  for (std::string& key : matcher_keys()) keys.push_back(std::move(key));
   return keys;
 }
 
@@ -131,7 +153,7 @@ void read_decision(const YamlNode& value, const std::string& name, YamlChecker& 
 
 /// One entry of `rules:`; nullopt when it is not even a map.
 std::optional<Rule> read_rule(const YamlNode& value, const std::string& name, YamlChecker& checker) {
-  if (!checker.check_map(value, name, rule_keys(), later_rule_keys())) return std::nullopt;
+  if (!checker.check_map(value, name, all_rule_keys())) return std::nullopt;
   Rule rule;
   rule.line = value.mark.line;
   if (const YamlNode* id = value.find("id")) {
@@ -147,6 +169,7 @@ std::optional<Rule> read_rule(const YamlNode& value, const std::string& name, Ya
   if (const YamlNode* message = value.find("message")) {
     rule.message = checker.text(*message, name + ".message").value_or("");
   }
+  read_rule_matchers(value, name, checker, rule);
   return rule;
 }
 
@@ -171,9 +194,16 @@ void read_rules(const YamlNode& root, YamlChecker& checker, Policy& policy) {
   }
 }
 
+/// Runs every example; each failure is a problem at the example's position.
+void check_examples_at_load(const Policy& policy, YamlChecker& checker) {
+  for (const ExampleOutcome& outcome : check_examples(policy)) {
+    if (!outcome.passed) checker.add(YamlMark{outcome.line, outcome.column}, outcome.message);
+  }
+}
+
 }  // namespace
 
-Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::path& source) {
+Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::path& source, ExampleCheck examples) {
   Policy policy;
   policy.source = source;
   policy.sha256 = sha256_hex(yaml_text);
@@ -185,14 +215,15 @@ Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::
     read_unmatched(*document.root, checker, policy);
     read_rules(*document.root, checker, policy);
   }
+  if (checker.ok() && examples == ExampleCheck::at_load) check_examples_at_load(policy, checker);
   if (!checker.ok()) return checker.error();
   return policy;
 }
 
-Expected<Policy> load_policy_file(const std::filesystem::path& path) {
+Expected<Policy> load_policy_file(const std::filesystem::path& path, ExampleCheck examples) {
   Expected<std::string> text = read_file(path);
   if (!text) return text.error();
-  return load_policy(*text, path);
+  return load_policy(*text, path, examples);
 }
 
 }  // namespace agent_run

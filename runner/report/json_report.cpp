@@ -3,10 +3,6 @@
 
 namespace agent_run {
 
-namespace {
-
-constexpr const char* k_report_schema = "agent-run-report/1";
-
 Json usage_to_json(const Usage& usage) {
   Json json = Json::object();
   json.set("input_tokens", usage.input_tokens)
@@ -18,6 +14,11 @@ Json usage_to_json(const Usage& usage) {
       .set("cost_usd", usage.cost_usd ? Json(*usage.cost_usd) : Json(nullptr));
   return json;
 }
+
+namespace {
+
+constexpr const char* k_report_schema = "agent-run-report/1";
+
 
 Json tool_call_to_json(const ToolCallRecord& call) {
   Json json = Json::object();
@@ -77,10 +78,73 @@ Json patch_to_json(const PatchStats& patch) {
   return json;
 }
 
+Json model_try_to_json(const ModelTryRecord& failed) {
+  Json json = Json::object();
+  json.set("try", failed.try_number)
+      .set("status", failed.status)
+      .set("error_type", failed.error_type)
+      .set("message", failed.message)
+      .set("request_id", failed.request_id)
+      .set("wait_ms", failed.wait_ms)
+      .set("duration_ms", failed.duration_ms);
+  return json;
+}
+
+Json todo_to_json(const TodoItem& item) {
+  Json json = Json::object();
+  json.set("content", item.content).set("status", item.status);
+  return json;
+}
+
+Json question_to_json(const QuestionRecord& question) {
+  Json options = Json::array();
+  for (const std::string& option : question.options) options.push(option);
+  Json json = Json::object();
+  json.set("turn", question.turn)
+      .set("question", question.question)
+      .set("options", std::move(options))
+      .set("answer", question.answer)
+      .set("answered_by", question.answered_by)
+      .set("rule_index", question.rule_index);
+  return json;
+}
+
+Json background_process_to_json(const BackgroundProcessRecord& process) {
+  Json json = Json::object();
+  json.set("handle", process.handle)
+      .set("command", process.command)
+      .set("pid", process.pid)
+      .set("ended_by", process.ended_by)
+      .set("exit_code", process.exit_code)
+      .set("signal", process.signal)
+      .set("output_bytes", process.output_bytes)
+      .set("duration_ms", process.duration_ms);
+  return json;
+}
+
+Json escaped_process_to_json(const EscapedProcessRecord& process) {
+  Json json = Json::object();
+  json.set("pid", process.pid).set("command", process.command);
+  return json;
+}
+
 template <typename T, typename Convert>
 Json array_of(const std::vector<T>& items, Convert convert) {
   Json json = Json::array();
   for (const T& item : items) json.push(convert(item));
+  return json;
+}
+
+Json model_call_to_json(const ModelCallRecord& call) {
+  Json json = Json::object();
+  json.set("turn", call.turn)
+      .set("request_id", call.request_id)
+      .set("response_model", call.response_model)
+      .set("stop_reason", call.stop_reason)
+      .set("error", call.error)
+      .set("usage", usage_to_json(call.usage))
+      .set("duration_ms", call.duration_ms)
+      .set("failed_tries", array_of(call.failed_tries, model_try_to_json));
   return json;
 }
 
@@ -89,6 +153,8 @@ Json attempt_to_json(const AttemptResult& attempt) {
   json.set("task_id", attempt.task_id)
       .set("task_file", attempt.task_file)
       .set("task_sha256", attempt.task_sha256)
+      .set("policy_file", attempt.policy_file)
+      .set("policy_sha256", attempt.policy_sha256)
       .set("model", attempt.model)
       .set("repeat_index", attempt.repeat_index)
       .set("outcome", to_string(attempt.outcome))
@@ -107,7 +173,14 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("transcript_path", attempt.transcript_path)
       .set("patch_path", attempt.patch_path)
       .set("commit", attempt.commit ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
-                                    : Json(nullptr));
+                                    : Json(nullptr))
+      .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
+      .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }))
+      .set("todos", array_of(attempt.todos, todo_to_json))
+      .set("questions", array_of(attempt.questions, question_to_json))
+      .set("background_processes", array_of(attempt.background_processes, background_process_to_json))
+      .set("escaped_processes", array_of(attempt.escaped_processes, escaped_process_to_json))
+      .set("sandboxed", attempt.sandboxed);
   return json;
 }
 
@@ -139,6 +212,7 @@ Json run_to_json(const RunReport& report) {
       .set("interrupted", report.interrupted)
       .set("shard", report.shard ? Json::object().set("index", report.shard->index).set("total", report.shard->total)
                                  : Json(nullptr))
+      .set("price_table", Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
       .set("totals", totals_to_json(compute_totals(report.attempts)));
   return json;
 }

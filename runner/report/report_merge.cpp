@@ -19,7 +19,7 @@ std::string attempt_name(const AttemptResult& attempt) {
   return "'" + attempt.task_id + " #" + std::to_string(attempt.repeat_index + 1) + " [" + attempt.model + "]'";
 }
 
-/// The same runner version and, where set, the same policy in every input.
+/// The same runner version and price table and, where set, the same policy in every input.
 Expected<void> check_same_run_settings(const std::vector<MergeInput>& inputs) {
   const MergeInput* with_policy = nullptr;
   for (const MergeInput& input : inputs) {
@@ -28,6 +28,13 @@ Expected<void> check_same_run_settings(const std::vector<MergeInput>& inputs) {
       return make_error("mismatched runs: " + name_of(first) + " was written by agent-run " +
                         first.report.runner_version + " and " + name_of(input) + " by " +
                         input.report.runner_version + "; merge reports of one runner version");
+    }
+    if (input.report.price_table_version != first.report.price_table_version ||
+        input.report.price_table_file != first.report.price_table_file) {
+      return make_error("mismatched runs: " + name_of(first) + " priced its model calls with the price table " +
+                        first.report.price_table_version + " (" + first.report.price_table_file + ") and " +
+                        name_of(input) + " with " + input.report.price_table_version + " (" +
+                        input.report.price_table_file + "); merge runs priced by one table (--prices)");
     }
     if (input.report.policy_sha256.empty()) continue;
     if (with_policy && with_policy->report.policy_sha256 != input.report.policy_sha256) {
@@ -107,6 +114,8 @@ bool is_inside_path(const std::string& path) {
 RunReport merged_run(const std::vector<MergeInput>& inputs, const std::vector<std::string>& command_line) {
   RunReport run;
   run.runner_version = inputs.front().report.runner_version;
+  run.price_table_version = inputs.front().report.price_table_version;
+  run.price_table_file = inputs.front().report.price_table_file;
   run.command_line = command_line;
   std::optional<long long> first_start;
   long long last_end = 0;

@@ -67,6 +67,14 @@ class FieldReader {
     }
   }
 
+  /// Reads the array member `key`, whose items must be strings.
+  void read_strings(const Json& object, std::string_view key, const std::string& path, std::vector<std::string>& out) {
+    for_each(object, key, path, [&](const Json& item, const std::string& at) {
+      if (!item.is_string()) return fail(at, "expected a string");
+      out.push_back(item.as_string());
+    });
+  }
+
   static std::string join_path(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : path + "." + std::string(key);
   }
@@ -141,12 +149,98 @@ Durations read_durations(FieldReader& in, const Json& json, const std::string& p
   return durations;
 }
 
-/// Reads the attempt's identity and outcome; the rest is read by read_attempt_details.
+ModelTryRecord read_model_try(FieldReader& in, const Json& json, const std::string& path) {
+  ModelTryRecord failed;
+  in.read(json, "try", path, failed.try_number);
+  in.read(json, "status", path, failed.status);
+  in.read(json, "error_type", path, failed.error_type);
+  in.read(json, "message", path, failed.message);
+  in.read(json, "request_id", path, failed.request_id);
+  in.read(json, "wait_ms", path, failed.wait_ms);
+  in.read(json, "duration_ms", path, failed.duration_ms);
+  return failed;
+}
+
+ModelCallRecord read_model_call(FieldReader& in, const Json& json, const std::string& path) {
+  ModelCallRecord call;
+  in.read(json, "turn", path, call.turn);
+  in.read(json, "request_id", path, call.request_id);
+  in.read(json, "response_model", path, call.response_model);
+  in.read(json, "stop_reason", path, call.stop_reason);
+  in.read(json, "error", path, call.error);
+  if (const Json* usage = in.member(json, "usage", path)) call.usage = read_usage(in, *usage, path + ".usage");
+  in.read(json, "duration_ms", path, call.duration_ms);
+  in.for_each(json, "failed_tries", path, [&](const Json& item, const std::string& at) {
+    call.failed_tries.push_back(read_model_try(in, item, at));
+  });
+  return call;
+}
+
+TodoItem read_todo(FieldReader& in, const Json& json, const std::string& path) {
+  TodoItem item;
+  in.read(json, "content", path, item.content);
+  in.read(json, "status", path, item.status);
+  return item;
+}
+
+QuestionRecord read_question(FieldReader& in, const Json& json, const std::string& path) {
+  QuestionRecord question;
+  in.read(json, "turn", path, question.turn);
+  in.read(json, "question", path, question.question);
+  in.read_strings(json, "options", path, question.options);
+  in.read(json, "answer", path, question.answer);
+  in.read(json, "answered_by", path, question.answered_by);
+  in.read(json, "rule_index", path, question.rule_index);
+  return question;
+}
+
+BackgroundProcessRecord read_background_process(FieldReader& in, const Json& json, const std::string& path) {
+  BackgroundProcessRecord process;
+  in.read(json, "handle", path, process.handle);
+  in.read(json, "command", path, process.command);
+  in.read(json, "pid", path, process.pid);
+  in.read(json, "ended_by", path, process.ended_by);
+  in.read(json, "exit_code", path, process.exit_code);
+  in.read(json, "signal", path, process.signal);
+  in.read(json, "output_bytes", path, process.output_bytes);
+  in.read(json, "duration_ms", path, process.duration_ms);
+  return process;
+}
+
+EscapedProcessRecord read_escaped_process(FieldReader& in, const Json& json, const std::string& path) {
+  EscapedProcessRecord process;
+  in.read(json, "pid", path, process.pid);
+  in.read(json, "command", path, process.command);
+  return process;
+}
+
+/// Reads what the model, the session tools and the processes of an attempt left in its record.
+void read_attempt_session(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
+  in.for_each(json, "model_calls", path, [&](const Json& item, const std::string& at) {
+    attempt.model_calls.push_back(read_model_call(in, item, at));
+  });
+  in.read_strings(json, "warnings", path, attempt.warnings);
+  in.for_each(json, "todos", path,
+              [&](const Json& item, const std::string& at) { attempt.todos.push_back(read_todo(in, item, at)); });
+  in.for_each(json, "questions", path,
+              [&](const Json& item, const std::string& at) { attempt.questions.push_back(read_question(in, item, at)); });
+  in.for_each(json, "background_processes", path, [&](const Json& item, const std::string& at) {
+    attempt.background_processes.push_back(read_background_process(in, item, at));
+  });
+  in.for_each(json, "escaped_processes", path, [&](const Json& item, const std::string& at) {
+    attempt.escaped_processes.push_back(read_escaped_process(in, item, at));
+  });
+  in.read(json, "sandboxed", path, attempt.sandboxed);
+}
+
+/// Reads the attempt's identity and outcome; the rest is read by read_attempt.
 void read_attempt_identity(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
   in.read(json, "task_id", path, attempt.task_id);
   if (in.ok() && attempt.task_id.empty()) in.fail(path, "has no task_id");
   in.read(json, "task_file", path, attempt.task_file);
   in.read(json, "task_sha256", path, attempt.task_sha256);
+  in.read(json, "policy_file", path, attempt.policy_file);
+  in.read(json, "policy_sha256", path, attempt.policy_sha256);
   in.read(json, "model", path, attempt.model);
   in.read(json, "repeat_index", path, attempt.repeat_index);
   std::string outcome;
@@ -188,6 +282,7 @@ AttemptResult read_attempt(FieldReader& in, const Json& json, const std::string&
     in.read(*commit, "sha", path + ".commit", record.sha);
     attempt.commit = record;
   }
+  read_attempt_session(in, json, path, attempt);
   return attempt;
 }
 
@@ -209,6 +304,10 @@ void read_run(FieldReader& in, const Json& run, RunReport& report) {
     in.read(*shard, "index", "run.shard", record.index);
     in.read(*shard, "total", "run.shard", record.total);
     report.shard = record;
+  }
+  if (const Json* prices = in.member(run, "price_table", "run")) {
+    in.read(*prices, "version", "run.price_table", report.price_table_version);
+    in.read(*prices, "file", "run.price_table", report.price_table_file);
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/model_call.h"
 #include "report/usage.h"
 
 #include <optional>
@@ -46,6 +47,41 @@ struct CheckRecord {
   std::string output_tail;     // the last few KiB, for a person reading why it failed
 };
 
+/// One item of the agent's working plan, as todo_write last sent it.
+struct TodoItem {
+  std::string content;
+  std::string status;          // pending | in_progress | completed
+};
+
+/// One ask_user question and how it was answered with no human there.
+struct QuestionRecord {
+  int turn = 0;
+  std::string question;
+  std::vector<std::string> options;
+  std::string answer;          // what the model was told was chosen; empty when nothing was chosen
+  std::string answered_by;     // rule | first | deny | fail
+  int rule_index = -1;         // 0-based index in the task's answers: when answered_by == rule
+};
+
+/// One process the agent started with `background: true`.
+struct BackgroundProcessRecord {
+  std::string handle;          // bg1, bg2, ...
+  std::string command;
+  int pid = 0;
+  std::string ended_by;        // exited | process_kill | attempt_end
+  int exit_code = -1;          // valid when signal == 0
+  int signal = 0;
+  std::size_t output_bytes = 0;
+  long long duration_ms = 0;
+};
+
+/// A process that left its command's process group (setsid, a double fork) and was still alive when
+/// the attempt ended, so the runner killed it.
+struct EscapedProcessRecord {
+  int pid = 0;
+  std::string command;
+};
+
 /// Size of what the agent changed in its workspace.
 struct PatchStats {
   int files_changed = 0;
@@ -75,6 +111,8 @@ struct AttemptResult {
   std::string task_id;
   std::string task_file;
   std::string task_sha256;
+  std::string policy_file;               // the policy that decided this attempt's tool calls; empty: built-in
+  std::string policy_sha256;             // of that file's content
   std::string model;
   int repeat_index = 0;                  // 0-based
   Outcome outcome = Outcome::error;
@@ -93,6 +131,13 @@ struct AttemptResult {
   std::string transcript_path;           // relative to the report folder
   std::string patch_path;                // relative to the report folder
   std::optional<CommitRecord> commit;    // set when the changes were committed to a branch
+  std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
+  std::vector<std::string> warnings;     // what a person should know, e.g. a cost limit not enforced
+  std::vector<TodoItem> todos;           // the agent's plan as todo_write last sent it
+  std::vector<QuestionRecord> questions;  // every ask_user call and its answer
+  std::vector<BackgroundProcessRecord> background_processes;
+  std::vector<EscapedProcessRecord> escaped_processes;  // killed at the end of the attempt
+  bool sandboxed = false;                // bash and background processes ran inside bubblewrap
 };
 
 /// Which part of a sharded run a report holds (`--shard index/total`, index from 1).
@@ -111,6 +156,8 @@ struct RunReport {
   std::string policy_sha256;
   bool interrupted = false;
   std::optional<ShardRecord> shard;      // nullopt: not sharded
+  std::string price_table_version;       // of the table that priced every call
+  std::string price_table_file;          // `built-in` or the --prices path
   std::vector<AttemptResult> attempts;
 };
 

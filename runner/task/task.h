@@ -1,6 +1,8 @@
 #pragma once
 
 #include "base/json.h"
+#include "exec/sandbox.h"
+#include "tools/ask_user_answers.h"
 
 #include <chrono>
 #include <cstdint>
@@ -77,6 +79,13 @@ struct Task {
   int repeat = 1;
   std::vector<ScriptedTurn> script;       // the scripted model's turns
   std::optional<CommitSpec> commit;       // nullopt: the changes stay in patch.diff only
+  AskUserAnswers answers;                 // how ask_user is answered without a human
+  std::optional<SandboxSpec> sandbox;     // bash and background processes run inside bubblewrap
+  std::vector<std::string> secrets;       // environment names the agent's commands never see
+  std::vector<std::string> web_search;    // `web_search: custom`: the search command; empty: no web_search
 };
+
+/// The command `web_search: custom` runs when the task names none: ddgs (pip install ddgs).
+std::vector<std::string> default_web_search_command();
 
 }  // namespace agent_run

@@ -7,6 +7,7 @@
 #include "policy/policy_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <string>
 #include <vector>
@@ -30,7 +31,6 @@ struct TaskField {
   const char* key;
   FieldReader read;
 };
-
 
 /// `value` made absolute against `folder` and lexically normal, without a trailing separator.
 std::filesystem::path resolve_path(const std::string& value, const std::filesystem::path& folder) {
@@ -265,6 +265,96 @@ void read_script(const YamlNode& value, TaskReading& reading) {
   for (std::size_t i = 0; i < items->size(); ++i) read_turn((*items)[i], indexed("script", i), reading);
 }
 
+/// One `{question: RE2, choose: TEXT}` or the final `{otherwise: fail|first|deny}` of `answers:`.
+void read_answer(const YamlNode& item, const std::string& name, bool last, TaskReading& reading) {
+  YamlChecker& checker = reading.checker;
+  if (!checker.check_map(item, name, {"question", "choose", "otherwise"})) return;
+  if (const YamlNode* otherwise = item.find("otherwise")) {
+    if (!last || item.entries.size() > 1) {
+      checker.add(item.mark, "'" + name + ".otherwise' must be alone in the last entry of 'answers'");
+    }
+    auto choice = checker.choice(*otherwise, name + ".otherwise", {"fail", "first", "deny"});
+    if (choice == "fail") reading.task.answers.otherwise = AnswerFallback::fail;
+    if (choice == "first") reading.task.answers.otherwise = AnswerFallback::first;
+    return;
+  }
+  const YamlNode* question = item.find("question");
+  const YamlNode* choose = item.find("choose");
+  if (!question || !choose) {
+    const std::vector<std::string> keys = {"question", "choose", "otherwise"};
+    bool misspelt = (!question && has_misspelling_of(item, "question", keys)) ||
+                    (!choose && has_misspelling_of(item, "choose", keys));
+    if (!misspelt) checker.add(item.mark, "'" + name + "' needs 'question' (an RE2 pattern) and 'choose' (the answer)");
+    return;
+  }
+  auto pattern = checker.text(*question, name + ".question");
+  auto answer = checker.text(*choose, name + ".choose");
+  auto problem = pattern ? question_pattern_problem(*pattern) : std::nullopt;
+  if (problem) checker.add(question->mark, "'" + name + ".question' is not a valid RE2 pattern: " + *problem);
+  if (pattern && answer && !problem) reading.task.answers.rules.push_back(AnswerRule{*pattern, *answer});
+}
+
+void read_answers(const YamlNode& value, TaskReading& reading) {
+  const std::vector<YamlNode>* items = reading.checker.list(value, "answers");
+  if (!items) return;
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    read_answer((*items)[i], indexed("answers", i), i + 1 == items->size(), reading);
+  }
+}
+
+void read_sandbox(const YamlNode& value, TaskReading& reading) {
+  YamlChecker& checker = reading.checker;
+  SandboxSpec sandbox;
+  if (!value.is_null() && !checker.check_map(value, "sandbox", {"network", "write"})) return;
+  if (const YamlNode* network = value.find("network")) {
+    if (checker.choice(*network, "sandbox.network", {"off", "on"}) == "on") sandbox.network = SandboxNetwork::on;
+  }
+  if (const YamlNode* write = value.find("write")) {
+    auto choice = checker.choice(*write, "sandbox.write", {"workspace", "anywhere"});
+    if (choice == "anywhere") sandbox.write = SandboxWrite::anywhere;
+  }
+  reading.task.sandbox = sandbox;
+}
+
+bool is_environment_name(const std::string& name) {
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+         std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
+void read_secrets(const YamlNode& value, TaskReading& reading) {
+  auto names = reading.checker.text_list(value, "secrets");
+  if (!names) return;
+  for (std::size_t i = 0; i < names->size(); ++i) {
+    if (!is_environment_name((*names)[i])) {
+      reading.checker.add(value.items[i].mark, "'" + indexed("secrets", i) + "' must be an environment variable name, got '" +
+                                                   (*names)[i] + "'");
+    }
+  }
+  reading.task.secrets = std::move(*names);
+}
+
+/// `web_search: custom`, or `{mode: custom, command: [ddgs, text, -q, "{query}", ...]}`.
+void read_web_search(const YamlNode& value, TaskReading& reading) {
+  YamlChecker& checker = reading.checker;
+  if (value.is_scalar()) {
+    if (checker.choice(value, "web_search", {"custom"})) reading.task.web_search = default_web_search_command();
+    return;
+  }
+  if (!checker.check_map(value, "web_search", {"mode", "command"})) return;
+  const YamlNode* mode = value.find("mode");
+  if (!mode) {
+    checker.add(value.mark, "'web_search' needs 'mode: custom'");
+    return;
+  }
+  if (!checker.choice(*mode, "web_search.mode", {"custom"})) return;
+  reading.task.web_search = default_web_search_command();
+  if (const YamlNode* command = value.find("command")) {
+    auto words = checker.text_list(*command, "web_search.command");
+    if (words && words->empty()) checker.add(command->mark, "'web_search.command' must not be empty");
+    if (words && !words->empty()) reading.task.web_search = std::move(*words);
+  }
+}
+
 /// The task format's top-level keys, in the order ARCHITECTURE.md lists them.
 constexpr TaskField k_task_fields[] = {
     {"id", read_id},         {"description", read_description},
@@ -273,17 +363,26 @@ constexpr TaskField k_task_fields[] = {
     {"limits", read_limits}, {"tools", read_tools},
     {"policy", read_policy}, {"diagnostics", read_diagnostics},
     {"checks", read_checks}, {"repeat", read_repeat},
-    {"script", read_script},     {"commit", read_commit},
+    {"script", read_script},   {"commit", read_commit},
+    {"answers", read_answers}, {"sandbox", read_sandbox},
+    {"secrets", read_secrets}, {"web_search", read_web_search},
 };
 
 void read_task(const YamlNode& root, TaskReading& reading) {
   std::vector<std::string> known;
   for (const TaskField& field : k_task_fields) known.emplace_back(field.key);
   // Keys of ARCHITECTURE.md's task format that this version refuses rather than ignores.
-  std::vector<std::string> unsupported = {"mcp_servers", "answers", "sandbox"};
+  std::vector<std::string> unsupported = {"mcp_servers"};
   if (!reading.checker.check_map(root, "", known, unsupported)) return;
   for (const TaskField& field : k_task_fields) {
     if (const YamlNode* value = root.find(field.key)) field.read(*value, reading);
+  }
+  const YamlNode* tools = root.find("tools");
+  const auto& listed = reading.task.tools;
+  if (tools && listed && std::find(listed->begin(), listed->end(), "web_search") != listed->end() &&
+      reading.task.web_search.empty()) {
+    reading.checker.add(tools->mark, "'tools' lists web_search, which needs 'web_search: custom' (the search command "
+                                     "to run, ddgs by default)");
   }
   if (!root.find("prompt") && !has_misspelling_of(root, "prompt", known)) {
     reading.checker.add(root.mark, "missing required key 'prompt'");
@@ -298,6 +397,10 @@ void read_task(const YamlNode& root, TaskReading& reading) {
 }
 
 }  // namespace
+
+std::vector<std::string> default_web_search_command() {
+  return {"ddgs", "text", "-q", "{query}", "-m", "{max_results}"};
+}
 
 Expected<Task> load_task(std::string_view yaml_text, const std::filesystem::path& source) {
   Task task;

@@ -1,10 +1,13 @@
 #include "base/duration.h"
 #include "exec/process.h"
+#include "exec/sandbox.h"
 #include "tools/builtin_tools.h"
 #include "tools/tool_input.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 
 namespace agent_run {
 
@@ -15,6 +18,9 @@ constexpr std::size_t k_output_tail_bytes = 16 * 1024;
 
 /// How a command ended, as the last line of the result.
 std::string ending_of(const ProcessResult& result, std::chrono::milliseconds timeout) {
+  if (result.cancelled) {
+    return "[interrupted: agent-run was stopped by SIGINT or SIGTERM; its process group was killed]";
+  }
   if (result.timed_out) {
     return "[timed out after " + format_duration(timeout) + "; its process group was killed]";
   }
@@ -24,46 +30,82 @@ std::string ending_of(const ProcessResult& result, std::chrono::milliseconds tim
   return "[exit code " + std::to_string(result.exit_code) + "]";
 }
 
-/// Runs a shell command in the workspace, in its own process group, with a timeout.
+/// The environment for the agent's commands: the runner's (already without what looks secret)
+/// without the names the task marks secret.
+std::vector<std::string> agent_environment(const ToolContext& context) {
+  std::vector<std::string> environment = context.environment;
+  std::erase_if(environment, [&](const std::string& entry) {
+    std::string name = entry.substr(0, entry.find('='));
+    return std::find(context.session.secrets.begin(), context.session.secrets.end(), name) !=
+           context.session.secrets.end();
+  });
+  return environment;
+}
+
+/// `command` for bash (sh where there is no bash) in the workspace, sandboxed when the task says so.
+ProcessSpec command_spec(const std::string& command, const ToolContext& context, std::chrono::milliseconds timeout) {
+  ProcessSpec spec = shell_command(command, context.workspace, timeout);
+  std::error_code ec;
+  if (std::filesystem::exists("/bin/bash", ec)) spec.argv.front() = "/bin/bash";
+  spec.environment = agent_environment(context);
+  spec.cancellation = context.cancellation;
+  spec.output_head_bytes = k_output_head_bytes;
+  spec.output_tail_bytes = k_output_tail_bytes;
+  if (context.session.sandbox) spec = sandboxed(spec, *context.session.sandbox, context.workspace);
+  return spec;
+}
+
+/// Runs a shell command in the workspace, in its own process group, with a timeout; or in the background.
 class BashTool final : public Tool {
  public:
   ToolSchema schema() const override {
     return ToolSchema{
         "bash",
-        "Run a shell command in the workspace with /bin/sh. Standard output and error come back together, "
-        "capped head and tail, followed by the exit code.",
+        "Run a shell command with bash in the workspace, in its own process group. Standard output and error "
+        "come back together, capped head and tail, followed by the exit code; on timeout the whole group is "
+        "killed. With background: true it returns a handle at once instead of waiting: read the new output "
+        "with process_output, stop it with process_kill. Everything still running is killed when the task ends.",
         object_schema(Json::object()
                           .set("command", property("string", "The command line to run"))
-                          .set("timeout", property("integer", "Seconds before the command is killed (capped by the task)")),
+                          .set("timeout", property("integer", "Seconds before the command is killed (capped by the task)"))
+                          .set("background", property("boolean", "Start it and return a handle at once (a server, a watcher)")),
                       {"command"})};
   }
 
   ToolOutput run(const Json& input, ToolContext& context) override {
     auto command = required_string(input, "command");
     auto timeout_seconds = optional_integer(input, "timeout", 0);
+    auto background = optional_boolean(input, "background", false);
     if (!command) return failure(command.error().message);
+    if (!background) return failure(background.error().message);
     if (!timeout_seconds || *timeout_seconds < 0) {
       return failure(timeout_seconds ? "timeout must be a positive number of seconds" : timeout_seconds.error().message);
     }
+    if (*background) return start_background(*command, context);
     auto timeout = context.timeout;
     if (*timeout_seconds > 0) {
       timeout = std::min(timeout, std::chrono::milliseconds(*timeout_seconds * 1000));
     }
-    ProcessSpec spec = shell_command(*command, context.workspace, timeout);
-    spec.environment = context.environment;
-    spec.cancellation = context.cancellation;
-    spec.output_head_bytes = k_output_head_bytes;
-    spec.output_tail_bytes = k_output_tail_bytes;
-    auto result = run_process(spec);
+    auto result = context.session.processes.run(command_spec(*command, context, timeout));
     if (!result) return failure(result.error().message);
     std::string text = result->output;
     if (!text.empty() && text.back() != '\n') text += '\n';
     text += ending_of(*result, timeout) + "\n";
-    bool failed = result->timed_out || result->signal != 0 || result->exit_code != 0;
+    bool failed = result->timed_out || result->cancelled || result->signal != 0 || result->exit_code != 0;
     return ToolOutput{text, failed, std::nullopt};
   }
 
  private:
+  static ToolOutput start_background(const std::string& command, ToolContext& context) {
+    auto process = context.session.processes.start(command_spec(command, context, std::chrono::milliseconds(0)), command);
+    if (!process) return failure(process.error().message);
+    const std::string& handle = (*process)->handle();
+    return ToolOutput{"Started in the background as " + handle + " (pid " + std::to_string((*process)->pid()) +
+                          "). Read its new output with process_output {\"handle\": \"" + handle +
+                          "\"}; stop it with process_kill. It is killed when the task ends.\n",
+                      false, std::nullopt};
+  }
+
   static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("bash", message), true, {}}; }
 };
 

@@ -41,6 +41,12 @@ Expected<ConfinedPath> confine_path(const fs::path& workspace, std::string_view 
   if (requested.size() >= PATH_MAX) {
     return make_error("path is too long (" + std::to_string(requested.size()) + " bytes)");
   }
+  for (const fs::path& part : fs::path(shown)) {
+    if (part.native().size() > NAME_MAX) {
+      return make_error("a part of the path is too long (" + std::to_string(part.native().size()) + " bytes; at most " +
+                        std::to_string(NAME_MAX) + ")");
+    }
+  }
   const fs::path root = resolved(workspace);
   fs::path wanted = fs::path(shown).is_absolute() ? fs::path(shown) : root / shown;
   wanted = wanted.lexically_normal();

@@ -50,13 +50,13 @@ class EditFileTool final : public Tool {
     if (!replace_all) return failure(replace_all.error().message);
     auto file = confine_path(context.workspace, *path, Access::write, context.protected_paths);
     if (!file) return failure(file.error().message);
-    auto existing = read_existing_file(*file);
+    auto existing = read_existing_file(context.workspace, *file);
     if (!existing) return failure(existing.error().message);
     auto refusal = check_edit(*file, *existing, *old_text, *new_text, *replace_all, context);
     if (!refusal.empty()) return failure(refusal);
 
     std::string updated = replace_occurrences(existing->content, *old_text, *new_text);
-    auto written = replace_file_content(*file, updated);
+    auto written = replace_file_content(context.workspace, *file, updated);
     if (!written) return failure(written.error().message);
     context.reads[file->relative] = sha256_hex(updated);
     FileDiff diff = diff_file(file->relative, existing->content, updated);
@@ -64,11 +64,12 @@ class EditFileTool final : public Tool {
     output.edit = EditSummary{file->relative, diff.lines_added, diff.lines_removed};
     output.content = "Edited " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                      std::to_string(diff.lines_removed) + " removals\n" + diff.text;
+    // The file is written and `output` is complete: the one place per-edit diagnostics join the result.
     return output;
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("edit_file", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("edit_file", message), true, {}, {}}; }
 
   /// Why this edit may not go ahead, or empty when it may.
   static std::string check_edit(const ConfinedPath& file, const ExistingFile& existing, const std::string& old_text,

@@ -1,35 +1,41 @@
 #include "tools/file_writing.h"
 
-#include "base/files.h"
+#include "tools/safe_open.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace agent_run {
 
-Expected<ExistingFile> read_existing_file(const ConfinedPath& file) {
-  struct stat info {};
-  if (::lstat(file.absolute.c_str(), &info) != 0) {
-    return ExistingFile{};
+Expected<ExistingFile> read_existing_file(const std::filesystem::path& workspace, const ConfinedPath& file) {
+  auto root = open_workspace(workspace);
+  if (!root) return root.error();
+  int error = 0;
+  if (!open_beneath(root->get(), file.relative, O_PATH, &error) && error == ENOENT) return ExistingFile{};
+  auto info = stat_beneath(workspace, file.relative);
+  if (!info) return info.error();
+  if (!S_ISREG(info->st_mode)) return make_error("'" + file.relative + "' is not a regular file; it is never written");
+  auto opened = open_regular_file(workspace, file.relative);
+  if (!opened) return opened.error();
+  ExistingFile existing{true, {}};
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(opened->fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error("cannot read '" + file.relative + "': " + std::strerror(errno));
+    if (n == 0) break;
+    existing.content.append(buffer, static_cast<std::size_t>(n));
   }
-  if (!S_ISREG(info.st_mode)) {
-    return make_error("'" + file.relative + "' is not a regular file; it is never written");
-  }
-  auto content = read_file(file.absolute);
-  if (!content) return content.error();
-  return ExistingFile{true, std::move(*content)};
+  return existing;
 }
 
-Expected<void> replace_file_content(const ConfinedPath& file, std::string_view content) {
-  std::error_code ec;
-  std::filesystem::create_directories(file.absolute.parent_path(), ec);
-  if (ec) {
-    return make_error("cannot create the folder for '" + file.relative + "': " + ec.message());
-  }
-  auto written = write_file_atomically(file.absolute, content);
-  if (!written) {
-    return make_error("cannot write '" + file.relative + "'");
-  }
-  return {};
+Expected<void> replace_file_content(const std::filesystem::path& workspace, const ConfinedPath& file,
+                                    std::string_view content) {
+  return write_beneath(workspace, file.relative, content);
 }
 
 }  // namespace agent_run

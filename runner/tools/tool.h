@@ -2,6 +2,7 @@
 
 #include "base/json.h"
 #include "model/conversation.h"
+#include "tools/session_state.h"
 
 #include <chrono>
 #include <filesystem>
@@ -26,7 +27,12 @@ struct ToolOutput {
   std::string content;
   bool is_error = false;
   std::optional<EditSummary> edit;
+  std::vector<ImageBlock> images;   // pictures the model can look at (read_file on an image)
+  std::optional<AttemptEnd> ends_attempt;  // set by a tool that ends the attempt (ask_user's `fail`)
 };
+
+/// Which search the grep tool runs: ripgrep when it is on PATH (automatic), or one of the two always.
+enum class GrepBackend { automatic, ripgrep, builtin };
 
 /// The state one attempt's tools share: where they may work and what they have seen.
 struct ToolContext {
@@ -36,6 +42,8 @@ struct ToolContext {
   std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
   std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
   const Cancellation* cancellation = nullptr;           // the run's stop request: kill what runs, start nothing new
+  SessionState session;                                 // processes, todos, questions, status, web settings
+  GrepBackend grep_backend = GrepBackend::automatic;    // AGENT_RUN_GREP=builtin forces the built-in search
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.

@@ -6,7 +6,7 @@
 namespace agent_run {
 
 /// A unified diff of `before` and `after` for one file, with three lines of context, computed from
-/// the single changed region between the common prefix and suffix (what one edit or write changes).
+/// a line diff (Myers) in hunks, as `diff -u` shows it.
 struct FileDiff {
   std::string text;        // empty when nothing changed
   int lines_added = 0;

@@ -30,9 +30,9 @@ class WriteFileTool final : public Tool {
     if (!content) return failure(content.error().message);
     auto file = confine_path(context.workspace, *path, Access::write, context.protected_paths);
     if (!file) return failure(file.error().message);
-    auto existing = read_existing_file(*file);
+    auto existing = read_existing_file(context.workspace, *file);
     if (!existing) return failure(existing.error().message);
-    auto written = replace_file_content(*file, *content);
+    auto written = replace_file_content(context.workspace, *file, *content);
     if (!written) return failure(written.error().message);
     context.reads[file->relative] = sha256_hex(*content);
 
@@ -47,11 +47,12 @@ class WriteFileTool final : public Tool {
       output.content = "Wrote " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                        std::to_string(diff.lines_removed) + " removals\n" + diff.text;
     }
+    // The file is written and `output` is complete: the one place per-edit diagnostics join the result.
     return output;
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("write_file", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("write_file", message), true, {}, {}}; }
 };
 
 }  // namespace

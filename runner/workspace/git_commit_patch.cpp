@@ -59,9 +59,11 @@ Expected<std::string> GitRepository::commit_patch(const std::string& base, std::
     return git_failure(failure);
   }
   GitHandle<git_commit> commit(raw_commit);
+  std::unique_lock<std::mutex> guard(git_bookkeeping_lock());
   if (git_branch_create(&raw_branch, m_repository.get(), branch.c_str(), commit.get(), 1) != 0) {
     return git_failure(failure);
   }
+  guard.unlock();
   GitHandle<git_reference> created(raw_branch);
   return hex_of(commit_id);
 }

@@ -34,4 +34,9 @@ Error git_failure(const std::string& what) {
   return make_error(what + ": " + reason);
 }
 
+std::mutex& git_bookkeeping_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
 }  // namespace agent_run

@@ -108,6 +108,7 @@ Expected<void> GitRepository::create_branch(const std::string& branch, const std
   auto target = lookup_commit(m_repository.get(), commit);
   if (!target) return target.error();
   git_reference* raw = nullptr;
+  std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
   if (git_branch_create(&raw, m_repository.get(), branch.c_str(), target->get(), 0) != 0) {
     return git_failure("cannot create the branch '" + branch + "' in " + quoted(m_folder));
   }
@@ -118,6 +119,7 @@ Expected<void> GitRepository::create_branch(const std::string& branch, const std
 Expected<void> GitRepository::delete_branch(const std::string& branch) {
   auto reference = lookup_branch(m_repository.get(), branch);
   if (!reference) return reference.error();
+  std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
   if (git_branch_delete(reference->get()) != 0) {
     return git_failure("cannot delete the branch '" + branch + "' in " + quoted(m_folder));
   }
@@ -131,13 +133,16 @@ Expected<void> GitRepository::add_worktree(const std::string& name, const std::f
   std::filesystem::path common = std::filesystem::path(git_repository_commondir(m_repository.get())).lexically_normal();
   std::filesystem::path bookkeeping = common / "worktrees" / name;
   std::error_code ec;
-  // Made up front: two attempts adding the repository's first worktrees at once race to make it.
-  std::filesystem::create_directories(common / "worktrees", ec);
-  if (!std::filesystem::create_directory(bookkeeping, ec) || !std::filesystem::create_directory(folder, ec)) {
-    if (!ec) std::filesystem::remove(bookkeeping, ec);
-    return make_error("cannot add the worktree '" + name + "' in " + quoted(folder) + ": it exists");
+  Expected<void> added;
+  {
+    std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
+    std::filesystem::create_directories(common / "worktrees", ec);
+    if (!std::filesystem::create_directory(bookkeeping, ec) || !std::filesystem::create_directory(folder, ec)) {
+      if (!ec) std::filesystem::remove(bookkeeping, ec);
+      return make_error("cannot add the worktree '" + name + "' in " + quoted(folder) + ": it exists");
+    }
+    added = write_worktree_links(bookkeeping, folder, common, git_reference_name(reference->get()));
   }
-  auto added = write_worktree_links(bookkeeping, folder, common, git_reference_name(reference->get()));
   if (added) added = check_out_head(folder);
   if (!added) {
     std::filesystem::remove_all(bookkeeping, ec);  // what the failed add left behind
@@ -156,6 +161,7 @@ Expected<void> GitRepository::prune_worktree(const std::string& name) {
   GitHandle<git_worktree> worktree(raw);
   git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
   options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_WORKING_TREE;
+  std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
   if (git_worktree_prune(worktree.get(), &options) != 0) {
     return git_failure("cannot remove the worktree '" + name + "' of " + quoted(m_folder));
   }

@@ -74,7 +74,7 @@ void undo_holder(const fs::path& holder, StaleCleanup& cleanup) {
 
 /// Cleans one dead run's folder, whose lock `lock_fd` this process now holds.
 void clean_run_folder(const fs::path& folder, int lock_fd, StaleCleanup& cleanup) {
-  cleanup.processes += kill_leftover_processes(folder, name_of_marker(folder), LeftoverMatch::marker_or_folder);
+  cleanup.processes += kill_leftover_processes(folder, name_of_marker(folder));
   std::error_code ec;
   for (fs::directory_iterator entry(folder, ec), end; !ec && entry != end; entry.increment(ec)) {
     if (entry->is_directory(ec)) undo_holder(entry->path(), cleanup);
@@ -126,8 +126,7 @@ ScratchArea::~ScratchArea() {
 
 std::string ScratchArea::environment_marker() const { return name_of_marker(m_path); }
 
-Expected<int> ScratchArea::close(KeepWorkspace keep) {
-  int killed = kill_leftover_processes(m_path, environment_marker(), LeftoverMatch::marker);
+Expected<void> ScratchArea::close(KeepWorkspace keep) {
   std::error_code ec;
   if (keep == KeepWorkspace::yes) {
     fs::remove(m_path / k_lock_file, ec);
@@ -136,7 +135,7 @@ Expected<int> ScratchArea::close(KeepWorkspace keep) {
   }
   if (m_lock_fd >= 0) ::close(std::exchange(m_lock_fd, -1));
   if (ec) return make_error("cannot remove the scratch folder '" + m_path.string() + "': " + ec.message());
-  return killed;
+  return {};
 }
 
 StaleCleanup clean_stale_runs(const fs::path& parent) {

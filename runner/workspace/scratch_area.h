@@ -25,12 +25,12 @@ class ScratchArea {
 
   const std::filesystem::path& path() const { return m_path; }
   /// `AGENT_RUN_SCRATCH=<path>`: put in the environment of every command the run starts, so that
-  /// what they leave behind can be found wherever it went.
+  /// if the run dies, the next one finds what they left behind wherever it went (clean_stale_runs).
+  /// While the run lives, each attempt's process tables end its commands' leftovers.
   std::string environment_marker() const;
-  /// Ends the run's use of the folder: kills the processes its commands left behind (those with
-  /// the marker in their environment), then removes the folder; with KeepWorkspace::yes keeps it
-  /// and drops the lock file, so that no later run cleans it. Returns how many processes it killed.
-  Expected<int> close(KeepWorkspace keep);
+  /// Ends the run's use of the folder: removes it; with KeepWorkspace::yes keeps it and drops the
+  /// lock file, so that no later run cleans it.
+  Expected<void> close(KeepWorkspace keep);
 
  private:
   ScratchArea(std::filesystem::path path, int lock_fd) : m_path(std::move(path)), m_lock_fd(lock_fd) {}

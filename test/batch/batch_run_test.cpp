@@ -89,8 +89,9 @@ BOOST_AUTO_TEST_CASE(an_attempt_that_throws_is_an_error_and_the_others_carry_on)
 BOOST_AUTO_TEST_CASE(a_cancellation_kills_the_running_command_and_starts_nothing_new) {
   test::TempFolder marks;
   fs::path pid_file = marks.path() / "pid";
+  fs::path script = marks.write("slow.sh", "echo $$ > " + pid_file.string() + "\nexec sleep 60\n");  // no `$` in a bash call
   BatchFixture fixture({{"a-slow.yaml", "prompt: p\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: "
-                                        "{command: \"echo $$ > " + pid_file.string() + "; exec sleep 60\"}}\n  - say: x\n"},
+                                        "{command: \"sh " + script.string() + "\"}}\n  - say: x\n"},
                         {"b-next.yaml", test::sleeping_task("0")},
                         {"c-last.yaml", test::sleeping_task("0")}});
   RecordingObserver observer;
@@ -117,6 +118,23 @@ BOOST_AUTO_TEST_CASE(a_cancellation_kills_the_running_command_and_starts_nothing
   BOOST_TEST(!is_running(std::stoi(*pid)));
   BOOST_TEST(fs::is_empty(fixture.scratch));
   BOOST_TEST(attempts_on_disk(fixture.out) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(what_setup_leaves_running_serves_the_checks_and_is_killed_when_the_attempt_ends) {
+  test::TempFolder marks;
+  std::string pid_file = (marks.path() / "daemon.pid").string();
+  BatchFixture fixture({{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - \"setsid -f sh -c 'echo $$ > " +
+                                       pid_file + "; exec sleep 60' </dev/null >/dev/null 2>&1; while [ ! -s " + pid_file +
+                                       " ]; do sleep 0.01; done\"\nchecks:\n  - run: \"kill -0 $(cat " + pid_file +
+                                       ")\"\nscript:\n  - say: Done.\n"}});
+  AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
+  BOOST_TEST(result.outcome_type == "passed", result.message);  // the daemon was alive during the checks
+  auto pid = read_file(pid_file);
+  BOOST_REQUIRE(pid.has_value());
+  BOOST_TEST(!is_running(std::stoi(*pid)));
+  BOOST_REQUIRE(result.escaped_processes.size() == 1u);
+  BOOST_TEST(result.escaped_processes[0].pid == std::stoi(*pid));
+  BOOST_TEST(result.escaped_processes[0].command == "sleep 60");
 }
 
 BOOST_AUTO_TEST_CASE(attempts_the_report_already_holds_are_not_run_again) {

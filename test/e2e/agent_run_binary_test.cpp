@@ -123,6 +123,15 @@ BOOST_AUTO_TEST_CASE(a_bad_task_file_stops_the_run_before_anything_runs) {
   BOOST_TEST(!std::filesystem::exists(out.path() / "r"));
 }
 
+BOOST_AUTO_TEST_CASE(a_missing_policy_names_the_task_that_wants_it) {
+  repo.write("tasks/lost.yaml", "prompt: x\npolicy: ../nowhere.yaml\nscript: [{say: hi}]\n");
+  CommandResult result = run_agent_run({"tasks/lost.yaml", "--out", out.path().string()}, repo.path());
+  BOOST_TEST(result.exit_code == 2);
+  BOOST_TEST(result.output == (repo.path() / "nowhere.yaml").string() +
+                                  ": cannot read: No such file or directory\n  (the policy named by tasks/lost.yaml)\n"
+                                  "agent-run: nothing ran\n");
+}
+
 BOOST_AUTO_TEST_CASE(validate_checks_files_without_running_them) {
   CommandResult good = run_agent_run({"validate", "tasks/greet.yaml", "policy.yaml"}, repo.path());
   BOOST_TEST_INFO(good.output);

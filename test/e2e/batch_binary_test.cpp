@@ -33,11 +33,13 @@ std::string quick_task(const std::string& word) {
 }
 
 /// A task whose first attempt ever writes its shell's pid to `pid_file` and sleeps for five
-/// minutes; once `mark` exists (every later attempt) it passes at once.
-std::string slow_once_task(const fs::path& mark, const fs::path& pid_file) {
-  return "prompt: be slow once\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: {command: \"test -e " +
-         mark.string() + " && exit 0; touch " + mark.string() + "; echo $$ > " + pid_file.string() +
-         "; exec sleep 300\"}}\n  - say: Done.\n";
+/// minutes; once `mark` exists (every later attempt) it passes at once. The shell lines are a
+/// script in `folder` (the policy's parser refuses `$$` in a bash call).
+std::string slow_once_task(const test::TempFolder& folder, const fs::path& mark, const fs::path& pid_file) {
+  fs::path script = folder.write("slow-once.sh", "test -e " + mark.string() + " && exit 0\ntouch " + mark.string() +
+                                                     "\necho $$ > " + pid_file.string() + "\nexec sleep 300\n");
+  return "prompt: be slow once\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: {command: \"sh " +
+         script.string() + "\"}}\n  - say: Done.\n";
 }
 
 /// The content of `file`, or an empty string when it cannot be read.
@@ -66,7 +68,7 @@ struct RunFixture {
     fs::create_directories(tmp);
     test::make_git_repository(repo, {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy},
                                      {"tasks/a-quick.yaml", quick_task("hello")},
-                                     {"tasks/b-slow.yaml", slow_once_task(temp.path() / "mark", pid_file)},
+                                     {"tasks/b-slow.yaml", slow_once_task(temp, temp.path() / "mark", pid_file)},
                                      {"tasks/c-quick.yaml", quick_task("howdy")},
                                      {"tasks/d-quick.yaml", quick_task("hi")}});
   }
@@ -194,7 +196,8 @@ Json& member(Json& json, std::string_view key) {
 }
 
 /// `folder`/report.json with what differs between two runs of the same attempts (times,
-/// durations, the command line, the shard) set to fixed values.
+/// durations, the command line, the shard) set to fixed values. The tasks start no processes that
+/// outlive their command, so no pids differ.
 std::string report_without_timings(const std::string& folder) {
   auto json = parse_json(text_of(fs::path(folder) / "report.json"));
   BOOST_REQUIRE(json.has_value());
@@ -202,7 +205,7 @@ std::string report_without_timings(const std::string& folder) {
   run.set("started_at", "").set("duration_ms", 0).set("command_line", Json::array()).set("shard", nullptr);
   for (Json& attempt : member(*json, "attempts").as_array()) {
     attempt.set("started_at", "").set("durations", Json::object());
-    for (const char* list : {"tool_calls", "checks", "setup"}) {
+    for (const char* list : {"tool_calls", "checks", "setup", "model_calls", "background_processes"}) {
       for (Json& item : member(attempt, list).as_array()) item.set("duration_ms", 0);
     }
   }
@@ -318,13 +321,46 @@ BOOST_AUTO_TEST_CASE(merged_shards_equal_an_unsharded_run_modulo_timings) {
 
 BOOST_AUTO_TEST_CASE(a_real_report_reads_back_field_for_field) {
   RunFixture fixture;
-  test::CommandResult result = fixture.run({"tasks/a-quick.yaml", "tasks/c-quick.yaml", "--out", fixture.out.string()});
+  // A task that fills the session tools' fields too: a plan, a question, a background process and
+  // a process escaped from its group (a script: the policy refuses `&` and `$!` in a bash call).
+  fs::path escape = fixture.temp.write("escape.sh", "setsid sleep 1000 >/dev/null 2>&1 &\necho $! > " +
+                                                        (fixture.temp.path() / "escaped.pid").string() + "\nsleep 0.3\n");
+  fixture.temp.write("repo/tasks/e-session.yaml",
+                     "prompt: p\npolicy: ../policy.yaml\nanswers:\n  - otherwise: first\nscript:\n"
+                     "  - call: {tool: todo_write, input: {todos: [{content: look, status: in_progress}]}}\n"
+                     "  - call: {tool: ask_user, input: {question: \"Which one?\", options: [left, right]}}\n"
+                     "  - call: {tool: bash, input: {command: sleep 1000, background: true}}\n"
+                     "  - call: {tool: bash, input: {command: sh " + escape.string() + "}}\n  - say: Done.\n");
+  test::CommandResult result = fixture.run(
+      {"tasks/a-quick.yaml", "tasks/c-quick.yaml", "tasks/e-session.yaml", "--out", fixture.out.string()});
   BOOST_REQUIRE_MESSAGE(result.exit_code == 0, result.output);
   Json written = fixture.report();
+  const Json& session = written.find("attempts")->as_array().at(2);
+  BOOST_TEST(session.find("model_calls")->as_array().size() == 5u);
+  BOOST_TEST(session.find("todos")->as_array().size() == 1u);
+  BOOST_TEST(session.find("questions")->as_array().size() == 1u);
+  BOOST_TEST(session.find("background_processes")->as_array().size() == 1u);
+  BOOST_TEST(session.find("escaped_processes")->as_array().size() == 1u);
+  BOOST_TEST(!session.get_string("policy_sha256").empty());
+  BOOST_TEST(written.find("run")->find("price_table")->get_string("file") == "built-in");
   auto read = report_from_json(written, "report.json");
   BOOST_REQUIRE_MESSAGE(read.has_value(), (read ? std::string() : read.error().message));
   // Guards the reader (resume, merge) against fields the writers gain: it must read them all.
   BOOST_TEST(report_to_json(*read).dump_pretty() == written.dump_pretty());
+}
+
+BOOST_AUTO_TEST_CASE(resume_refuses_a_report_priced_by_another_price_table) {
+  RunFixture fixture;
+  test::CommandResult first = fixture.run({"tasks/a-quick.yaml", "--out", fixture.out.string()});
+  BOOST_REQUIRE_MESSAGE(first.exit_code == 0, first.output);
+  fs::path prices = fixture.temp.write("prices.json", R"({"version": "custom-1", "models": {}})");
+  test::CommandResult resumed =
+      fixture.run({"tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume", "--prices", prices.string()});
+  BOOST_TEST(resumed.exit_code == 2, resumed.output);
+  BOOST_TEST(resumed.output.find("priced its model calls with the price table ") != std::string::npos, resumed.output);
+  BOOST_TEST(resumed.output.find("this run with custom-1 (" + prices.string() + "); resume with the same --prices") !=
+                 std::string::npos,
+             resumed.output);
 }
 
 BOOST_AUTO_TEST_CASE(github_actions_logs_fold_each_attempt_into_a_group) {

@@ -1,6 +1,7 @@
 #include "base/cancellation.h"
 #include "base/files.h"
 #include "exec/process.h"
+#include "exec/process_table.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -105,6 +106,44 @@ BOOST_AUTO_TEST_CASE(an_uncancelled_command_runs_as_before) {
   BOOST_TEST(!result->cancelled);
   BOOST_TEST(result->exit_code == 0);
   BOOST_TEST(result->output == "fine\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_cancellation_ends_the_background_processes_of_a_table_and_it_starts_nothing_more) {
+  Cancellation cancellation;
+  ProcessTable table;
+  ProcessSpec spec = shell_command("trap '' TERM; echo started; exec sleep 60", {}, 0ms);
+  spec.cancellation = &cancellation;
+  spec.kill_grace = 300ms;
+  auto started = table.start(spec, "sleeper");
+  BOOST_REQUIRE_MESSAGE(started.has_value(), (started ? std::string() : started.error().message));
+  BackgroundProcess& process = **started;
+  BOOST_TEST(process.read_new(5s).output == "started\n");
+  auto cancelled_at = std::chrono::steady_clock::now();
+  cancellation.cancel(SIGTERM);
+  BackgroundRead last = process.read_new(5s);
+  for (int i = 0; i < 50 && last.running; ++i) last = process.read_new(100ms);
+  BOOST_TEST((std::chrono::steady_clock::now() - cancelled_at < 3s));  // the grace, not the minute of sleep
+  BOOST_REQUIRE(last.ending.has_value());
+  BOOST_TEST(last.ending->cancelled);
+  BOOST_TEST(!last.ending->timed_out);
+  BOOST_TEST(!last.ending->stopped);
+  BOOST_TEST(last.ending->signal == SIGKILL);  // it ignored SIGTERM
+  BOOST_TEST(!is_alive(process.pid()));
+  BOOST_TEST(to_string(process.ended_by()) == std::string("attempt_end"));
+
+  auto refused = table.start(spec, "another");
+  BOOST_REQUIRE(!refused.has_value());
+  BOOST_TEST(refused.error().message == "agent-run is stopping (SIGINT or SIGTERM): nothing new is started");
+  ProcessSpec foreground = shell_command("echo never", {}, 10s);
+  foreground.cancellation = &cancellation;
+  auto not_run = table.run(foreground);
+  BOOST_REQUIRE(not_run.has_value());
+  BOOST_TEST(not_run->cancelled);
+  BOOST_TEST(not_run->pid == 0);
+  ProcessTableSummary summary = table.stop_everything();
+  BOOST_REQUIRE(summary.background.size() == 1u);
+  BOOST_TEST(to_string(summary.background[0].ended_by) == std::string("attempt_end"));
+  BOOST_TEST(summary.escaped.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -89,9 +89,9 @@ BOOST_AUTO_TEST_CASE(unknown_keys_get_a_suggestion) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_tool_names_are_errors_with_a_suggestion) {
-  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    deny: [bsh, web_fetch, mcp__github__get_*]\n") ==
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    deny: [bsh, web_fetch, mcp__github__get_*, web_*]\n") ==
              "policies/p.yaml:4:12: unknown tool 'bsh' (did you mean 'bash'?)\n"
-             "policies/p.yaml:4:28: tool name patterns such as 'mcp__github__get_*' are not supported yet");
+             "policies/p.yaml:4:48: tool name patterns such as 'web_*' are for MCP tools only (mcp__SERVER__*)");
   BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: teleport\n") ==
              "policies/p.yaml:4:12: unknown tool 'teleport' (known tools: read_file, glob, grep, edit_file, "
              "write_file, bash, process_output, process_kill, todo_write, context_status, ask_user, web_search, "
@@ -123,25 +123,127 @@ BOOST_AUTO_TEST_CASE(a_misspelt_decision_or_id_gets_one_message) {
   BOOST_TEST(error_of("verison: 1\n") == "policies/p.yaml:1:1: unknown key 'verison' (did you mean 'version'?)");
 }
 
-BOOST_AUTO_TEST_CASE(rule_keys_of_later_versions_are_not_supported_yet) {
-  BOOST_TEST(error_of("version: 1\n"
-                      "rules:\n"
-                      "  - id: no-secrets\n"
-                      "    deny: [read_file]\n"
-                      "    paths: [\"**/.env\"]\n"
-                      "  - id: run-tests\n"
-                      "    allow: bash\n"
-                      "    argv_prefix: [npm, test]\n"
-                      "    argv_regex: x\n"
-                      "    examples: {match: [npm test]}\n"
-                      "  - id: docs\n"
-                      "    allow: web_fetch\n"
-                      "    hosts: [docs.python.org]\n") ==
-             "policies/p.yaml:5:5: 'paths' is not supported yet\n"
-             "policies/p.yaml:8:5: 'argv_prefix' is not supported yet\n"
-             "policies/p.yaml:9:5: 'argv_regex' is not supported yet\n"
-             "policies/p.yaml:10:5: 'examples' is not supported yet\n"
-             "policies/p.yaml:13:5: 'hosts' is not supported yet");
+BOOST_AUTO_TEST_CASE(matchers_load_into_the_rule) {
+  Expected<Policy> policy = load_policy("version: 1\n"
+                                        "rules:\n"
+                                        "  - id: no-secrets\n"
+                                        "    deny: [read_file, bash]\n"
+                                        "    paths: [\"**/.env\", \"*.pem\", \"//etc/shadow\"]\n"
+                                        "  - id: run-tests\n"
+                                        "    allow: bash\n"
+                                        "    argv_prefix: [npm, run, [test, lint]]\n"
+                                        "    redirects: [/dev/null, \"&1\"]\n"
+                                        "    examples: {match: [npm run test], not_match: [npm run testx]}\n"
+                                        "  - id: git\n"
+                                        "    allow: bash\n"
+                                        "    argv_regex: [git, \"status|log\", ...]\n"
+                                        "  - id: docs\n"
+                                        "    allow: web_fetch\n"
+                                        "    hosts: [docs.python.org, \"*.readthedocs.io\"]\n"
+                                        "    schemes: [https, http]\n"
+                                        "    ports: [443, 8443]\n",
+                                        "p.yaml");
+  BOOST_REQUIRE_MESSAGE(policy.has_value(), (policy ? std::string() : policy.error().message));
+  const std::vector<Rule>& rules = policy->rules;
+  BOOST_REQUIRE_EQUAL(rules[0].paths.size(), 3u);
+  BOOST_TEST((rules[0].paths[0].anchor == PathPattern::Anchor::workspace));
+  BOOST_TEST((rules[0].paths[1].anchor == PathPattern::Anchor::any_depth));
+  BOOST_TEST((rules[0].paths[2].anchor == PathPattern::Anchor::absolute));
+  BOOST_TEST((rules[1].argv_prefix == std::vector<std::vector<std::string>>{{"npm"}, {"run"}, {"test", "lint"}}));
+  BOOST_TEST((rules[1].redirects == std::vector<std::string>{"/dev/null", "&1"}));
+  BOOST_REQUIRE_EQUAL(rules[1].examples.size(), 2u);
+  BOOST_TEST(rules[1].examples[1].text == "npm run testx");
+  BOOST_TEST(!rules[1].examples[1].should_match);
+  BOOST_TEST(rules[1].examples[1].line == 10);
+  BOOST_REQUIRE_EQUAL(rules[2].argv_regex.size(), 2u);
+  BOOST_TEST(rules[2].argv_regex_any_tail);
+  BOOST_TEST(rules[2].argv_regex[1].full_match("log"));
+  BOOST_TEST(!rules[2].argv_regex[1].full_match("logx"));
+  BOOST_TEST((rules[3].hosts == std::vector<std::string>{"docs.python.org", "*.readthedocs.io"}));
+  BOOST_TEST((rules[3].schemes == std::vector<std::string>{"https", "http"}));
+  BOOST_TEST((rules[3].ports == std::vector<int>{443, 8443}));
+}
+
+BOOST_AUTO_TEST_CASE(bad_regular_expressions_are_load_errors) {
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [git, \"(a\", \"(x)\\\\1\", \"(?=x)\"]\n") ==
+             "policies/p.yaml:5:23: invalid regular expression '(a': missing ): (a\n"
+             "policies/p.yaml:5:29: invalid regular expression '(x)\\1': invalid escape sequence: \\1\n"
+             "policies/p.yaml:5:39: invalid regular expression '(?=x)': invalid perl operator: (?=");
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [\"a{1000}{1000}\"]\n") ==
+             "policies/p.yaml:5:18: invalid regular expression 'a{1000}{1000}': bad repetition operator: {1000}{1000}");
+  // Compiled with a bounded memory budget: a pattern over it is refused, not built.
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [\"\\\\pL{1000}\"]\n") ==
+             "policies/p.yaml:5:18: invalid regular expression '\\pL{1000}': pattern too large - compile failed");
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [\"...\", x, ..., y]\n") ==
+             "policies/p.yaml:5:18: '...' (any further words) may only end 'rules[0].argv_regex', after at least one pattern\n"
+             "policies/p.yaml:5:28: '...' (any further words) may only end 'rules[0].argv_regex', after at least one pattern");
+}
+
+BOOST_AUTO_TEST_CASE(bad_path_and_host_patterns_are_load_errors) {
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    deny: read_file\n    paths: [\"/src/**\", \"!x\", \"~/.ssh\", \"a/[b\", \"a/../b\"]\n") ==
+             "policies/p.yaml:5:13: '/src/**': a leading '/' is ambiguous: write 'src/**' for the workspace's, or "
+             "'//src/**' for the absolute path\n"
+             "policies/p.yaml:5:24: '!x': negated patterns ('!') are not supported: write a deny rule instead\n"
+             "policies/p.yaml:5:30: '~/.ssh': '~' is not expanded: name the folder inside the workspace, or an absolute "
+             "path as //PATH\n"
+             "policies/p.yaml:5:40: 'a/[b': the pattern has a '[' without its ']'\n"
+             "policies/p.yaml:5:48: 'a/../b': the pattern has a '..' segment, which means nothing in a pattern");
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: web_fetch\n    hosts: [Docs.Python.org, \"*.\", a..b]\n"
+                      "    ports: [70000]\n    schemes: [ftp]\n") ==
+             "policies/p.yaml:5:13: 'Docs.Python.org' is not a lower-case host name (letters, digits, '-' and '.'; '*.' "
+             "only at the start; internationalised names as xn--...)\n"
+             "policies/p.yaml:5:30: a host pattern must name a host\n"
+             "policies/p.yaml:5:36: 'a..b' has an empty label\n"
+             "policies/p.yaml:6:13: 'rules[0].ports[0]' must be at most 65535, got '70000'\n"
+             "policies/p.yaml:7:15: 'rules[0].schemes[0]' must be http or https, got 'ftp' (did you mean 'http'?)");
+}
+
+BOOST_AUTO_TEST_CASE(matchers_that_do_not_fit_the_rule_are_load_errors) {
+  BOOST_TEST(error_of("version: 1\nrules:\n"
+                      "  - id: a\n    allow: [bash, read_file]\n    argv_prefix: [make]\n"
+                      "  - id: b\n    allow: bash\n    paths: [src]\n"
+                      "  - id: c\n    deny: [web_fetch]\n    paths: [x]\n    redirects: [/dev/null]\n"
+                      "  - id: d\n    allow: bash\n    argv_prefix: [make]\n    argv_regex: [make]\n"
+                      "  - id: e\n    deny: bash\n    hosts: [example.com]\n") ==
+             "policies/p.yaml:5:5: 'argv_prefix' applies to bash only, not to 'read_file': put them in a rule of their own\n"
+             "policies/p.yaml:8:12: 'paths' cannot allow bash (not every argument is a path): allow bash commands with "
+             "argv_prefix or argv_regex, and deny paths in their arguments with a deny rule\n"
+             "policies/p.yaml:11:12: 'paths' applies to the file tools and bash, not to 'web_fetch': put them in a rule of "
+             "their own\n"
+             "policies/p.yaml:12:5: 'redirects' applies to bash only, not to 'web_fetch': put them in a rule of their own\n"
+             "policies/p.yaml:12:16: 'redirects' opts an allow rule in to redirections; a deny rule cannot take it\n"
+             "policies/p.yaml:16:17: a rule takes argv_prefix or argv_regex, not both\n"
+             "policies/p.yaml:19:5: 'hosts' applies to web_fetch only, not to 'bash': put them in a rule of their own");
+}
+
+BOOST_AUTO_TEST_CASE(mcp_names_that_could_collide_are_load_errors) {
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: [mcp__gh___x, mcp___x__y, mcp__a.b__c, mcp__gh__]\n") ==
+             "policies/p.yaml:4:13: 'mcp__gh___x' could be server 'gh_' or tool '_x': MCP names must not put '___' between "
+             "server and tool\n"
+             "policies/p.yaml:4:26: in 'mcp___x__y', the MCP server name '_x' starts or ends with '_' or holds '__', so "
+             "mcp__SERVER__TOOL names with it could be read as another server's\n"
+             "policies/p.yaml:4:38: in 'mcp__a.b__c', the MCP server name 'a.b' may hold only letters, digits, '-' and '_'\n"
+             "policies/p.yaml:4:51: 'mcp__gh__' is not a tool name: MCP tools are written mcp__SERVER__TOOL");
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: [mcp__github, \"mcp__*\", \"mcp__*__get_*\"]\n") == "");
+}
+
+BOOST_AUTO_TEST_CASE(examples_are_checked_at_load_each_at_its_position) {
+  const std::string text =
+      "version: 1\nrules:\n  - id: no-rm\n    deny: bash\n    argv_prefix: [rm]\n"
+      "    examples: {match: [\"sudo rm x\", \"echo rm\", \"rm $(x)\"], not_match: [\"rm -rf /\"]}\n";
+  BOOST_TEST(error_of(text) ==
+             "policies/p.yaml:6:37: example 'echo rm' of rule 'no-rm' should match, but the rule does not deny it\n"
+             "policies/p.yaml:6:48: example 'rm $(x)' of rule 'no-rm' should match, but the rule does not deny it (the "
+             "command is not understood, so no rule decides it: '$' (a variable, substitution or $'...' quoting))\n"
+             "policies/p.yaml:6:72: example 'rm -rf /' of rule 'no-rm' should not match, but the rule denies it");
+  Expected<Policy> unchecked = load_policy(text, "p.yaml", ExampleCheck::by_caller);
+  BOOST_TEST(unchecked.has_value());
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n"
+                      "    examples: {matches: [x], match: [{tool: bsh}, {tool: bash, input: 3}, {input: {}}]}\n") ==
+             "policies/p.yaml:5:16: unknown key 'matches' in 'rules[0].examples' (did you mean 'match'?)\n"
+             "policies/p.yaml:5:45: unknown tool 'bsh' (did you mean 'bash'?)\n"
+             "policies/p.yaml:5:71: 'rules[0].examples.match[1].input' must be a map\n"
+             "policies/p.yaml:5:75: 'rules[0].examples.match[2]' needs 'tool' (and 'input')");
 }
 
 BOOST_AUTO_TEST_CASE(yaml_problems_are_reported_with_the_file_name) {

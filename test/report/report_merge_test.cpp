@@ -15,6 +15,8 @@ RunReport shard_report(int index, int total, std::vector<AttemptResult> attempts
   report.started_at = std::move(started_at);
   report.duration_ms = 1000;
   report.shard = ShardRecord{index, total};
+  report.price_table_version = "2026-08-01";
+  report.price_table_file = "built-in";
   report.attempts = std::move(attempts);
   return report;
 }
@@ -56,6 +58,8 @@ BOOST_AUTO_TEST_CASE(shards_merge_in_task_order_with_the_run_spanning_them_all) 
   BOOST_TEST(merged->report.interrupted);
   BOOST_TEST(!merged->report.shard.has_value());
   BOOST_TEST(merged->report.command_line.size() == 4u);
+  BOOST_TEST(merged->report.price_table_version == "2026-08-01");
+  BOOST_TEST(merged->report.price_table_file == "built-in");
   BOOST_TEST(merged->warnings.empty());
   BOOST_REQUIRE_EQUAL(merged->copies.size(), 10u);
   BOOST_TEST(merged->copies[0].from == std::filesystem::path("shard-1/attempts/a/1/transcript.jsonl"));
@@ -106,6 +110,12 @@ BOOST_AUTO_TEST_CASE(overlapping_and_mismatched_runs_are_refused_with_the_folder
   other_policy.policy_sha256 = std::string(64, '2');
   BOOST_TEST(merge_error({{"x", a}, {"y", other_policy}}) ==
              "mismatched runs: 'x' and 'y' ran under different policies (--policy p1.yaml and p2.yaml)");
+  RunReport repriced = b;
+  repriced.price_table_version = "2026-09-01";
+  repriced.price_table_file = "prices.json";
+  BOOST_TEST(merge_error({{"y", b}, {"x", repriced}}) ==
+             "mismatched runs: 'y' priced its model calls with the price table 2026-08-01 (built-in) and 'x' with "
+             "2026-09-01 (prices.json); merge runs priced by one table (--prices)");
   RunReport escaping = b;
   escaping.attempts[0].patch_path = "../../etc/passwd";
   BOOST_TEST(merge_error({{"y", escaping}}) == "'y': attempt 'b #1 [script]' names a file outside its folder");

@@ -18,6 +18,33 @@ RunReport full_report() {
   report.attempts[0].durations.cleanup_ms = 3;
   report.attempts[1].usage.cost_usd.reset();
   report.attempts[1].usage.estimated = true;
+  report.price_table_version = "2026-08-01";
+  report.price_table_file = "prices/custom.json";
+  AttemptResult& first = report.attempts[0];
+  first.policy_file = "policies/default.yaml";
+  first.policy_sha256 = std::string(64, 'd');
+  ModelCallRecord call;
+  call.turn = 1;
+  call.request_id = "req_2";
+  call.response_model = "claude-x-20260801";
+  call.stop_reason = "tool_use";
+  call.usage = first.usage;
+  call.duration_ms = 4100;
+  call.failed_tries.push_back(ModelTryRecord{1, 529, "overloaded_error", "Overloaded", "req_1", 2000, 150});
+  call.failed_tries.push_back(ModelTryRecord{2, 0, "connection", "connection reset", "", 0, 20});
+  first.model_calls.push_back(call);
+  ModelCallRecord failed;
+  failed.turn = 2;
+  failed.error = "retries exhausted";
+  failed.usage = Usage::zero();
+  first.model_calls.push_back(failed);
+  first.warnings = {"limits.cost_usd ($1.00) was not enforced: the cost of openai/x is unknown"};
+  first.todos = {TodoItem{"read the parser", "completed"}, TodoItem{"fix the bug", "in_progress"}};
+  first.questions.push_back(QuestionRecord{2, "Which database?", {"sqlite", "postgres"}, "sqlite", "rule", 0});
+  first.background_processes.push_back(BackgroundProcessRecord{"bg1", "python3 -m http.server", 4242, "attempt_end",
+                                                               -1, 15, 1234, 5000});
+  first.escaped_processes.push_back(EscapedProcessRecord{4250, "sleep 1000"});
+  first.sandboxed = true;
   return report;
 }
 
@@ -42,6 +69,24 @@ BOOST_AUTO_TEST_CASE(what_the_writer_writes_the_reader_reads_back_field_for_fiel
   BOOST_TEST(!read->attempts[1].usage.cost_usd.has_value());
   BOOST_TEST(read->attempts[0].commit->branch == "agent/fix-bug-1");
   BOOST_TEST(!read->attempts[1].commit.has_value());
+  const AttemptResult& first = read->attempts[0];
+  BOOST_TEST(read->price_table_version == "2026-08-01");
+  BOOST_TEST(first.policy_sha256 == std::string(64, 'd'));
+  BOOST_REQUIRE(first.model_calls.size() == 2u);
+  BOOST_REQUIRE(first.model_calls[0].failed_tries.size() == 2u);
+  BOOST_TEST(first.model_calls[0].failed_tries[0].status == 529);
+  BOOST_TEST(first.model_calls[0].failed_tries[0].wait_ms == 2000);
+  BOOST_TEST(first.model_calls[1].error == "retries exhausted");
+  BOOST_TEST(first.warnings.size() == 1u);
+  BOOST_TEST(first.todos[1].status == "in_progress");
+  BOOST_REQUIRE(first.questions.size() == 1u);
+  BOOST_TEST(first.questions[0].options == (std::vector<std::string>{"sqlite", "postgres"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(first.background_processes[0].signal == 15);
+  BOOST_TEST(first.background_processes[0].output_bytes == 1234u);
+  BOOST_TEST(first.escaped_processes[0].command == "sleep 1000");
+  BOOST_TEST(first.sandboxed);
+  BOOST_TEST(!read->attempts[1].sandboxed);
 }
 
 BOOST_AUTO_TEST_CASE(a_file_is_read_from_disk_and_fields_it_does_not_know_are_ignored) {
@@ -70,6 +115,12 @@ BOOST_AUTO_TEST_CASE(errors_name_the_file_and_the_field) {
              "out/report.json: attempts[0].usage.cost_usd: expected a number or null");
   BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [{"outcome": "passed"}]})") ==
              "out/report.json: attempts[0]: has no task_id");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "model_calls": [{"failed_tries": [{"try": "one"}]}]}]})") ==
+             "out/report.json: attempts[0].model_calls[0].failed_tries[0].try: expected a whole number");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "questions": [{"options": ["a", 2]}]}]})") ==
+             "out/report.json: attempts[0].questions[0].options[1]: expected a string");
   test::TempFolder folder;
   folder.write("report.json", "{\"schema\": ");
   auto truncated = read_report_file(folder.path() / "report.json");

@@ -38,9 +38,14 @@ class RecordingModel final : public ModelClient {
     return m_turns[m_next++];
   }
 
+  void set_deadline(Clock::SteadyTime at) override { deadline = at; }
+  ModelCallRecord last_call() const override { return call_record; }
+
   std::vector<Conversation> received;
   std::function<void()> on_call;
   std::optional<std::string> fail_with;
+  std::optional<Clock::SteadyTime> deadline;   // what the loop set
+  ModelCallRecord call_record;                 // what last_call() reports (request id, failed tries)
 
  private:
   std::vector<ModelTurn> m_turns;

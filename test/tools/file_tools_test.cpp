@@ -39,7 +39,7 @@ BOOST_AUTO_TEST_CASE(read_file_refuses_binary_files_and_folders) {
   folder.write("blob.bin", std::string("\x89PNG\0\0\x01", 7));
   ToolOutput binary = read("blob.bin");
   BOOST_TEST(binary.is_error);
-  BOOST_TEST(binary.content == "read_file: 'blob.bin' is a binary file; it is not shown");
+  BOOST_TEST(binary.content == "read_file: 'blob.bin' is a binary file; read_file shows text, and PNG, JPEG, GIF and WebP images");
   std::filesystem::create_directory(folder.path() / "sub");
   BOOST_TEST(read("sub").content == "read_file: 'sub' is a directory");
 }

@@ -99,21 +99,6 @@ BOOST_AUTO_TEST_CASE(a_claimed_folder_is_locked_and_removed_or_kept_when_closed)
   BOOST_TEST(fs::exists(kept->path()));
 }
 
-BOOST_AUTO_TEST_CASE(closing_a_run_kills_what_its_commands_left_but_not_a_shell_looking_inside) {
-  test::TempFolder temp;
-  auto area = ScratchArea::claim(temp.path());
-  BOOST_REQUIRE(area.has_value());
-  fs::create_directories(area->path() / "workspace");
-  pid_t daemon = start_leftover(temp.path(), area->environment_marker(), temp.path() / "daemon.pid");
-  pid_t watcher = start_leftover(area->path() / "workspace", "", temp.path() / "watcher.pid");
-  auto killed = area->close(KeepWorkspace::yes);
-  BOOST_REQUIRE(killed.has_value());
-  BOOST_TEST(*killed == 1);
-  BOOST_TEST(!is_running(daemon));
-  BOOST_TEST(is_running(watcher));
-  ::kill(watcher, SIGKILL);
-}
-
 BOOST_AUTO_TEST_CASE(a_dead_runs_worktrees_branches_processes_and_folder_are_cleaned_and_live_runs_left_alone) {
   test::TempFolder temp;
   fs::path repo = temp.path() / "repo";

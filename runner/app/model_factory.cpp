@@ -1,0 +1,75 @@
+#include "app/model_factory.h"
+
+#include "model/anthropic_api.h"
+#include "model/openai_api.h"
+#include "model/scripted_model.h"
+
+#include <thread>
+
+namespace agent_run {
+
+namespace {
+
+const ModelAccess k_defaults;
+
+/// The client for `provider/name`, or why there can be none.
+Expected<std::unique_ptr<ModelClient>> make_api_client(const ModelWiring& wiring, const std::string& model) {
+  const std::string provider = model.substr(0, model.find('/'));
+  const bool anthropic = provider == "anthropic";
+  const ApiEndpoint& endpoint = anthropic ? wiring.access.anthropic : wiring.access.openai;
+  const ApiEndpoint& official = anthropic ? k_defaults.anthropic : k_defaults.openai;
+  if (endpoint.api_key.empty() && endpoint.base_url == official.base_url) {
+    const std::string key = anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+    const std::string url = anthropic ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL";
+    return make_error(model + ": " + key + " is not set; export the API key for " + official.base_url + " (or set " +
+                      url + " to a server that needs none)");
+  }
+  RequestSettings request = wiring.request;
+  request.model = model.substr(model.find('/') + 1);
+  std::optional<ModelPrice> price;
+  if (const ModelPrice* found = wiring.prices->find(model)) price = *found;
+  auto api = anthropic ? make_anthropic_api(endpoint, request) : make_openai_api(endpoint, request);
+  SleepFunction sleep = [](std::chrono::milliseconds wait) { std::this_thread::sleep_for(wait); };
+  return std::unique_ptr<ModelClient>(std::make_unique<ApiModelClient>(model, std::move(api), price, wiring.client,
+                                                                       *wiring.clock, std::move(sleep), endpoint.api_key));
+}
+
+}  // namespace
+
+ModelAccess read_model_access(char** environ_entries) {
+  ModelAccess access;
+  for (char** entry = environ_entries; entry && *entry; ++entry) {
+    const std::string text = *entry;
+    const auto equals = text.find('=');
+    if (equals == std::string::npos || equals + 1 == text.size()) continue;
+    const std::string name = text.substr(0, equals);
+    const std::string value = text.substr(equals + 1);
+    if (name == "ANTHROPIC_API_KEY") access.anthropic.api_key = value;
+    else if (name == "ANTHROPIC_BASE_URL") access.anthropic.base_url = value;
+    else if (name == "OPENAI_API_KEY") access.openai.api_key = value;
+    else if (name == "OPENAI_BASE_URL") access.openai.base_url = value;
+  }
+  return access;
+}
+
+ModelFactory make_model_factory(ModelWiring wiring) {
+  return [wiring](const Task& task, const std::string& model) -> Expected<std::unique_ptr<ModelClient>> {
+    if (model == "script") return std::unique_ptr<ModelClient>(std::make_unique<ScriptedModel>(task.script));
+    return make_api_client(wiring, model);
+  };
+}
+
+void warn_about_unenforceable_cost_limits(const std::vector<Task>& tasks, const std::vector<std::string>& model_override,
+                                          const PriceTable& prices, std::ostream& err) {
+  for (const Task& task : tasks) {
+    if (!task.limits.cost_usd) continue;
+    for (const std::string& model : model_override.empty() ? std::vector<std::string>{task.model} : model_override) {
+      if (model == "script" || prices.find(model)) continue;
+      err << "agent-run: warning: " << task.source.string() << ": limits.cost_usd cannot be enforced with " << model
+          << ": the price table (version " << prices.version << ") has no price for it, so its cost is unknown; "
+          << "give one with --prices FILE\n";
+    }
+  }
+}
+
+}  // namespace agent_run

@@ -1,0 +1,87 @@
+#include "app/commands.h"
+
+#include "base/json.h"
+#include "model/conversation.h"
+#include "policy/policy_examples.h"
+#include "policy/policy_loader.h"
+
+#include <filesystem>
+
+namespace agent_run {
+
+namespace {
+
+std::string decided_by(const Decision& decision) {
+  switch (decision.basis) {
+    case DecisionBasis::rule: return "rule '" + decision.rule_id + "'";
+    case DecisionBasis::approval_class: return "the tool's approval class";
+    case DecisionBasis::unmatched: return "the policy's 'unmatched' (no rule decided)";
+    case DecisionBasis::protected_path: return "a protected path";
+    case DecisionBasis::not_understood: return "the parser: the call cannot be checked";
+  }
+  return "";
+}
+
+void print_decision(const Policy& policy, const Decision& decision, std::ostream& out) {
+  out << "decision: " << to_string(decision.verdict) << "\n"
+      << "decided by: " << decided_by(decision) << "\n"
+      << "reason: " << decision.reason << "\n"
+      << "steps:\n";
+  for (const std::string& step : decision.steps) out << "  - " << step << "\n";
+  out << "policy: " << policy.source.string() << " (sha256 " << policy.sha256 << ")\n";
+}
+
+}  // namespace
+
+int policy_explain_command(const CliOptions& options, const ProgramContext& context) {
+  Expected<Policy> policy = load_policy_file(*options.policy);
+  if (!policy) {
+    context.err << policy.error().message << "\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
+  Expected<Json> input = parse_json(*options.input);
+  if (!input || !input->is_object()) {
+    context.err << "agent-run: --input must be a JSON object"
+                << (input ? std::string() : ": " + input.error().message) << "\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
+  if (auto problem = tool_name_problem(*options.tool)) {
+    context.err << "agent-run: --tool: " << *problem << "\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
+  std::error_code ec;
+  std::filesystem::path workspace = options.workspace ? std::filesystem::path(*options.workspace)
+                                                      : std::filesystem::current_path(ec);
+  if (!std::filesystem::is_directory(workspace, ec)) {
+    context.err << "agent-run: --workspace '" << workspace.string() << "' is not a folder\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
+  DecisionContext decision_context{workspace, {}};
+  Decision decision = decide(*policy, ToolCall{"explain", *options.tool, *input}, decision_context);
+  print_decision(*policy, decision, context.out);
+  return static_cast<int>(decision.verdict == Verdict::allow ? ExitCode::all_passed : ExitCode::some_failed);
+}
+
+int policy_test_command(const CliOptions& options, const ProgramContext& context) {
+  bool invalid = false;
+  int passed = 0;
+  int failed = 0;
+  for (const std::string& file : options.files) {
+    Expected<Policy> policy = load_policy_file(file, ExampleCheck::by_caller);
+    if (!policy) {
+      context.err << policy.error().message << "\n";
+      invalid = true;
+      continue;
+    }
+    for (const ExampleOutcome& outcome : check_examples(*policy)) {
+      context.out << file << ":" << outcome.line << ":" << outcome.column << ": " << (outcome.passed ? "ok    " : "FAIL  ")
+                  << outcome.message << "\n";
+      ++(outcome.passed ? passed : failed);
+    }
+  }
+  context.out << passed << " passed, " << failed << " failed\n";
+  if (invalid) return static_cast<int>(ExitCode::invalid);
+  return static_cast<int>(failed == 0 ? ExitCode::all_passed : ExitCode::some_failed);
+}
+
+}  // namespace agent_run

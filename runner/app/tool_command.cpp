@@ -1,0 +1,134 @@
+#include "agent/tool_call.h"
+#include "app/commands.h"
+#include "app/grep_setting.h"
+#include "base/clock.h"
+#include "base/json.h"
+#include "base/text.h"
+#include "batch/attempt_session.h"
+#include "policy/policy_loader.h"
+
+#include <istream>
+
+namespace agent_run {
+
+namespace {
+
+/// Everything one `agent-run tool` session shares: one attempt's tools, policy and context.
+struct ToolSession {
+  Policy policy = builtin_policy();
+  ToolRegistry tools = make_tool_registry(std::nullopt);
+  ToolContext context;
+};
+
+/// Fills `session` from the command line (the session holds processes, so it is filled in place).
+Expected<void> open_session(const CliOptions& options, const ProgramContext& program, ToolSession& session) {
+  std::error_code ec;
+  std::filesystem::path workspace = std::filesystem::weakly_canonical(*options.workspace, ec);
+  if (ec || !std::filesystem::is_directory(workspace)) {
+    return make_error("--workspace " + *options.workspace + ": not a folder");
+  }
+  if (options.policy) {
+    auto policy = load_policy_file(*options.policy);
+    if (!policy) return policy.error();
+    session.policy = std::move(*policy);
+    session.context.protected_paths.push_back(std::filesystem::absolute(*options.policy));
+  }
+  auto grep_backend = grep_backend_setting(program.environment);
+  if (!grep_backend) return grep_backend.error();
+  session.context.workspace = workspace;
+  session.context.environment = program.environment;
+  session.context.grep_backend = *grep_backend;
+  return {};
+}
+
+/// One line of the input: `{"tool": NAME, "input": {...}}`.
+Expected<ToolCall> parse_call(const std::string& line, int number) {
+  const std::string where = "<stdin>:" + std::to_string(number) + ": ";
+  auto json = parse_json(line);
+  if (!json) return make_error(where + json.error().message);
+  if (!json->is_object()) return make_error(where + "expected an object like {\"tool\": \"read_file\", \"input\": {...}}");
+  for (const auto& [key, value] : json->as_object()) {
+    if (key == "tool" || key == "input") continue;
+    auto suggestion = closest_match(key, {"tool", "input"});
+    return make_error(where + "unknown key '" + key + "'" + (suggestion ? " (did you mean '" + *suggestion + "'?)" : ""));
+  }
+  const Json* tool = json->find("tool");
+  if (tool == nullptr || !tool->is_string()) return make_error(where + "'tool' must be a tool name (a string)");
+  ToolCall call{"call-" + std::to_string(number), tool->as_string(), Json::object()};
+  if (const Json* input = json->find("input")) {
+    if (!input->is_object()) return make_error(where + "'input' must be an object, got " + input->dump());
+    call.input = *input;
+  }
+  return call;
+}
+
+Json json_line(int number, const ToolCall& call, const AnsweredCall& answered) {
+  Json images = Json::array();
+  for (const ImageBlock& image : answered.output.images) {
+    images.push(Json::object().set("media_type", image.media_type).set("data_base64", image.data_base64));
+  }
+  Json edit = nullptr;
+  if (answered.output.edit) {
+    edit = Json::object()
+               .set("path", answered.output.edit->path)
+               .set("lines_added", answered.output.edit->lines_added)
+               .set("lines_removed", answered.output.edit->lines_removed);
+  }
+  return Json::object()
+      .set("call", number)
+      .set("tool", call.name)
+      .set("input", call.input)
+      .set("decision", Json::object()
+                           .set("verdict", answered.record.decision)
+                           .set("decided_by", answered.record.decided_by)
+                           .set("rule_id", answered.record.rule_id)
+                           .set("reason", answered.record.reason))
+      .set("result", Json::object()
+                         .set("content", answered.output.content)
+                         .set("is_error", answered.output.is_error)
+                         .set("images", std::move(images)))
+      .set("edit", std::move(edit))
+      .set("duration_ms", answered.record.duration_ms);
+}
+
+std::string text_block(int number, const ToolCall& call, const AnsweredCall& answered) {
+  std::string rule = answered.record.rule_id.empty() ? "" : " by rule '" + answered.record.rule_id + "'";
+  std::string text = "=== " + std::to_string(number) + " " + call.name + " " + summarize_input(call) + " (" +
+                     answered.record.decision + rule + ") ===\n" + answered.output.content;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  for (const ImageBlock& image : answered.output.images) {
+    text += "[image " + image.media_type + ", " + std::to_string(image.data_base64.size()) + " bytes of base64]\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+int tool_command(const CliOptions& options, const ProgramContext& program, std::istream& in) {
+  ToolSession session;
+  if (auto opened = open_session(options, program, session); !opened) {
+    program.err << "agent-run: " << opened.error().message << "\n";
+    return static_cast<int>(ExitCode::invalid);
+  }
+  SystemClock clock;
+  ExitCode exit_code = ExitCode::all_passed;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (trim(line).empty()) continue;
+    auto call = parse_call(line, number);
+    if (!call) {
+      program.err << call.error().message << "\nagent-run: calls after this line were not run\n";
+      exit_code = ExitCode::invalid;
+      break;
+    }
+    AnsweredCall answered = answer_call(*call, number, session.tools, session.policy, clock, session.context);
+    if (answered.output.is_error) exit_code = ExitCode::some_failed;
+    program.out << (options.json ? json_line(number, *call, answered).dump() + "\n" : text_block(number, *call, answered));
+    program.out.flush();
+  }
+  AttemptResult ended;  // what the session tools recorded; `agent-run tool` prints results as it goes
+  finish_session(session.context.session, ended);
+  return static_cast<int>(exit_code);
+}
+
+}  // namespace agent_run

@@ -1,0 +1,54 @@
+#include "exec/sandbox.h"
+
+#include "base/text.h"
+
+namespace agent_run {
+
+namespace {
+
+constexpr const char* k_bubblewrap = "bwrap";
+
+/// bwrap's options before the command: namespaces, then mounts in order (later ones win).
+std::vector<std::string> bubblewrap_options(const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
+  std::vector<std::string> argv = {k_bubblewrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"};
+  if (sandbox.network == SandboxNetwork::off) argv.push_back("--unshare-net");
+  if (sandbox.write == SandboxWrite::workspace) {
+    argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
+    argv.insert(argv.end(), {"--bind", workspace.string(), workspace.string()});
+  } else {
+    argv.insert(argv.end(), {"--bind", "/", "/"});
+  }
+  argv.insert(argv.end(), {"--dev", "/dev", "--proc", "/proc"});
+  return argv;
+}
+
+}  // namespace
+
+ProcessSpec sandboxed(const ProcessSpec& spec, const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
+  ProcessSpec wrapped = spec;
+  wrapped.argv = bubblewrap_options(sandbox, workspace);
+  if (!spec.cwd.empty()) wrapped.argv.insert(wrapped.argv.end(), {"--chdir", spec.cwd.string()});
+  wrapped.argv.push_back("--");
+  wrapped.argv.insert(wrapped.argv.end(), spec.argv.begin(), spec.argv.end());
+  return wrapped;
+}
+
+Expected<void> check_sandbox_works(const SandboxSpec& sandbox) {
+  ProcessSpec probe;
+  probe.argv = {"true"};
+  probe.timeout = std::chrono::seconds(20);
+  auto result = run_process(sandboxed(probe, sandbox, "/"));
+  if (!result) {
+    return make_error("the task asks for a sandbox, but bubblewrap is not installed (" + result.error().message +
+                      "); install Debian's 'bubblewrap' package (ci/setup.sh does), or remove 'sandbox:'");
+  }
+  if (result->exit_code != 0) {
+    std::string said(trim(result->output));
+    return make_error("the task asks for a sandbox, but bubblewrap cannot make its namespaces here: " +
+                      (said.empty() ? "exit code " + std::to_string(result->exit_code) : said) +
+                      " (unprivileged user namespaces may be disabled on this machine)");
+  }
+  return {};
+}
+
+}  // namespace agent_run

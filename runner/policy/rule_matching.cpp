@@ -1,0 +1,190 @@
+#include "policy/rule_matching.h"
+
+#include "model/conversation.h"
+#include "policy/tool_names.h"
+
+#include <algorithm>
+
+namespace agent_run {
+
+namespace {
+
+/// The field of a file tool's input that names its path, and its default.
+std::optional<std::string> path_of(const ToolCall& call) {
+  const Json* path = call.input.find("path");
+  if (path && path->is_string()) return path->as_string();
+  if (call.name == "glob" || call.name == "grep") return std::string(".");
+  return std::nullopt;
+}
+
+bool is_path_tool(std::string_view name) {
+  return name == "read_file" || name == "edit_file" || name == "write_file" || name == "glob" || name == "grep";
+}
+
+bool any_pattern_matches(const Rule& rule, const CanonicalPath& path) {
+  return std::any_of(rule.paths.begin(), rule.paths.end(),
+                     [&](const PathPattern& pattern) { return path_pattern_matches(pattern, path); });
+}
+
+/// Deny rules match when any view of the path is matched; allow rules only when every view is
+/// (a symlink inside an allowed folder that leads elsewhere is not allowed).
+bool paths_match(const Rule& rule, const std::vector<CanonicalPath>& paths) {
+  if (rule.paths.empty()) return true;
+  if (paths.empty()) return false;
+  auto matched = [&](const CanonicalPath& path) { return any_pattern_matches(rule, path); };
+  return rule.verdict == Verdict::deny ? std::any_of(paths.begin(), paths.end(), matched)
+                                       : std::all_of(paths.begin(), paths.end(), matched);
+}
+
+bool web_matches(const Rule& rule, const ParsedUrl& target) {
+  const bool allow = rule.verdict == Verdict::allow;
+  if (!rule.hosts.empty() && std::none_of(rule.hosts.begin(), rule.hosts.end(), [&](const std::string& host) {
+        return host_pattern_matches(host, target.host);
+      })) {
+    return false;
+  }
+  if (rule.schemes.empty() ? allow && target.scheme != "https"
+                           : std::find(rule.schemes.begin(), rule.schemes.end(), target.scheme) == rule.schemes.end()) {
+    return false;
+  }
+  const int default_port = target.scheme == "https" ? 443 : 80;
+  if (rule.ports.empty()) return !allow || target.port == default_port;
+  return std::find(rule.ports.begin(), rule.ports.end(), target.port) != rule.ports.end();
+}
+
+bool prefix_matches(const Rule& rule, const std::vector<std::string>& argv, std::string_view program) {
+  if (argv.size() < rule.argv_prefix.size()) return false;
+  for (std::size_t i = 0; i < rule.argv_prefix.size(); ++i) {
+    std::string_view word = i == 0 ? program : std::string_view(argv[i]);
+    const std::vector<std::string>& choices = rule.argv_prefix[i];
+    if (std::find(choices.begin(), choices.end(), word) == choices.end()) return false;
+  }
+  return true;
+}
+
+bool regex_matches(const Rule& rule, const std::vector<std::string>& argv, std::string_view program) {
+  const std::size_t count = rule.argv_regex.size();
+  if (argv.size() < count || (!rule.argv_regex_any_tail && argv.size() != count)) return false;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!rule.argv_regex[i].full_match(i == 0 ? program : std::string_view(argv[i]))) return false;
+  }
+  return true;
+}
+
+/// True when the rule's first word is itself path-qualified, so it may match `./tool`.
+bool rule_names_a_path(const Rule& rule) {
+  if (!rule.argv_prefix.empty()) {
+    const std::vector<std::string>& first = rule.argv_prefix[0];
+    return std::any_of(first.begin(), first.end(), [](const std::string& w) { return w.find('/') != std::string::npos; });
+  }
+  return !rule.argv_regex.empty() && rule.argv_regex[0].text().find('/') != std::string::npos;
+}
+
+void add_word_paths(const std::string& word, const DecisionContext& context, std::vector<CanonicalPath>& paths) {
+  auto add = [&](std::string_view text) {
+    for (CanonicalPath& path : canonical_paths(context.workspace, text)) paths.push_back(std::move(path));
+  };
+  add(word);
+  if (std::size_t equals = word.find('='); equals != std::string::npos && equals + 1 < word.size()) {
+    add(std::string_view(word).substr(equals + 1));
+  }
+}
+
+}  // namespace
+
+bool writes_files(std::string_view tool_name) { return tool_name == "edit_file" || tool_name == "write_file"; }
+
+CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
+  CallFacts facts;
+  if (is_path_tool(call.name)) {
+    if (std::optional<std::string> path = path_of(call)) facts.paths = canonical_paths(context.workspace, *path);
+  } else if (call.name == "web_fetch") {
+    const Json* url = call.input.find("url");
+    Expected<ParsedUrl> target = url && url->is_string() ? parse_web_target(url->as_string())
+                                                         : Expected<ParsedUrl>(make_error("the call has no url"));
+    if (target) facts.web = *target;
+    else facts.problem = target.error().message;
+  }
+  return facts;
+}
+
+bool is_protected(const CanonicalPath& path, const Policy& policy, const DecisionContext& context) {
+  if (is_in_git_folder(path)) return true;
+  if (!policy.source.empty()) {
+    std::error_code ec;
+    std::filesystem::path source = std::filesystem::absolute(policy.source, ec);
+    if (!ec) source = std::filesystem::weakly_canonical(source, ec);
+    if (!ec && is_at_or_under(path, source)) return true;
+  }
+  const std::vector<CanonicalPath> root = canonical_paths(context.workspace, ".");
+  return std::any_of(context.protected_paths.begin(), context.protected_paths.end(), [&](const auto& protected_path) {
+    std::error_code ec;
+    std::filesystem::path canonical = std::filesystem::absolute(protected_path, ec);
+    if (!ec) canonical = std::filesystem::weakly_canonical(canonical, ec);
+    // A protected folder that holds the whole workspace (a report folder given as the checkout
+    // itself) would deny every path: it protects nothing then.
+    bool holds_workspace = !root.empty() && is_at_or_under(root.back(), canonical);
+    return !ec && !holds_workspace && is_at_or_under(path, canonical);
+  });
+}
+
+bool rule_names_tool(const Rule& rule, std::string_view tool_name) {
+  return std::any_of(rule.tools.begin(), rule.tools.end(),
+                     [&](const std::string& pattern) { return tool_pattern_matches(pattern, tool_name); });
+}
+
+bool rule_matches_facts(const Rule& rule, const CallFacts& facts) {
+  if (!rule.argv_prefix.empty() || !rule.argv_regex.empty()) return false;
+  if (!paths_match(rule, facts.paths)) return false;
+  const bool web_rule = !rule.hosts.empty() || !rule.schemes.empty() || !rule.ports.empty();
+  if (!web_rule) return true;
+  return facts.web && web_matches(rule, *facts.web);
+}
+
+bool argv_matches(const Rule& rule, const std::vector<std::string>& argv) {
+  if (argv.empty()) return false;
+  std::string_view program = argv[0];
+  if (rule.verdict == Verdict::deny) {
+    program = program_name(program);
+  } else if (program.find('/') != std::string_view::npos && !rule_names_a_path(rule)) {
+    return false;
+  }
+  if (!rule.argv_prefix.empty()) return prefix_matches(rule, argv, program);
+  if (!rule.argv_regex.empty()) return regex_matches(rule, argv, program);
+  return true;
+}
+
+std::vector<CanonicalPath> command_paths(const CommandViews& views, const DecisionContext& context) {
+  std::vector<CanonicalPath> paths;
+  for (const std::vector<std::string>& argv : views.argvs) {
+    for (const std::string& word : argv) add_word_paths(word, context, paths);
+  }
+  for (const ShellRedirect& redirect : views.redirects) {
+    if (redirect.op != ">&") add_word_paths(redirect.target, context, paths);
+  }
+  return paths;
+}
+
+bool bash_deny_matches(const Rule& rule, const CommandViews& views, const std::vector<CanonicalPath>& paths) {
+  bool argv_ok = std::any_of(views.argvs.begin(), views.argvs.end(),
+                             [&](const std::vector<std::string>& argv) { return argv_matches(rule, argv); });
+  return argv_ok && paths_match(rule, paths);
+}
+
+bool redirects_allowed(const Rule& rule, const SimpleCommand& command) {
+  return std::all_of(command.redirects.begin(), command.redirects.end(), [&](const ShellRedirect& redirect) {
+    return std::find(rule.redirects.begin(), rule.redirects.end(), redirect.rule_target()) != rule.redirects.end();
+  });
+}
+
+bool bash_allow_matches(const Rule& rule, const SimpleCommand& command) {
+  return rule.paths.empty() && argv_matches(rule, command.argv) && redirects_allowed(rule, command);
+}
+
+std::string denial_reason(const Rule& rule) {
+  std::string reason = rule.ask ? "requires approval; no human in the loop" : "denied by policy";
+  if (!rule.message.empty()) reason += ": " + rule.message;
+  return reason;
+}
+
+}  // namespace agent_run

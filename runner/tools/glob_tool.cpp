@@ -1,0 +1,116 @@
+#include "tools/builtin_tools.h"
+#include "tools/confined_path.h"
+#include "tools/file_walk.h"
+#include "tools/tool_input.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+
+namespace agent_run {
+
+namespace {
+
+constexpr std::int64_t k_default_max_results = 100;
+
+/// A file that matched, with its modification time for the newest-first order.
+struct FoundFile {
+  std::string path;
+  std::int64_t mtime_ns = 0;
+};
+
+/// The pattern as a gitignore-style glob relative to the search folder: without a '/', it matches at
+/// any depth (`*.go` finds every Go file); a leading '/' only anchors.
+Expected<GlobPattern> compile_pattern(std::string pattern) {
+  if (pattern.empty()) return make_error("pattern is empty");
+  if (auto as_written = GlobPattern::compile(pattern); !as_written) return as_written.error();
+  if (pattern.front() == '/') {
+    pattern.erase(0, 1);
+  } else if (pattern.find('/') == std::string::npos && pattern.rfind("**", 0) != 0) {
+    pattern = "**/" + pattern;
+  }
+  if (pattern.size() >= 3 && pattern.compare(pattern.size() - 3, 3, "/**") == 0) pattern += "/*";
+  return GlobPattern::compile(pattern);
+}
+
+/// Lists the files whose path matches a glob, newest first.
+class GlobTool final : public Tool {
+ public:
+  ToolSchema schema() const override {
+    return ToolSchema{
+        "glob",
+        "Find files by name with a glob, newest first. A pattern without '/' matches at any depth (\"*.go\"); "
+        "\"**\" spans folders and {a,b} alternates (\"src/**/*.{ts,tsx}\"). Skips .gitignored files and .git.",
+        object_schema(Json::object()
+                          .set("pattern", property("string", "Glob, relative to the folder searched, e.g. \"*.py\" or \"tests/**/test_*.py\""))
+                          .set("path", property("string", "Folder to search, relative to the workspace (default: all of it)"))
+                          .set("max_results", property("integer", "Most files to list (default 100)")),
+                      {"pattern"})};
+  }
+
+  ToolOutput run(const Json& input, ToolContext& context) override {
+    auto pattern_text = required_string(input, "pattern");
+    if (!pattern_text) return failure(pattern_text.error().message);
+    std::string path = input.get_string("path", ".");
+    if (const Json* given = input.find("path"); given && !given->is_null() && !given->is_string()) {
+      return failure("parameter 'path' must be a string, got " + given->dump());
+    }
+    auto max_results = optional_integer(input, "max_results", k_default_max_results);
+    if (!max_results) return failure(max_results.error().message);
+    if (*max_results < 1) return failure("max_results must be at least 1");
+    auto pattern = compile_pattern(*pattern_text);
+    if (!pattern) return failure(pattern.error().message);
+    auto folder = confine_path(context.workspace, path, Access::read, context.protected_paths);
+    if (!folder) return failure(folder.error().message);
+    if (!std::filesystem::is_directory(folder->absolute)) return failure("'" + path + "' is not a folder");
+
+    auto found = find_files(context, folder->relative, *pattern);
+    if (!found) return failure(found.error().message);
+    return ToolOutput{listing(*found, *pattern_text, static_cast<std::size_t>(*max_results)), false, {}, {}};
+  }
+
+ private:
+  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("glob", message), true, {}, {}}; }
+
+  static Expected<std::vector<FoundFile>> find_files(const ToolContext& context, const std::string& folder,
+                                                      const GlobPattern& pattern) {
+    const std::size_t skip = folder == "." ? 0 : folder.size() + 1;
+    auto overrides = search_overrides({});
+    if (!overrides) return overrides.error();
+    std::vector<FoundFile> found;
+    auto walked = walk_files(context.workspace, folder, *overrides, [&](const WalkedFile& file) {
+      if (pattern.matches(file.path.substr(skip))) {
+        struct stat info {};
+        std::int64_t mtime = 0;
+        if (::fstatat(file.folder_fd, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+          mtime = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+        }
+        found.push_back(FoundFile{std::string(file.path), mtime});
+      }
+      return WalkStep::go_on;
+    });
+    if (!walked) return walked.error();
+    return found;
+  }
+
+  static std::string listing(std::vector<FoundFile>& found, const std::string& pattern, std::size_t max_results) {
+    if (found.empty()) return "No files match '" + pattern + "'.\n";
+    std::sort(found.begin(), found.end(), [](const FoundFile& a, const FoundFile& b) {
+      return a.mtime_ns != b.mtime_ns ? a.mtime_ns > b.mtime_ns : a.path < b.path;
+    });
+    std::string out;
+    for (std::size_t i = 0; i < found.size() && i < max_results; ++i) out += found[i].path + "\n";
+    if (found.size() > max_results) {
+      out += "[" + std::to_string(max_results) + " of " + std::to_string(found.size()) +
+             " files, newest first; narrow the pattern or the path to see the others]\n";
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> make_glob_tool() { return std::make_unique<GlobTool>(); }
+
+}  // namespace agent_run

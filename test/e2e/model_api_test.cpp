@@ -1,0 +1,293 @@
+#include "base/json.h"
+#include "model/price_table.h"
+#include "support/fixtures.h"
+#include "support/replay_server.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace agent_run;
+using namespace agent_run::test;
+
+namespace {
+
+constexpr const char* k_fake_anthropic_key = "sk-ant-api03-E2EFAKEKEY-do-not-leak-0123456789";
+constexpr const char* k_fake_openai_key = "sk-proj-E2EFAKEKEY-do-not-leak-9876543210";
+
+const char* k_policy = R"(version: 1
+unmatched: deny
+rules:
+  - id: write-files
+    allow: [edit_file, write_file]
+)";
+
+const char* k_task = R"(description: Add a hello script
+prompt: Look at greet.sh, then create hello.sh that prints hello.
+policy: ../policy.yaml
+limits: {turns: 10, cost_usd: 5.0}
+checks:
+  - run: "sh hello.sh | grep -qx hello"
+)";
+
+/// Token counts as a stream reports them, summed the simple way: Anthropic's last usage values per
+/// stream (message_delta repeats them cumulatively); OpenAI's usage-only chunk.
+struct StreamedUsage {
+  std::int64_t input = 0;
+  std::int64_t output = 0;
+  std::int64_t cache_read = 0;
+  std::int64_t cache_write = 0;
+};
+
+void add_streamed_usage(const std::string& stream, StreamedUsage& sum) {
+  StreamedUsage last;
+  std::istringstream lines(stream);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("data: {", 0) != 0) continue;
+    Json data = parse_json(line.substr(6)).value();
+    const Json* usage = data.find("usage");
+    if (const Json* message = data.find("message")) usage = message->find("usage");
+    if (usage == nullptr || !usage->is_object()) continue;
+    auto field = [&](const Json& object, const char* name) {
+      const Json* value = object.find(name);
+      return value ? value->as_int() : 0;
+    };
+    if (usage->find("prompt_tokens")) {
+      last.cache_read = field(*usage->find("prompt_tokens_details"), "cached_tokens");
+      last.input = field(*usage, "prompt_tokens") - last.cache_read;
+      last.output = field(*usage, "completion_tokens");
+    } else {
+      last = StreamedUsage{field(*usage, "input_tokens"), field(*usage, "output_tokens"),
+                           field(*usage, "cache_read_input_tokens"), field(*usage, "cache_creation_input_tokens")};
+    }
+  }
+  sum.input += last.input;
+  sum.output += last.output;
+  sum.cache_read += last.cache_read;
+  sum.cache_write += last.cache_write;
+}
+
+/// A git repository made by the test with a tiny project, a policy and the task file.
+struct ModelApiFixture {
+  TempFolder repo;
+  TempFolder out;
+  TempFolder certificates;
+
+  ModelApiFixture() {
+    make_git_repository(repo.path(), {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}, {"tasks/hello.yaml", k_task}});
+  }
+
+  /// Runs the built binary with `environment` (NAME=value words) and `arguments` in the repository.
+  CommandResult run(const std::vector<std::string>& environment, const std::vector<std::string>& arguments) const {
+    std::string command = "env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
+    for (const std::string& word : environment) command += " " + shell_quote(word);
+    command += " " + shell_quote(AGENT_RUN_BINARY) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
+    for (const std::string& argument : arguments) command += " " + shell_quote(argument);
+    return run_shell(command, repo.path());
+  }
+
+  Json attempt() const {
+    Json report = parse_json(out.read("report.json")).value();
+    return report.find("attempts")->as_array().at(0);
+  }
+
+  /// Every file the run wrote, for the test that no secret leaked into any.
+  std::string every_file_in_out() const {
+    std::string all;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(out.path())) {
+      if (!entry.is_regular_file()) continue;
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::ostringstream content;
+      content << in.rdbuf();
+      all += content.str();
+    }
+    return all;
+  }
+
+  void check_report_schema() const {
+    CommandResult valid = run_shell("python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+                                        " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+                                    out.path());
+    BOOST_TEST_INFO(valid.output);
+    BOOST_TEST(valid.exit_code == 0);
+  }
+
+  /// The three turns of `provider` (`anthropic` or `openai`) and the usage they stream.
+  static std::vector<ScriptedResponse> three_turns(const std::string& provider, StreamedUsage& usage) {
+    std::vector<ScriptedResponse> turns;
+    for (int n = 1; n <= 3; ++n) {
+      std::string stream = model_fixture("e2e_" + provider + "_" + std::to_string(n) + ".sse");
+      add_streamed_usage(stream, usage);
+      turns.push_back(sse_response(stream, "req_e2e_" + provider + "_" + std::to_string(n)));
+    }
+    return turns;
+  }
+};
+
+void check_usage_totals(const Json& report_usage, const StreamedUsage& streamed, const std::string& model) {
+  BOOST_TEST(report_usage.find("input_tokens")->as_int() == streamed.input);
+  BOOST_TEST(report_usage.find("output_tokens")->as_int() == streamed.output);
+  BOOST_TEST(report_usage.find("cache_read_input_tokens")->as_int() == streamed.cache_read);
+  BOOST_TEST(report_usage.find("cache_creation_input_tokens")->as_int() == streamed.cache_write);
+  BOOST_TEST(!report_usage.find("estimated")->as_bool());
+  Usage as_usage;
+  as_usage.input_tokens = streamed.input;
+  as_usage.output_tokens = streamed.output;
+  as_usage.cache_read_input_tokens = streamed.cache_read;
+  as_usage.cache_creation_input_tokens = streamed.cache_write;
+  const ModelPrice* price = builtin_price_table().find(model);
+  BOOST_REQUIRE(price != nullptr);
+  BOOST_TEST(report_usage.find("cost_usd")->as_double() == cost_usd(*price, as_usage), boost::test_tools::tolerance(1e-9));
+}
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(model_api_end_to_end, ModelApiFixture)
+
+BOOST_AUTO_TEST_CASE(anthropic_over_tls_completes_a_multi_turn_task_with_parallel_tool_calls) {
+  StreamedUsage streamed;
+  ServerTls tls = make_self_signed_certificate(certificates.path().string());
+  ReplayServer server(three_turns("anthropic", streamed), tls);
+  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key,
+                              "SSL_CERT_FILE=" + tls.certificate_file},
+                             {"--model", "anthropic/claude-sonnet-4-5"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome") == "passed");
+  BOOST_TEST(attempt.find("turns")->as_int() == 3);
+  BOOST_TEST(attempt.find("tool_calls")->as_array().size() == 3u);
+  check_usage_totals(*attempt.find("usage"), streamed, "anthropic/claude-sonnet-4-5");
+  Json report = parse_json(out.read("report.json")).value();
+  check_usage_totals(*report.find("run")->find("totals")->find("usage"), streamed, "anthropic/claude-sonnet-4-5");
+  BOOST_TEST(report.find("run")->find("price_table")->get_string("version") == builtin_price_table().version);
+  const Json::Array& calls = attempt.find("model_calls")->as_array();
+  BOOST_REQUIRE(calls.size() == 3u);
+  BOOST_TEST(calls[1].get_string("request_id") == "req_e2e_anthropic_2");
+  BOOST_TEST(calls[1].get_string("response_model") == "claude-sonnet-4-5-20250929");
+  BOOST_TEST(calls[2].get_string("stop_reason") == "end_turn");
+  BOOST_TEST(attempt.find("warnings")->as_array().empty());
+  auto requests = server.requests();
+  BOOST_REQUIRE(requests.size() == 3u);
+  BOOST_TEST(requests[0].header("x-api-key") == k_fake_anthropic_key);
+  BOOST_TEST(requests[1].body.find(R"("tool_use_id":"toolu_e2e_read_greet")") != std::string::npos);
+  BOOST_TEST(requests[1].body.find("echo bye") != std::string::npos);
+  BOOST_TEST(requests[2].body.find(R"("tool_use_id":"toolu_e2e_write_hello")") != std::string::npos);
+  BOOST_TEST(requests[2].body.find(R"("tool_use_id":"toolu_e2e_read_hello")") != std::string::npos);
+  std::string transcript = out.read("attempts/hello/1/transcript.jsonl");
+  BOOST_TEST(transcript.find(R"("type":"request")") != std::string::npos);
+  BOOST_TEST(transcript.find(R"("request_id":"req_e2e_anthropic_3")") != std::string::npos);
+  BOOST_TEST(every_file_in_out().find(k_fake_anthropic_key) == std::string::npos);
+  BOOST_TEST(result.output.find(k_fake_anthropic_key) == std::string::npos);
+  check_report_schema();
+}
+
+BOOST_AUTO_TEST_CASE(openai_compatible_completes_a_multi_turn_task_with_parallel_tool_calls) {
+  StreamedUsage streamed;
+  ReplayServer server(three_turns("openai", streamed));
+  CommandResult result = run({"OPENAI_BASE_URL=" + server.url() + "/v1", std::string("OPENAI_API_KEY=") + k_fake_openai_key},
+                             {"--model", "openai/gpt-4o"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome") == "passed");
+  BOOST_TEST(attempt.find("turns")->as_int() == 3);
+  check_usage_totals(*attempt.find("usage"), streamed, "openai/gpt-4o");
+  auto requests = server.requests();
+  BOOST_REQUIRE(requests.size() == 3u);
+  BOOST_TEST(requests[0].uri == "/v1/chat/completions");
+  BOOST_TEST(requests[0].header("Authorization") == std::string("Bearer ") + k_fake_openai_key);
+  BOOST_TEST(requests[1].body.find(R"("role":"tool","tool_call_id":"call_e2e_read_greet")") != std::string::npos);
+  BOOST_TEST(requests[2].body.find(R"("tool_call_id":"call_e2e_read_hello")") != std::string::npos);
+  BOOST_TEST(every_file_in_out().find(k_fake_openai_key) == std::string::npos);
+  check_report_schema();
+}
+
+BOOST_AUTO_TEST_CASE(a_429_and_a_529_are_retried_and_every_try_is_in_the_report) {
+  StreamedUsage streamed;
+  std::vector<ScriptedResponse> responses = {
+      json_response(429, R"({"type":"error","error":{"type":"rate_limit_error","message":"synthetic: rate limited"},"request_id":"req_e2e_429"})",
+                    {{"retry-after-ms", "30"}, {"request-id", "req_e2e_429"}}),
+      json_response(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_e2e_529"})",
+                    {{"retry-after-ms", "40"}, {"request-id", "req_e2e_529"}})};
+  for (ScriptedResponse& turn : three_turns("anthropic", streamed)) responses.push_back(turn);
+  ReplayServer server(responses);
+  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+                             {"--model", "anthropic/claude-sonnet-4-5"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  Json attempt = this->attempt();
+  check_usage_totals(*attempt.find("usage"), streamed, "anthropic/claude-sonnet-4-5");
+  const Json::Array& tries = attempt.find("model_calls")->as_array().at(0).find("failed_tries")->as_array();
+  BOOST_REQUIRE(tries.size() == 2u);
+  BOOST_TEST(tries[0].find("status")->as_int() == 429);
+  BOOST_TEST(tries[0].get_string("error_type") == "rate_limit_error");
+  BOOST_TEST(tries[0].get_string("request_id") == "req_e2e_429");
+  BOOST_TEST(tries[0].find("wait_ms")->as_int() == 30);
+  BOOST_TEST(tries[1].find("status")->as_int() == 529);
+  BOOST_TEST(tries[1].get_string("error_type") == "overloaded_error");
+  BOOST_TEST(tries[1].find("wait_ms")->as_int() == 40);
+  check_report_schema();
+}
+
+BOOST_AUTO_TEST_CASE(a_rejected_key_is_an_error_with_a_message_to_act_on_and_no_retry) {
+  ReplayServer server({json_response(401, R"({"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_e2e_401"})",
+                                     {{"request-id", "req_e2e_401"}})});
+  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+                             {"--model", "anthropic/claude-sonnet-4-5"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 3);
+  Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome") == "error");
+  BOOST_TEST(attempt.get_string("outcome_type") == "model.unavailable");
+  BOOST_TEST(attempt.get_string("message") ==
+             "anthropic/claude-sonnet-4-5: HTTP 401 authentication_error: invalid x-api-key (request id req_e2e_401); "
+             "check ANTHROPIC_API_KEY");
+  const Json::Array& tries = attempt.find("model_calls")->as_array().at(0).find("failed_tries")->as_array();
+  BOOST_REQUIRE(tries.size() == 1u);
+  BOOST_TEST(tries[0].find("wait_ms")->as_int() == 0);
+  BOOST_TEST(server.requests().size() == 1u);
+  BOOST_TEST(every_file_in_out().find(k_fake_anthropic_key) == std::string::npos);
+  check_report_schema();
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_goes_silent_ends_the_attempt_in_bounded_time) {
+  ScriptedResponse silent = sse_response(model_fixture("e2e_anthropic_1.sse").substr(0, 300), "req_e2e_silent");
+  silent.end = ResponseEnd::go_silent;
+  ReplayServer server({silent, silent});
+  const auto start = std::chrono::steady_clock::now();
+  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+                             {"--model", "anthropic/claude-sonnet-4-5", "--model-idle-timeout", "300ms", "--model-retries", "1"});
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 3);
+  BOOST_TEST(took.count() < 15000);
+  Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("message").find("gave up after 2 tries") != std::string::npos);
+  const Json::Array& tries = attempt.find("model_calls")->as_array().at(0).find("failed_tries")->as_array();
+  BOOST_REQUIRE(tries.size() == 2u);
+  BOOST_TEST(tries[0].get_string("error_type") == "timeout");
+  BOOST_TEST(tries[0].get_string("request_id") == "req_e2e_silent");
+  BOOST_TEST(tries[0].find("wait_ms")->as_int() > 0);
+  check_report_schema();
+}
+
+BOOST_AUTO_TEST_CASE(an_unpriced_model_has_an_unknown_cost_and_its_cost_limit_is_reported_unenforced) {
+  StreamedUsage streamed;
+  ReplayServer server(three_turns("openai", streamed));
+  CommandResult result = run({"OPENAI_BASE_URL=" + server.url() + "/v1"}, {"--model", "openai/llama3.1:8b"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  BOOST_TEST(result.output.find("limits.cost_usd cannot be enforced with openai/llama3.1:8b") != std::string::npos);
+  Json attempt = this->attempt();
+  BOOST_TEST(attempt.find("usage")->find("cost_usd")->is_null());
+  BOOST_TEST(attempt.find("usage")->find("input_tokens")->as_int() == streamed.input);
+  const Json::Array& warnings = attempt.find("warnings")->as_array();
+  BOOST_REQUIRE(warnings.size() == 1u);
+  BOOST_TEST(warnings[0].as_string().find("limits.cost_usd ($5.00) was not enforced") != std::string::npos);
+  BOOST_TEST(server.requests().at(0).header("Authorization") == "");  // a local server with no key gets none
+  check_report_schema();
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,132 @@
+#include "base/json.h"
+#include "support/fixtures.h"
+#include "support/process_probes.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+using namespace agent_run;
+using namespace agent_run::test;
+
+namespace {
+
+const char* k_policy = R"(version: 1
+unmatched: deny
+rules:
+  - id: shell
+    allow: bash
+    argv_prefix: [[sh, echo, sleep]]
+)";
+
+/// A script that leaves a process behind outside its process group and writes its pid to `pid_file`
+/// (the policy cannot allow `&` or `$!` in a command line, but it can allow running a script).
+std::string escape_script(const std::string& pid_file) {
+  return "setsid sleep 1000 >/dev/null 2>&1 &\necho $! > " + pid_file + "\nsleep 0.3\n";
+}
+
+/// A task that plans, starts a server in the background, leaves an escaped process behind, asks two
+/// questions (one answered by a rule, one by the fallback `fail`), and would go on if not stopped.
+std::string session_task() {
+  return R"(prompt: Set up the service.
+policy: ../policy.yaml
+answers:
+  - question: "(?i)which database"
+    choose: sqlite
+  - otherwise: fail
+script:
+  - call: {tool: todo_write, input: {todos: [{content: Start the server, status: in_progress}, {content: Ask about the database, status: pending}]}}
+  - calls:
+      - {tool: bash, input: {command: "echo serving; sleep 1000", background: true}}
+      - {tool: bash, input: {command: "sh escape.sh"}}
+  - call: {tool: ask_user, input: {question: "Which database should I use?", options: [postgres, SQLite]}}
+  - call: {tool: ask_user, input: {question: "Deploy to production now?", options: ["yes", "no"]}}
+  - say: never reached
+)";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(session_tools_binary)
+
+BOOST_AUTO_TEST_CASE(questions_plans_and_processes_are_reported_and_everything_is_killed_at_the_end) {
+  TempFolder repo;
+  TempFolder out;
+  TempFolder scratch;
+  std::string pid_file = (scratch.path() / "escaped.pid").string();
+  make_git_repository(repo.path(), {{"README", "service\n"}, {"policy.yaml", k_policy},
+                                    {"escape.sh", escape_script(pid_file)}, {"tasks/service.yaml", session_task()}});
+  CommandResult result = run_agent_run({"tasks/service.yaml", "--out", out.path().string()}, repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 1);  // failed: the unanswered question ends the attempt
+
+  auto report = parse_json(out.read("report.json"));
+  BOOST_REQUIRE(report.has_value());
+  const Json& attempt = report->find("attempts")->as_array().at(0);
+  BOOST_TEST(attempt.get_string("outcome") == "failed");
+  BOOST_TEST(attempt.get_string("outcome_type") == "ask_user.unanswered");
+  BOOST_TEST(attempt.get_string("message") ==
+             "the agent asked \"Deploy to production now?\" and no rule of the task's answers: matched; its fallback is fail");
+  BOOST_TEST(attempt.find("turns")->as_int() == 4);
+
+  const Json::Array& questions = attempt.find("questions")->as_array();
+  BOOST_REQUIRE_EQUAL(questions.size(), 2u);
+  BOOST_TEST(questions[0].get_string("answer") == "SQLite");
+  BOOST_TEST(questions[0].get_string("answered_by") == "rule");
+  BOOST_TEST(questions[0].find("rule_index")->as_int() == 0);
+  BOOST_TEST(questions[1].get_string("answered_by") == "fail");
+
+  const Json::Array& todos = attempt.find("todos")->as_array();
+  BOOST_REQUIRE_EQUAL(todos.size(), 2u);
+  BOOST_TEST(todos[0].get_string("status") == "in_progress");
+
+  const Json::Array& background = attempt.find("background_processes")->as_array();
+  BOOST_REQUIRE_EQUAL(background.size(), 1u);
+  BOOST_TEST(background[0].get_string("handle") == "bg1");
+  BOOST_TEST(background[0].get_string("ended_by") == "attempt_end");
+  BOOST_TEST(background[0].find("signal")->as_int() == 15);
+  BOOST_TEST(!is_alive(static_cast<pid_t>(background[0].find("pid")->as_int())));
+
+  pid_t escaped = static_cast<pid_t>(std::stol(scratch.read("escaped.pid")));
+  BOOST_TEST(!is_alive(escaped));
+  bool reported = false;
+  for (const Json& process : attempt.find("escaped_processes")->as_array()) {
+    reported |= process.find("pid")->as_int() == escaped && process.get_string("command") == "sleep 1000";
+  }
+  BOOST_TEST(reported);
+  BOOST_TEST(attempt.find("sandboxed")->as_bool() == false);
+
+  CommandResult schema = run_shell("/usr/bin/python3 " +
+                                       shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+                                       " " + shell_quote((source_root() / "reports/report.schema.json").string()) +
+                                       " report.json",
+                                   out.path());
+  BOOST_TEST_INFO(schema.output);
+  BOOST_TEST(schema.exit_code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_sandboxed_task_without_bubblewrap_is_an_error_never_unsandboxed) {
+  TempFolder repo;
+  TempFolder out;
+  TempFolder bin;  // a PATH with git and sh but no bwrap
+  for (const char* tool : {"git", "sh"}) {
+    run_shell("ln -s \"$(command -v " + std::string(tool) + ")\" " + shell_quote((bin.path() / tool).string()), bin.path());
+  }
+  make_git_repository(repo.path(), {{"policy.yaml", k_policy},
+                                    {"tasks/boxed.yaml", "prompt: p\npolicy: ../policy.yaml\nsandbox: {network: off}\n"
+                                                         "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
+  CommandResult result = run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(AGENT_RUN_BINARY) +
+                                       " tasks/boxed.yaml --out " + shell_quote(out.path().string()) + " --keep-workspaces",
+                                   repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 3);
+  auto report = parse_json(out.read("report.json"));
+  BOOST_REQUIRE(report.has_value());
+  const Json& attempt = report->find("attempts")->as_array().at(0);
+  BOOST_TEST(attempt.get_string("outcome") == "error");
+  BOOST_TEST(attempt.get_string("outcome_type") == "sandbox.unavailable");
+  BOOST_TEST(attempt.get_string("message").find("bubblewrap is not installed") != std::string::npos);
+  BOOST_TEST(attempt.find("tool_calls")->as_array().empty());  // nothing ran
+}
+
+BOOST_AUTO_TEST_SUITE_END()

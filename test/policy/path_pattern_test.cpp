@@ -1,0 +1,125 @@
+#include "policy/path_pattern.h"
+#include "policy/tool_names.h"
+#include "policy/web_target.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+
+using namespace agent_run;
+using agent_run::test::TempFolder;
+
+namespace {
+
+/// True when `pattern` matches `path` named in the virtual workspace /workspace.
+bool matches(const std::string& pattern, const std::string& path) {
+  Expected<PathPattern> compiled = compile_path_pattern(pattern);
+  BOOST_REQUIRE_MESSAGE(compiled.has_value(), pattern);
+  std::vector<CanonicalPath> views = canonical_paths({}, path);
+  BOOST_REQUIRE_EQUAL(views.size(), 1u);
+  return path_pattern_matches(*compiled, views[0]);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(path_patterns)
+
+BOOST_AUTO_TEST_CASE(a_name_without_a_slash_matches_at_any_depth_inside_and_outside) {
+  BOOST_TEST(matches(".env", ".env"));
+  BOOST_TEST(matches(".env", "config/deploy/.env"));
+  BOOST_TEST(matches(".env", "/home/someone/.env"));
+  BOOST_TEST(matches(".env", "../../.env"));
+  BOOST_TEST(!matches(".env", ".envrc"));
+  BOOST_TEST(matches("*.pem", "certs/server.pem"));
+  BOOST_TEST(!matches("*.pem", "certs/server.pem.txt"));
+  BOOST_TEST(matches(".ssh", "/root/.ssh/id_rsa"));  // a folder's pattern matches what it holds
+}
+
+BOOST_AUTO_TEST_CASE(a_pattern_with_a_slash_is_anchored_at_the_workspace_root) {
+  BOOST_TEST(matches("src/**", "src/a/b.py"));
+  BOOST_TEST(matches("src/**", "src"));
+  BOOST_TEST(!matches("src/**", "lib/src/a.py"));
+  BOOST_TEST(!matches("src/**", "/src/a.py"));  // outside the workspace
+  BOOST_TEST(matches("src/*.py", "src/a.py"));
+  BOOST_TEST(!matches("src/*.py", "src/sub/a.py"));
+  BOOST_TEST(matches("docs/**/*.md", "docs/a/b/c.md"));
+  BOOST_TEST(matches("docs/**/*.md", "docs/c.md"));
+  BOOST_TEST(matches("**/secrets/**", "a/secrets/x"));
+  BOOST_TEST(matches("**/secrets/**", "/var/secrets/x"));  // ** at the start reaches outside too
+  BOOST_TEST(matches("src/", "src/a.py"));
+  BOOST_TEST(matches("src/[ab]?.py", "src/bz.py"));
+  BOOST_TEST(!matches("src/[!ab]?.py", "src/bz.py"));
+  BOOST_TEST(matches("src/\\*.py", "src/*.py"));
+  BOOST_TEST(!matches("src/\\*.py", "src/x.py"));
+}
+
+BOOST_AUTO_TEST_CASE(double_slash_names_absolute_paths) {
+  BOOST_TEST(matches("//etc/**", "/etc/passwd"));
+  BOOST_TEST(matches("//etc/shadow", "../../../../../../etc/shadow"));
+  BOOST_TEST(matches("//workspace/src/**", "src/x"));
+  BOOST_TEST(!matches("//etc/**", "etc/passwd"));
+}
+
+BOOST_AUTO_TEST_CASE(paths_are_normalised_before_matching) {
+  BOOST_TEST(matches(".env", "src/../.env"));
+  BOOST_TEST(matches("src/**", "./src/./a.py"));
+  BOOST_TEST(matches("src/**", "/workspace/src/a.py"));
+  BOOST_TEST(!matches("src/**", "src/../../workspace-other/src/a.py"));
+}
+
+BOOST_AUTO_TEST_CASE(symlinks_give_a_second_view) {
+  TempFolder workspace;
+  workspace.write(".env", "x");
+  std::filesystem::create_symlink(".env", workspace.path() / "innocent.txt");
+  std::vector<CanonicalPath> views = canonical_paths(workspace.path(), "innocent.txt");
+  BOOST_REQUIRE_EQUAL(views.size(), 2u);
+  BOOST_TEST(views[0].relative == "innocent.txt");
+  BOOST_TEST(views[1].relative == ".env");
+  BOOST_TEST(canonical_paths(workspace.path(), "").empty());
+}
+
+BOOST_AUTO_TEST_CASE(git_folders_are_found_whatever_their_case_and_trailing_dots) {
+  for (const char* path : {".git/config", "sub/.git/hooks/x", ".GIT/config", ".git./config", ".Git. /x", ".git"}) {
+    BOOST_TEST_INFO(path);
+    BOOST_TEST(is_in_git_folder(canonical_paths({}, path).at(0)));
+  }
+  BOOST_TEST(!is_in_git_folder(canonical_paths({}, ".gitignore").at(0)));
+  BOOST_TEST(!is_in_git_folder(canonical_paths({}, ".github/x").at(0)));
+}
+
+BOOST_AUTO_TEST_CASE(mcp_patterns_match_the_parsed_server_and_tool) {
+  BOOST_TEST(tool_pattern_matches("mcp__github__get_*", "mcp__github__get_issue"));
+  BOOST_TEST(!tool_pattern_matches("mcp__github__get_*", "mcp__github_evil__get_issue"));
+  BOOST_TEST(!tool_pattern_matches("mcp__github__get_*", "mcp__github__getx"));
+  BOOST_TEST(tool_pattern_matches("mcp__github", "mcp__github__create_issue"));
+  BOOST_TEST(!tool_pattern_matches("mcp__github", "mcp__githubx__create_issue"));
+  BOOST_TEST(tool_pattern_matches("mcp__*", "mcp__any__thing"));
+  BOOST_TEST(!tool_pattern_matches("mcp__*", "mcp___bad__thing"));
+  BOOST_TEST(tool_pattern_matches("bash", "bash"));
+  BOOST_TEST(!tool_pattern_matches("bash", "bash2"));
+}
+
+BOOST_AUTO_TEST_CASE(urls_are_read_one_way_or_refused) {
+  Expected<ParsedUrl> target = parse_web_target("HTTPS://Docs.Python.ORG.:8443/x?y#z");
+  BOOST_REQUIRE(target.has_value());
+  BOOST_TEST(target->scheme == "https");
+  BOOST_TEST(target->host == "docs.python.org");
+  BOOST_TEST(target->port == 8443);
+  BOOST_TEST(parse_web_target("http://[::1]/").value().host == "[::1]");
+  BOOST_TEST(parse_web_target("http://[::1]/").value().port == 80);
+  BOOST_TEST(parse_web_target("http://a@b/").error().message ==
+             "the URL 'http://a@b/' carries credentials (user@host), which are refused");
+  BOOST_TEST(parse_web_target("http://x:0/").error().message == "the URL 'http://x:0/' has a bad port");
+  BOOST_TEST(parse_web_target("http://x:/").error().message == "the URL 'http://x:/' has a bad port");
+  BOOST_TEST(parse_web_target("http:///x").error().message == "the URL 'http:///x' has no host");
+  BOOST_TEST(parse_web_target("gopher://x/").error().message ==
+             "the URL 'gopher://x/' has the scheme 'gopher'; only http and https are fetched");
+  BOOST_TEST(parse_web_target("http://[::1/").error().message == "the URL 'http://[::1/' has an unterminated IPv6 address");
+  BOOST_TEST(host_pattern_matches("*.example.com", "a.b.example.com"));
+  BOOST_TEST(!host_pattern_matches("*.example.com", "example.com"));
+  BOOST_TEST(!host_pattern_matches("*.example.com", "badexample.com"));
+  BOOST_TEST(host_pattern_matches("*", "anything"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

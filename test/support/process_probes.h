@@ -1,0 +1,35 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace agent_run::test {
+
+/// Makes the test process a child subreaper, as agent-run is at start, for the whole test binary
+/// (use with BOOST_GLOBAL_FIXTURE once per binary).
+struct SubreaperFixture {
+  SubreaperFixture();
+};
+
+/// Whether `pid` is a live process (a zombie counts as gone).
+bool is_alive(pid_t pid);
+
+/// Whether `pid` is gone (or a zombie) within `patience` (SIGKILL is delivered asynchronously).
+bool is_gone_soon(pid_t pid, std::chrono::milliseconds patience = std::chrono::seconds(2));
+
+/// The test process's zombie children: what nobody reaped.
+std::vector<pid_t> zombie_children();
+
+/// Every process, alive or zombie, whose process group is `group`.
+std::vector<pid_t> members_of_group(pid_t group);
+
+/// The number of open file descriptors of the test process.
+std::size_t open_descriptor_count();
+
+/// The pids printed one per line in `output` (other lines are skipped).
+std::vector<pid_t> pids_in(const std::string& output);
+
+}  // namespace agent_run::test

@@ -1,0 +1,132 @@
+#include "exec/process_group.h"
+#include "exec/sandbox.h"
+#include "support/fixtures.h"
+#include "support/process_probes.h"
+#include "tools/tool_registry.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+// The whole tools_tests binary runs as a child subreaper, as agent-run does.
+using SubreaperFixture = agent_run::test::SubreaperFixture;
+BOOST_GLOBAL_FIXTURE(SubreaperFixture);
+
+using namespace agent_run;
+using namespace agent_run::test;
+
+namespace {
+
+/// The built-in tools over a temporary workspace, with the runner's PATH.
+struct BashFixture {
+  TempFolder folder;
+  ToolRegistry tools = make_tool_registry(std::nullopt);
+  ToolContext context;
+  BashFixture() {
+    context.workspace = folder.path();
+    context.environment = {std::string("PATH=") + std::getenv("PATH")};
+  }
+  ToolOutput bash(const std::string& command, int timeout_seconds = 0) {
+    Json input = Json::object().set("command", command);
+    if (timeout_seconds > 0) input.set("timeout", timeout_seconds);
+    return tools.find("bash")->run(input, context);
+  }
+};
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(bash_tool, BashFixture)
+
+BOOST_AUTO_TEST_CASE(reports_the_exit_code_or_the_signal) {
+  ToolOutput failed = bash("echo out; echo err >&2; exit 3");
+  BOOST_TEST(failed.content == "out\nerr\n[exit code 3]\n");
+  BOOST_TEST(failed.is_error);
+  BOOST_TEST(bash("kill -TERM $$").content == "[killed by signal 15 (Terminated)]\n");
+  ToolOutput ok = bash("[[ 2 -gt 1 ]] && echo bash syntax works");
+  BOOST_TEST(ok.content == "bash syntax works\n[exit code 0]\n");
+  BOOST_TEST(!ok.is_error);
+}
+
+BOOST_AUTO_TEST_CASE(runs_in_the_workspace_with_stdin_from_dev_null) {
+  BOOST_TEST(bash("pwd; cat; echo end").content == folder.path().string() + "\nend\n[exit code 0]\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_timeout_kills_the_whole_group_and_says_so) {
+  auto started = std::chrono::steady_clock::now();
+  ToolOutput output = bash("sleep 1000 & echo $!; sleep 1000", 1);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(4)));
+  BOOST_TEST(output.is_error);
+  BOOST_TEST(output.content.ends_with("[timed out after 1s; its process group was killed]\n"));
+  BOOST_TEST(!is_alive(pids_in(output.content).at(0)));
+}
+
+BOOST_AUTO_TEST_CASE(a_job_left_with_ampersand_does_not_hold_the_call) {
+  auto started = std::chrono::steady_clock::now();
+  ToolOutput output = bash("sleep 1000 & echo started");
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(1)));
+  BOOST_TEST(output.content == "started\n[exit code 0]\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_flood_of_output_is_capped_head_and_tail_with_the_omitted_count) {
+  ToolOutput output = bash("seq 1 200000");
+  std::string all;
+  for (int i = 1; i <= 200000; ++i) all += std::to_string(i) + "\n";
+  BOOST_TEST(output.content.starts_with("1\n2\n3\n"));
+  BOOST_TEST(output.content.ends_with("199999\n200000\n[exit code 0]\n"));
+  std::size_t kept = output.content.size() - std::string("[exit code 0]\n").size();
+  BOOST_TEST(kept < 33u * 1024 + 100);
+  BOOST_TEST(output.content.find("bytes omitted ...]") != std::string::npos);
+  BOOST_TEST(output.content.find("[... " + std::to_string(all.size() - 32 * 1024) + " bytes omitted ...]") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_environment_lacks_what_the_task_marks_secret_and_carries_the_attempt_marker) {
+  context.environment.push_back("VISIBLE=yes");
+  context.environment.push_back("DATABASE_URL=postgres://user:pw@db/app");
+  context.session.secrets = {"DATABASE_URL"};
+  ToolOutput output = bash("env");
+  BOOST_TEST(output.content.find("VISIBLE=yes\n") != std::string::npos);
+  BOOST_TEST(output.content.find("DATABASE_URL") == std::string::npos);
+  BOOST_TEST(output.content.find(context.session.processes.marker() + "\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(escapes_outlive_the_call_and_die_when_the_attempt_ends) {
+  ToolOutput output = bash("setsid sleep 1000 >/dev/null 2>&1 & echo $!; "
+                           "(setsid sh -c 'exec sleep 1000' >/dev/null 2>&1 &); sleep 0.3");
+  pid_t escaped = pids_in(output.content).at(0);
+  BOOST_TEST(is_alive(escaped));
+  BOOST_TEST(processes_marked(context.session.processes.marker()).size() == 2u);
+  ProcessTableSummary summary = context.session.processes.stop_everything();
+  BOOST_TEST(summary.escaped.size() == 2u);
+  BOOST_TEST(is_gone_soon(escaped));
+  BOOST_TEST(processes_marked(context.session.processes.marker()).empty());
+  BOOST_TEST(zombie_children().empty());
+}
+
+BOOST_AUTO_TEST_CASE(background_returns_a_handle_at_once) {
+  auto started = std::chrono::steady_clock::now();
+  ToolOutput output = tools.find("bash")->run(
+      Json::object().set("command", "sleep 1000").set("background", true), context);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::milliseconds(500)));
+  BOOST_TEST(!output.is_error);
+  BOOST_TEST(output.content.starts_with("Started in the background as bg1 (pid "));
+  BOOST_TEST(context.session.processes.find("bg1") != nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(with_a_sandbox_writes_outside_the_workspace_fail) {
+  if (auto works = check_sandbox_works(SandboxSpec{}); !works) {
+    BOOST_TEST_MESSAGE("skipped: " << works.error().message);  // exec_tests' sandbox_availability fails loudly
+    return;
+  }
+  TempFolder elsewhere;
+  context.session.sandbox = SandboxSpec{};
+  ToolOutput output = bash("echo in > inside.txt; echo out > " + shell_quote((elsewhere.path() / "x").string()));
+  BOOST_TEST_INFO(output.content);
+  BOOST_TEST(output.is_error);  // the second write failed: /tmp is the sandbox's own, everything else read-only
+  BOOST_TEST(folder.read("inside.txt") == "in\n");
+  BOOST_TEST(!std::filesystem::exists(elsewhere.path() / "x"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
