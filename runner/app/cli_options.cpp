@@ -43,6 +43,8 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--keep-workspaces", nullptr, "keep each attempt's workspace instead of removing it",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.keep_workspaces = true; return {}; }},
+      {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",

@@ -19,6 +19,7 @@ struct CliOptions {
   std::string out = "agent-run-out";       // --out: the report folder
   std::optional<int> repeat;               // --repeat: overrides every task's repeat
   bool keep_workspaces = false;            // --keep-workspaces
+  bool no_diagnostics = false;             // --no-diagnostics: no per-edit diagnostics in this run
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

@@ -4,6 +4,7 @@
 #include "base/clock.h"
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
+#include "diagnostics/edit_checker.h"
 #include "model/scripted_model.h"
 #include "report/report_folder.h"
 
@@ -46,6 +47,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
   settings.make_model = make_model;
+  std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends
+  if (!options.no_diagnostics) settings.diagnostics = &diagnostics.emplace();
 
   RunReport report = start_report(options, context, clock);
   if (options.policy) {

@@ -44,6 +44,7 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   ToolContext context;
   context.workspace = workspace.root();
   context.environment = settings.environment;
+  if (plan.task->diagnostics) context.diagnostics = settings.diagnostics;
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }
@@ -96,6 +97,7 @@ AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settin
     set_outcome(result, Outcome::error, "workspace.failed", workspace.error().message);
   } else {
     run_in_workspace(plan, settings, **workspace, result);
+    if (settings.diagnostics) settings.diagnostics->release_workspace((*workspace)->root());
     auto finished = (*workspace)->finish(settings.keep);
     if (!finished && result.outcome == Outcome::passed) {
       set_outcome(result, Outcome::error, "workspace.cleanup_failed", finished.error().message);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/clock.h"
+#include "diagnostics/diagnostics_checker.h"
 #include "batch/attempt_plan.h"
 #include "model/model_client.h"
 #include "report/report_folder.h"
@@ -25,6 +26,7 @@ struct AttemptSettings {
   KeepWorkspace keep = KeepWorkspace::no;
   std::vector<std::string> environment;      // KEY=VALUE for setup, checks and bash; secrets removed
   ModelFactory make_model;
+  DiagnosticsChecker* diagnostics = nullptr; // per-edit diagnostics for every attempt; nullptr: off (--no-diagnostics)
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, clean-up. Whatever

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "diagnostics/edit_diagnostics.h"
 #include "report/usage.h"
 
 #include <optional>
@@ -34,6 +35,7 @@ struct EditRecord {
   std::string path;
   int lines_added = 0;
   int lines_removed = 0;
+  std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics were off
 };
 
 /// One `checks:` (or `setup:`) command and how it ended.

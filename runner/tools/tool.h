@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "diagnostics/edit_diagnostics.h"
 #include "model/conversation.h"
 
 #include <chrono>
@@ -12,11 +13,14 @@
 
 namespace agent_run {
 
+class DiagnosticsChecker;
+
 /// What an edit_file or write_file call changed, for the report.
 struct EditSummary {
   std::string path;     // workspace-relative
   int lines_added = 0;
   int lines_removed = 0;
+  std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics are off
 };
 
 /// What a tool returns: the text the model reads, and facts for the report.
@@ -33,6 +37,7 @@ struct ToolContext {
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};
   std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
   std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
+  DiagnosticsChecker* diagnostics = nullptr;            // per-edit diagnostics; nullptr: off
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.

@@ -1,0 +1,284 @@
+#include "diagnostics/edit_checker.h"
+
+#include "base/digest.h"
+#include "base/files.h"
+#include "base/text.h"
+#include "diagnostics/problems.h"
+#include "exec/process.h"
+
+#include <future>
+#include <set>
+
+namespace agent_run {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+using TimePoint = SteadyClock::time_point;
+
+constexpr std::chrono::milliseconds k_version_timeout{3000};
+
+/// LSP diagnostics of one document as problems.
+void add_lsp_problems(std::vector<Problem>& out, const std::vector<Json>& items, const std::filesystem::path& path,
+                      const EditCheckRequest& request, const std::optional<std::string>& text) {
+  bool other_file = path != request.file;
+  std::string name = workspace_relative(path, request.workspace);
+  for (const Json& item : items) {
+    if (auto problem = problem_from_lsp(item, name, text, other_file)) out.push_back(std::move(*problem));
+  }
+}
+
+/// The other files whose problems differ between `before` and `after`.
+std::set<std::string> changed_neighbours(const std::vector<Problem>& before, const std::vector<Problem>& after) {
+  std::set<std::string> changed;
+  for (const Problem& problem : problems_not_in(after, before)) {
+    if (problem.other_file) changed.insert(problem.path);
+  }
+  for (const Problem& problem : problems_not_in(before, after)) {
+    if (problem.other_file) changed.insert(problem.path);
+  }
+  return changed;
+}
+
+std::vector<Problem> select(const std::vector<Problem>& problems, const std::set<std::string>& neighbours, bool all) {
+  std::vector<Problem> selected;
+  for (const Problem& problem : problems) {
+    if (!problem.other_file || all || neighbours.count(problem.path)) selected.push_back(problem);
+  }
+  return selected;
+}
+
+std::vector<Problem> without_warnings(std::vector<Problem> problems) {
+  std::erase_if(problems, [](const Problem& problem) { return problem.severity != "error"; });
+  return problems;
+}
+
+/// Linter problems (absolute paths) made workspace-relative, the copy of earlier content named as the file.
+std::vector<Problem> relative_problems(std::vector<Problem> problems, const EditCheckRequest& request,
+                                       const std::optional<std::filesystem::path>& copy) {
+  for (Problem& problem : problems) {
+    std::filesystem::path path(problem.path);
+    if (problem.line == 0 || (copy && path == *copy)) path = request.file;
+    problem.other_file = path != request.file;
+    problem.path = workspace_relative(path, request.workspace);
+  }
+  return problems;
+}
+
+long long milliseconds_since(TimePoint start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start).count();
+}
+
+}  // namespace
+
+EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
+  const TimePoint start = SteadyClock::now();
+  const TimePoint deadline = start + m_pool.settings().budget;
+  EditDiagnostics result;
+  result.status = "unavailable";
+  Language language = language_of(request.file, request.after);
+  if (language == Language::none) {
+    result.note = "no checker for this kind of file";
+    return result;
+  }
+  std::filesystem::path root = project_root(language, request.file, request.workspace);
+  std::optional<LinterCommand> linter = linter_for(language, request.file, root, request.environment);
+  std::vector<std::string> notes;
+  std::string abandoned_by;
+  for (const ServerSpec& spec : language_servers(language, root, request.environment)) {
+    Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment);
+    if (!server) {
+      notes.push_back(server.error().message);
+      continue;
+    }
+    if ((*server)->state() == ServerState::starting && linter) {
+      notes.push_back(spec.name + " is starting");
+      break;
+    }
+    (*server)->wait_ready(deadline);
+    TimePoint server_deadline = linter ? deadline - m_pool.settings().linter_reserve : deadline;
+    ServerOutcome outcome = check_with_server(**server, request, language, server_deadline);
+    if (outcome.comparison) {
+      m_timeouts.erase(*server);
+      result.checker = spec.name;
+      result.checker_kind = "server";
+      result.checker_version = (*server)->version();
+      finish(result, request, std::move(*outcome.comparison));
+      result.note = join(notes, "; ");
+      result.duration_ms = milliseconds_since(start);
+      return result;
+    }
+    if (!outcome.timed_out) {
+      notes.push_back(spec.name + " failed: " + outcome.failure);
+      m_pool.report_failure(*server);
+      continue;
+    }
+    notes.push_back(spec.name + " gave no answer in time");
+    abandoned_by = spec.name;
+    if (++m_timeouts[*server] >= 2) m_pool.report_failure(*server);  // twice in a row: it is stuck
+    break;
+  }
+  if (linter) {
+    std::optional<Comparison> comparison = check_with_linter(*linter, request, language, root, deadline);
+    result.checker = linter->name;
+    result.checker_kind = "linter";
+    result.checker_version = program_version(linter->version_argv, request.environment);
+    if (comparison) {
+      finish(result, request, std::move(*comparison));
+    } else {
+      result.status = "timeout";
+    }
+  } else if (!abandoned_by.empty()) {
+    result.checker = abandoned_by;
+    result.checker_kind = "server";
+    result.status = "timeout";
+  } else {
+    notes.push_back("no language server or linter for this file on PATH");
+  }
+  result.note = join(notes, "; ");
+  result.duration_ms = milliseconds_since(start);
+  return result;
+}
+
+EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server, const EditCheckRequest& request,
+                                                          Language language, TimePoint deadline) {
+  ServerOutcome outcome;
+  const std::string id = language_id(language, request.file);
+  auto failed = [&](const Error& error) {
+    outcome.timed_out = server.state() != ServerState::failed;
+    outcome.failure = error.message;
+    return outcome;
+  };
+  if (server.state() != ServerState::ready) return failed(make_error(server.failure().empty() ? "not ready" : server.failure()));
+  Comparison comparison;
+  comparison.compared = true;
+  if (request.before) {
+    std::optional<std::vector<Json>> known = server.known_diagnostics(request.file, *request.before);
+    if (!known) {
+      Expected<ServerAnswer> earlier = server.check(request.file, id, *request.before, deadline);
+      if (!earlier) return failed(earlier.error());
+      known = earlier->items;
+    }
+    add_lsp_problems(comparison.before, *known, request.file, request, request.before);
+  }
+  Expected<ServerAnswer> answer = server.check(request.file, id, request.after, deadline);
+  if (!answer) return failed(answer.error());
+  add_lsp_problems(comparison.after, answer->items, request.file, request, request.after);
+  for (const DocumentDiagnostics& neighbour : answer->neighbours_before) {
+    add_lsp_problems(comparison.before, neighbour.items, uri_to_path(neighbour.uri), request, std::nullopt);
+  }
+  for (const DocumentDiagnostics& neighbour : answer->neighbours_after) {
+    add_lsp_problems(comparison.after, neighbour.items, uri_to_path(neighbour.uri), request, std::nullopt);
+  }
+  outcome.comparison = std::move(comparison);
+  return outcome;
+}
+
+std::optional<EditChecker::Comparison> EditChecker::check_with_linter(const LinterCommand& linter,
+                                                                     const EditCheckRequest& request, Language language,
+                                                                     const std::filesystem::path& root,
+                                                                     TimePoint deadline) {
+  Comparison comparison;
+  std::future<std::optional<std::vector<Problem>>> baseline;
+  if (!request.before) {
+    comparison.compared = true;
+  } else if (auto last = m_last.find(request.file.string());
+             last != m_last.end() && last->second.checker == linter.name &&
+             last->second.content_sha256 == sha256_hex(*request.before)) {
+    comparison.before = last->second.problems;
+    comparison.compared = true;
+  } else {
+    baseline = std::async(std::launch::async, [&] {
+      return linter_baseline(request, language, root, deadline, comparison.errors_only);
+    });
+  }
+  LinterResult after = run_linter(linter, request.environment, deadline);
+  if (baseline.valid()) {
+    if (auto before = baseline.get()) {
+      comparison.before = std::move(*before);
+      comparison.compared = true;
+    }
+  }
+  if (!after.finished) return std::nullopt;
+  comparison.after = relative_problems(std::move(after.problems), request, std::nullopt);
+  return comparison;
+}
+
+/// Runs the linter on the content before the edit, from a copy outside the workspace.
+std::optional<std::vector<Problem>> EditChecker::linter_baseline(const EditCheckRequest& request, Language language,
+                                                                 const std::filesystem::path& root, TimePoint deadline,
+                                                                 bool& errors_only) {
+  auto folder = make_unique_folder(std::filesystem::temp_directory_path(), "agent-run-baseline-");
+  if (!folder) return std::nullopt;
+  std::filesystem::path copy = *folder / request.file.filename();
+  std::optional<std::vector<Problem>> problems;
+  if (write_file_atomically(copy, *request.before)) {
+    auto command = linter_for(language, request.file, root, request.environment, EarlierContent{copy});
+    LinterResult ran = command ? run_linter(*command, request.environment, deadline) : LinterResult{};
+    if (ran.finished) {
+      problems = relative_problems(std::move(ran.problems), request, copy);
+      errors_only = command->errors_only;
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(*folder, ignored);
+  return problems;
+}
+
+void EditChecker::finish(EditDiagnostics& result, const EditCheckRequest& request, Comparison comparison) {
+  std::set<std::string> neighbours = changed_neighbours(comparison.before, comparison.after);
+  result.problems = select(comparison.after, neighbours, !comparison.compared);
+  std::vector<Problem> before = select(comparison.before, neighbours, false);
+  result.compared = comparison.compared;
+  result.introduced = comparison.compared ? problems_not_in(result.problems, before) : result.problems;
+  result.resolved = comparison.compared ? problems_not_in(before, result.problems) : std::vector<Problem>{};
+  if (comparison.errors_only) {  // warnings cannot be compared with a baseline that has none
+    result.introduced = without_warnings(result.introduced);
+    result.resolved = without_warnings(result.resolved);
+  }
+  sort_problems(result.problems);
+  result.status = result.problems.empty() ? "clean" : "problems";
+  m_last[request.file.string()] = LastCheck{result.checker, sha256_hex(request.after), comparison.after};
+}
+
+std::string EditChecker::program_version(const std::vector<std::string>& version_argv,
+                                         const std::vector<std::string>& environment) {
+  if (version_argv.empty()) return {};
+  auto known = m_versions.find(version_argv.front());
+  if (known != m_versions.end()) return known->second;
+  ProcessSpec spec;
+  spec.argv = version_argv;
+  spec.environment = environment;
+  spec.timeout = k_version_timeout;
+  auto ran = run_process(spec);
+  std::string version = ran && ran->exit_code == 0 ? std::string(trim(split(ran->output, '\n').front())) : "";
+  m_versions[version_argv.front()] = version;
+  return version;
+}
+
+void EditChecker::release_workspace(const std::filesystem::path& workspace) {
+  std::error_code ec;
+  std::filesystem::path folder = std::filesystem::weakly_canonical(workspace, ec);
+  m_pool.release_under(ec ? workspace : folder);
+  std::erase_if(m_last, [&](const auto& entry) {
+    return workspace_relative(entry.first, ec ? workspace : folder) != entry.first;
+  });
+}
+
+Expected<std::string> EditChecker::warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
+                                           const std::vector<std::string>& environment,
+                                           std::chrono::milliseconds timeout) {
+  auto content = read_file(file);
+  Language language = language_of(file, content ? *content : "");
+  std::filesystem::path root = project_root(language, file, workspace);
+  std::vector<std::string> failures;
+  for (const ServerSpec& spec : language_servers(language, root, environment)) {
+    Expected<LanguageServer*> server = m_pool.acquire(spec, root, environment);
+    if (server && (*server)->wait_ready(SteadyClock::now() + timeout)) return spec.name;
+    failures.push_back(server ? spec.name + ": " + (*server)->failure() : server.error().message);
+    if (server) m_pool.report_failure(*server);
+  }
+  return make_error(failures.empty() ? "no language server on PATH for " + file.string() : join(failures, "; "));
+}
+
+}  // namespace agent_run
