@@ -152,6 +152,7 @@ EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server
   if (server.state() != ServerState::ready) return failed(make_error(server.failure().empty() ? "not ready" : server.failure()));
   Comparison comparison;
   comparison.compared = true;
+  const DiagnosticsSnapshot since = server.snapshot();  // neighbours: what changed from here to the end
   if (request.before) {
     std::optional<std::vector<Json>> known = server.known_diagnostics(request.file, *request.before);
     if (!known) {
@@ -161,7 +162,7 @@ EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server
     }
     add_lsp_problems(comparison.before, *known, request.file, request, request.before);
   }
-  Expected<ServerAnswer> answer = server.check(request.file, id, request.after, deadline);
+  Expected<ServerAnswer> answer = server.check(request.file, id, request.after, deadline, &since);
   if (!answer) return failed(answer.error());
   add_lsp_problems(comparison.after, answer->items, request.file, request, request.after);
   for (const DocumentDiagnostics& neighbour : answer->neighbours_before) {

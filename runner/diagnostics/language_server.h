@@ -41,6 +41,12 @@ struct ServerAnswer {
   std::vector<DocumentDiagnostics> neighbours_after;
 };
 
+/// The diagnostics a server had published, per document URI, at one moment (its publish count then).
+struct DiagnosticsSnapshot {
+  std::map<std::string, std::vector<Json>> lists;
+  std::uint64_t sequence = 0;
+};
+
 /// Where a server is in its life.
 enum class ServerState { starting, ready, failed };
 
@@ -69,11 +75,15 @@ class LanguageServer {
   bool wait_ready(std::chrono::steady_clock::time_point deadline);
   /// The last diagnostics received for `path` if the server holds exactly `text` for it.
   std::optional<std::vector<Json>> known_diagnostics(const std::filesystem::path& path, const std::string& text) const;
+  /// What the server has published so far.
+  DiagnosticsSnapshot snapshot() const;
   /// Sends `text` as the content of `path` (open, or change and save) and waits, at most until
   /// `deadline`, for the diagnostics of that version: pulled when the server offers pull, else
-  /// pushed, matched by version or arrival, and settled.
+  /// pushed, matched by version or arrival, and settled. Neighbours are the other documents whose
+  /// lists differ from `since` (default: from just before sending).
   Expected<ServerAnswer> check(const std::filesystem::path& path, const std::string& language_id,
-                               const std::string& text, std::chrono::steady_clock::time_point deadline);
+                               const std::string& text, std::chrono::steady_clock::time_point deadline,
+                               const DiagnosticsSnapshot* since = nullptr);
   /// `shutdown` and `exit`, then kills the group if it has not exited within `grace`; true when
   /// it exited by itself (false when it had to be killed, or was stopped already).
   bool shutdown(std::chrono::milliseconds grace);
@@ -109,10 +119,10 @@ class LanguageServer {
 
   // Checks (language_server_check.cpp).
   bool sync_document(const std::string& uri, const std::string& language_id, const std::string& text, int& version);
-  Expected<ServerAnswer> pull_answer(const std::string& uri, std::chrono::steady_clock::time_point deadline);
-  Expected<ServerAnswer> push_answer(const std::string& uri, int version, std::uint64_t sent_after,
-                                     const std::map<std::string, Published>& before,
+  Expected<ServerAnswer> pull_answer(const std::string& uri, const DiagnosticsSnapshot& before,
                                      std::chrono::steady_clock::time_point deadline);
+  Expected<ServerAnswer> push_answer(const std::string& uri, int version, std::uint64_t sent_after,
+                                     const DiagnosticsSnapshot& before, std::chrono::steady_clock::time_point deadline);
   Expected<Json> await_response(std::int64_t id, std::chrono::steady_clock::time_point deadline);
   Json pull_params(const std::string& uri) const;
   bool uses_pull() const { return m_pull_static || m_pull_registered; }

@@ -25,20 +25,24 @@ std::optional<std::vector<Json>> LanguageServer::known_diagnostics(const std::fi
   return published->second.items;
 }
 
+DiagnosticsSnapshot LanguageServer::snapshot() const {
+  std::lock_guard lock(m_mutex);
+  DiagnosticsSnapshot snapshot;
+  for (const auto& [uri, published] : m_published) snapshot.lists[uri] = published.items;
+  snapshot.sequence = m_sequence;
+  return snapshot;
+}
+
 Expected<ServerAnswer> LanguageServer::check(const std::filesystem::path& path, const std::string& language_id,
-                                             const std::string& text, TimePoint deadline) {
+                                             const std::string& text, TimePoint deadline,
+                                             const DiagnosticsSnapshot* since) {
   const std::string uri = path_to_uri(path);
-  std::map<std::string, Published> before;
-  std::uint64_t sent_after = 0;
-  {
-    std::lock_guard lock(m_mutex);
-    if (m_state != ServerState::ready) return make_error(m_failure.empty() ? "not ready" : m_failure);
-    before = m_published;
-    sent_after = m_sequence;
-  }
+  if (state() != ServerState::ready) return make_error(failure().empty() ? "not ready" : failure());
+  DiagnosticsSnapshot before = since ? *since : snapshot();
+  std::uint64_t sent_after = snapshot().sequence;
   int version = 0;
   if (!sync_document(uri, language_id, text, version)) return make_error(failure());
-  if (uses_pull()) return pull_answer(uri, deadline);
+  if (uses_pull()) return pull_answer(uri, before, deadline);
   return push_answer(uri, version, sent_after, before, deadline);
 }
 
@@ -88,7 +92,8 @@ Expected<Json> LanguageServer::await_response(std::int64_t id, TimePoint deadlin
 }
 
 /// Pulls the document, and every other open document for neighbours (requests sent together).
-Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, TimePoint deadline) {
+Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, const DiagnosticsSnapshot& before,
+                                                   TimePoint deadline) {
   std::vector<std::string> others;
   {
     std::lock_guard lock(m_mutex);
@@ -113,12 +118,12 @@ Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, TimeP
   m_published[uri] = Published{answer.items, std::nullopt, ++m_sequence, SteadyClock::now()};
   for (std::size_t i = 0; i < others.size(); ++i) {
     if (!other_items[i]) continue;
-    Published& known = m_published[others[i]];
-    if (known.sequence != 0 && known.items != *other_items[i]) {
-      answer.neighbours_before.push_back(DocumentDiagnostics{others[i], known.items});
+    auto earlier = before.lists.find(others[i]);
+    if (earlier != before.lists.end() && earlier->second != *other_items[i]) {
+      answer.neighbours_before.push_back(DocumentDiagnostics{others[i], earlier->second});
       answer.neighbours_after.push_back(DocumentDiagnostics{others[i], *other_items[i]});
     }
-    known = Published{*other_items[i], std::nullopt, ++m_sequence, SteadyClock::now()};
+    m_published[others[i]] = Published{*other_items[i], std::nullopt, ++m_sequence, SteadyClock::now()};
   }
   return answer;
 }
@@ -126,7 +131,7 @@ Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, TimeP
 /// Waits for a publish of this version (or, without a version, one that came after the change),
 /// then for the publishes to settle; neighbours are the other documents whose lists changed.
 Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int version, std::uint64_t sent_after,
-                                                   const std::map<std::string, Published>& before, TimePoint deadline) {
+                                                   const DiagnosticsSnapshot& before, TimePoint deadline) {
   const TimePoint sent = SteadyClock::now();
   auto fresh = [&] {
     auto found = m_published.find(uri);
@@ -134,15 +139,15 @@ Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int v
     return !found->second.version || *found->second.version == version;
   };
   std::unique_lock lock(m_mutex);
-  auto earlier = before.find(uri);
-  bool was_clean = earlier == before.end() || earlier->second.items.empty();
+  auto earlier = before.lists.find(uri);
+  bool was_clean = earlier == before.lists.end() || earlier->second.empty();
   TimePoint first_wait = deadline;
   if (m_spec.quiet_when_clean.count() > 0 && was_clean) first_wait = std::min(deadline, sent + m_spec.quiet_when_clean);
   m_changed.wait_until(lock, first_wait, [&] { return fresh() || m_pull_registered || m_state == ServerState::failed; });
   if (m_state == ServerState::failed) return make_error(m_failure);
   if (!fresh() && m_pull_registered) {  // it registered pull while we waited (pyright does, then stops pushing)
     lock.unlock();
-    return pull_answer(uri, deadline);
+    return pull_answer(uri, before, deadline);
   }
   ServerAnswer answer;
   if (!fresh()) {
@@ -159,9 +164,9 @@ Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int v
   }
   answer.items = m_published[uri].items;
   for (const auto& [other, published] : m_published) {
-    if (other == uri || published.sequence <= sent_after) continue;
-    auto old = before.find(other);
-    std::vector<Json> old_items = old == before.end() ? std::vector<Json>{} : old->second.items;
+    if (other == uri || published.sequence <= before.sequence) continue;
+    auto old = before.lists.find(other);
+    std::vector<Json> old_items = old == before.lists.end() ? std::vector<Json>{} : old->second;
     if (old_items == published.items) continue;
     answer.neighbours_before.push_back(DocumentDiagnostics{other, old_items});
     answer.neighbours_after.push_back(DocumentDiagnostics{other, published.items});

@@ -147,7 +147,7 @@ std::vector<ServerSpec> language_servers(Language language, const std::filesyste
     if (find_program(spec.argv.front(), environment)) servers.push_back(std::move(spec));
   };
   switch (language) {
-    case Language::go: add(ServerSpec{"gopls", {"gopls"}, nullptr, std::chrono::milliseconds(300), {}}); break;
+    case Language::go: add(ServerSpec{"gopls", {"gopls"}, nullptr, std::chrono::milliseconds(150), {}}); break;
     case Language::python:
       add(ServerSpec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, std::chrono::milliseconds(150), {}});
       break;
