@@ -96,7 +96,8 @@ EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
       break;
     }
     (*server)->wait_ready(deadline);
-    TimePoint server_deadline = linter ? deadline - m_pool.settings().linter_reserve : deadline;
+    bool keep_reserve = linter && !linter->whole_project;
+    TimePoint server_deadline = keep_reserve ? deadline - m_pool.settings().linter_reserve : deadline;
     ServerOutcome outcome = check_with_server(**server, request, language, server_deadline);
     if (outcome.comparison) {
       m_timeouts.erase(*server);
@@ -268,15 +269,25 @@ void EditChecker::release_workspace(const std::filesystem::path& workspace) {
 
 Expected<std::string> EditChecker::warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
                                            const std::vector<std::string>& environment,
-                                           std::chrono::milliseconds timeout) {
+                                           std::chrono::milliseconds timeout, Silence silence) {
   auto content = read_file(file);
   Language language = language_of(file, content ? *content : "");
   std::filesystem::path root = project_root(language, file, workspace);
   std::vector<std::string> failures;
+  const TimePoint deadline = SteadyClock::now() + timeout;
   for (const ServerSpec& spec : language_servers(language, root, environment)) {
     Expected<LanguageServer*> server = m_pool.acquire(spec, root, environment);
-    if (server && (*server)->wait_ready(SteadyClock::now() + timeout)) return spec.name;
-    failures.push_back(server ? spec.name + ": " + (*server)->failure() : server.error().message);
+    if (!server) {
+      failures.push_back(server.error().message);
+      continue;
+    }
+    std::string failure = "it did not initialize: " + (*server)->failure();
+    if ((*server)->wait_ready(deadline) && content) {
+      auto analysed = (*server)->check(file, language_id(language, file), *content, deadline, nullptr, silence);
+      if (analysed) return spec.name;  // initialized, and has analysed the file once
+      failure = analysed.error().message;
+    }
+    failures.push_back(spec.name + ": " + failure);
     if (server) m_pool.report_failure(*server);
   }
   return make_error(failures.empty() ? "no language server on PATH for " + file.string() : join(failures, "; "));

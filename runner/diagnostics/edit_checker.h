@@ -21,11 +21,13 @@ class EditChecker final : public DiagnosticsChecker {
   EditDiagnostics check_edit(const EditCheckRequest& request) override;
   std::chrono::milliseconds budget() const override { return m_pool.settings().budget; }
   void release_workspace(const std::filesystem::path& workspace) override;
-  /// Starts the server that would check `file` and waits until it is ready (benchmarks and tests);
-  /// the name of the server, or an error when none can be started.
+  /// Starts the server that would check `file`, waits until it is ready and has analysed the file
+  /// once (benchmarks and tests); the name of the server, or an error when none can be started.
+  /// With Silence::means_waiting the file should hold an error, so that even a server that is
+  /// silent about clean files answers once it has really analysed it.
   Expected<std::string> warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
-                                const std::vector<std::string>& environment,
-                                std::chrono::milliseconds timeout);
+                                const std::vector<std::string>& environment, std::chrono::milliseconds timeout,
+                                Silence silence = Silence::means_clean);
   ServerPool& pool() { return m_pool; }
 
  private:

@@ -252,23 +252,35 @@ void LanguageServer::handle_server_request(const Json& message) {
     const Json* items = params ? params->find("items") : nullptr;
     std::size_t count = items && items->is_array() ? items->as_array().size() : 0;
     result.as_array().resize(count);
-  } else if (method == "client/registerCapability") {
-    const Json* registrations = params ? params->find("registrations") : nullptr;
-    for (const Json& registration : registrations && registrations->is_array() ? registrations->as_array() : Json::Array{}) {
-      if (registration.get_string("method") != "textDocument/diagnostic") continue;
-      std::lock_guard lock(m_mutex);
-      m_pull_registered = true;
-      if (const Json* options = registration.find("registerOptions")) m_pull_identifier = options->get_string("identifier");
-    }
+  } else if (method == "client/registerCapability" || method == "client/unregisterCapability") {
+    track_pull_registrations(method == "client/registerCapability", params);
   } else if (method == "workspace/workspaceFolders") {
     result = Json(Json::Array{Json::object().set("uri", path_to_uri(m_root)).set("name", m_root.filename().string())});
-  } else if (method != "client/unregisterCapability" && method != "window/workDoneProgress/create" &&
+  } else if (method != "window/workDoneProgress/create" &&
              method != "window/showMessageRequest" && method.find("/refresh") == std::string::npos) {
     Json error = Json::object().set("code", k_method_not_found).set("message", "not supported: " + method);
     send(Json::object().set("jsonrpc", "2.0").set("id", id).set("error", std::move(error)));
     return;
   }
   send(response(id, std::move(result)));
+}
+
+/// Records (un)registrations of pull diagnostics (`textDocument/diagnostic`) by their ids.
+void LanguageServer::track_pull_registrations(bool registering, const Json* params) {
+  const Json* list = params ? params->find(registering ? "registrations" : "unregisterations") : nullptr;
+  if (!list || !list->is_array()) return;
+  std::lock_guard lock(m_mutex);
+  for (const Json& registration : list->as_array()) {
+    if (registration.get_string("method") != "textDocument/diagnostic") continue;
+    if (!registering) {
+      m_pull_registrations.erase(registration.get_string("id"));
+      continue;
+    }
+    m_pull_registrations.insert(registration.get_string("id"));
+    if (const Json* options = registration.find("registerOptions")) m_pull_identifier = options->get_string("identifier");
+  }
+  m_pull_registered = !m_pull_registrations.empty();
+  m_changed.notify_all();
 }
 
 void LanguageServer::handle_initialized(const Json& message) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@ struct ServerSpec {
   std::vector<std::string> argv;
   Json initialization_options;              // null: none
   std::chrono::milliseconds settle{150};    // a push is final once no newer one came for this long
+                                            // (servers that publish once per change get a short one)
   std::chrono::milliseconds quiet_when_clean{0};  // >0: a server that says nothing when clean stays clean
 };
 
@@ -45,6 +47,12 @@ struct ServerAnswer {
 struct DiagnosticsSnapshot {
   std::map<std::string, std::vector<Json>> lists;
   std::uint64_t sequence = 0;
+};
+
+/// How a check reads a server that says nothing when a clean file stays clean (quiet_when_clean).
+enum class Silence {
+  means_clean,    // after its quiet window: clean (edits)
+  means_waiting,  // wait for a publish until the deadline (warm-up on a file with a known error)
 };
 
 /// Where a server is in its life.
@@ -83,7 +91,7 @@ class LanguageServer {
   /// lists differ from `since` (default: from just before sending).
   Expected<ServerAnswer> check(const std::filesystem::path& path, const std::string& language_id,
                                const std::string& text, std::chrono::steady_clock::time_point deadline,
-                               const DiagnosticsSnapshot* since = nullptr);
+                               const DiagnosticsSnapshot* since = nullptr, Silence silence = Silence::means_clean);
   /// `shutdown` and `exit`, then kills the group if it has not exited within `grace`; true when
   /// it exited by itself (false when it had to be killed, or was stopped already).
   bool shutdown(std::chrono::milliseconds grace);
@@ -111,6 +119,7 @@ class LanguageServer {
   void handle_message(const Json& message);
   void handle_server_request(const Json& message);
   void handle_initialized(const Json& message);
+  void track_pull_registrations(bool registering, const Json* params);
   void handle_publish(const Json& params);
   void fail(const std::string& why);
   bool send(const Json& message);
@@ -122,10 +131,14 @@ class LanguageServer {
   Expected<ServerAnswer> pull_answer(const std::string& uri, const DiagnosticsSnapshot& before,
                                      std::chrono::steady_clock::time_point deadline);
   Expected<ServerAnswer> push_answer(const std::string& uri, int version, std::uint64_t sent_after,
-                                     const DiagnosticsSnapshot& before, std::chrono::steady_clock::time_point deadline);
+                                     const DiagnosticsSnapshot& before, std::chrono::steady_clock::time_point deadline,
+                                     Silence silence);
   Expected<Json> await_response(std::int64_t id, std::chrono::steady_clock::time_point deadline);
   Json pull_params(const std::string& uri) const;
-  bool uses_pull() const { return m_pull_static || m_pull_registered; }
+  bool uses_pull() const {
+    std::lock_guard lock(m_mutex);
+    return m_pull_static || m_pull_registered;
+  }
 
   ServerSpec m_spec;
   std::filesystem::path m_root;
@@ -141,6 +154,7 @@ class LanguageServer {
   std::string m_stderr_tail;
   bool m_pull_static = false;
   bool m_pull_registered = false;
+  std::set<std::string> m_pull_registrations;  // ids of textDocument/diagnostic registrations
   std::string m_pull_identifier;
   std::int64_t m_initialize_id = 0;
   std::int64_t m_next_id = 1;

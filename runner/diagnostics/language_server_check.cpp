@@ -35,7 +35,7 @@ DiagnosticsSnapshot LanguageServer::snapshot() const {
 
 Expected<ServerAnswer> LanguageServer::check(const std::filesystem::path& path, const std::string& language_id,
                                              const std::string& text, TimePoint deadline,
-                                             const DiagnosticsSnapshot* since) {
+                                             const DiagnosticsSnapshot* since, Silence silence) {
   const std::string uri = path_to_uri(path);
   if (state() != ServerState::ready) return make_error(failure().empty() ? "not ready" : failure());
   DiagnosticsSnapshot before = since ? *since : snapshot();
@@ -43,7 +43,7 @@ Expected<ServerAnswer> LanguageServer::check(const std::filesystem::path& path, 
   int version = 0;
   if (!sync_document(uri, language_id, text, version)) return make_error(failure());
   if (uses_pull()) return pull_answer(uri, before, deadline);
-  return push_answer(uri, version, sent_after, before, deadline);
+  return push_answer(uri, version, sent_after, before, deadline, silence);
 }
 
 /// didOpen the first time, then didChange with the full text and didSave; false when the server is gone.
@@ -129,9 +129,12 @@ Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, const
 }
 
 /// Waits for a publish of this version (or, without a version, one that came after the change),
-/// then for the publishes to settle; neighbours are the other documents whose lists changed.
+/// then for the publishes to settle; neighbours are the other documents whose lists changed. A
+/// server that is silent when a clean file stays clean (quiet_when_clean) counts as having answered
+/// once it published anything after the change, or when its quiet window passes.
 Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int version, std::uint64_t sent_after,
-                                                   const DiagnosticsSnapshot& before, TimePoint deadline) {
+                                                   const DiagnosticsSnapshot& before, TimePoint deadline,
+                                                   Silence silence) {
   const TimePoint sent = SteadyClock::now();
   auto fresh = [&] {
     auto found = m_published.find(uri);
@@ -140,28 +143,28 @@ Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int v
   };
   std::unique_lock lock(m_mutex);
   auto earlier = before.lists.find(uri);
-  bool was_clean = earlier == before.lists.end() || earlier->second.empty();
-  TimePoint first_wait = deadline;
-  if (m_spec.quiet_when_clean.count() > 0 && was_clean) first_wait = std::min(deadline, sent + m_spec.quiet_when_clean);
-  m_changed.wait_until(lock, first_wait, [&] { return fresh() || m_pull_registered || m_state == ServerState::failed; });
+  bool quiet = m_spec.quiet_when_clean.count() > 0 && silence == Silence::means_clean &&
+               (earlier == before.lists.end() || earlier->second.empty());
+  TimePoint first_wait = quiet ? std::min(deadline, sent + m_spec.quiet_when_clean) : deadline;
+  m_changed.wait_until(lock, first_wait, [&] {
+    return fresh() || (quiet && m_sequence > sent_after) || m_pull_registered || m_state == ServerState::failed;
+  });
   if (m_state == ServerState::failed) return make_error(m_failure);
   if (!fresh() && m_pull_registered) {  // it registered pull while we waited (pyright does, then stops pushing)
     lock.unlock();
     return pull_answer(uri, before, deadline);
   }
-  ServerAnswer answer;
-  if (!fresh()) {
-    if (first_wait == deadline) return make_error("no diagnostics in time");
-    return answer;  // a server that stays silent when a clean file stays clean
-  }
-  for (;;) {
-    std::uint64_t last = m_published[uri].sequence;
-    TimePoint settle_end = std::min(deadline, m_published[uri].arrived + m_spec.settle);
+  if (!fresh() && !quiet) return make_error("no diagnostics in time");
+  while (m_sequence > sent_after) {  // settled once nothing at all (file or neighbour) was published for `settle`
+    std::uint64_t last = m_sequence;
+    TimePoint settle_end = std::min(deadline, SteadyClock::now() + m_spec.settle);
     bool newer = m_changed.wait_until(lock, settle_end, [&] {
-      return m_published[uri].sequence != last || m_state == ServerState::failed;
+      return m_sequence != last || m_state == ServerState::failed;
     });
     if (!newer || SteadyClock::now() >= deadline || m_state == ServerState::failed) break;
   }
+  if (!fresh()) m_published[uri] = Published{{}, version, ++m_sequence, SteadyClock::now()};  // silent: still clean
+  ServerAnswer answer;
   answer.items = m_published[uri].items;
   for (const auto& [other, published] : m_published) {
     if (other == uri || published.sequence <= before.sequence) continue;

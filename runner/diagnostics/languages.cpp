@@ -71,7 +71,7 @@ void add_typescript_servers(const std::filesystem::path& root, const std::vector
   if (!std::filesystem::exists(*tsc, ec)) tsc = find_program("tsc", environment);
   if (tsc && typescript_major_version(*tsc) >= 7) {
     servers.push_back(ServerSpec{"tsc --lsp", {tsc->string(), "--lsp", "--stdio"}, nullptr,
-                                 std::chrono::milliseconds(150), {}});
+                                 std::chrono::milliseconds(50), {}});
   }
   if (auto server = find_program("typescript-language-server", environment)) {
     if (auto tsserver = find_tsserver(root, *server)) {
@@ -79,7 +79,7 @@ void add_typescript_servers(const std::filesystem::path& root, const std::vector
                          .set("tsserver", Json::object().set("path", tsserver->string()))
                          .set("disableAutomaticTypingAcquisition", true);
       servers.push_back(ServerSpec{"typescript-language-server", {"typescript-language-server", "--stdio"}, options,
-                                   std::chrono::milliseconds(150), std::chrono::milliseconds(800)});
+                                   std::chrono::milliseconds(150), std::chrono::milliseconds(1000)});
     }
   }
 }
@@ -147,16 +147,16 @@ std::vector<ServerSpec> language_servers(Language language, const std::filesyste
     if (find_program(spec.argv.front(), environment)) servers.push_back(std::move(spec));
   };
   switch (language) {
-    case Language::go: add(ServerSpec{"gopls", {"gopls"}, nullptr, std::chrono::milliseconds(150), {}}); break;
+    case Language::go: add(ServerSpec{"gopls", {"gopls"}, nullptr, std::chrono::milliseconds(50), {}}); break;
     case Language::python:
-      add(ServerSpec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, std::chrono::milliseconds(150), {}});
+      add(ServerSpec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, std::chrono::milliseconds(50), {}});
       break;
     case Language::typescript:
     case Language::javascript: add_typescript_servers(root, environment, servers); break;
     case Language::c:
     case Language::cpp:
       add(ServerSpec{"clangd", {"clangd", "--background-index=false", "--log=error"}, nullptr,
-                     std::chrono::milliseconds(150), {}});
+                     std::chrono::milliseconds(100), {}});
       break;
     case Language::rust:
       add(ServerSpec{"rust-analyzer", {"rust-analyzer"}, nullptr, std::chrono::milliseconds(300), {}});

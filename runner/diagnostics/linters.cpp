@@ -85,6 +85,7 @@ std::optional<LinterCommand> typescript_linter(Language language, const std::fil
   if (!tsc) return std::nullopt;
   LinterCommand command{"tsc", {tsc->string(), "--noEmit", "--pretty", "false"}, {tsc->string(), "--version"}, root,
                         LinterFormat::tsc, {}, false};
+  command.whole_project = true;
   std::error_code ec;
   if (std::filesystem::exists(root / "tsconfig.json", ec)) {
     command.argv.insert(command.argv.end(), {"-p", root.string()});
@@ -144,7 +145,7 @@ std::optional<LinterCommand> rust_linter(const std::filesystem::path& root, cons
   std::error_code ec;
   if (!cargo || !std::filesystem::exists(root / "Cargo.toml", ec)) return std::nullopt;
   return LinterCommand{"cargo check", {cargo->string(), "check", "--offline", "--message-format", "short"},
-                       {cargo->string(), "--version"}, root, LinterFormat::gcc, {}, false};
+                       {cargo->string(), "--version"}, root, LinterFormat::gcc, {}, false, true};
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ struct LinterCommand {
   LinterFormat format = LinterFormat::gcc;
   std::string go_overlay;                 // go build -overlay file (baseline runs only)
   bool errors_only = false;               // reports errors but not warnings (a go build baseline)
+  bool whole_project = false;             // slow (tsc, cargo check): a warm server gets the whole budget
 };
 
 /// What the file looked like before the edit, for a baseline run of the same linter, when the

@@ -22,7 +22,8 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   EditChecker checker;
   EditRunner edits{checker, workspace, environment};
 
-  BOOST_REQUIRE_EQUAL(checker.warm_up(workspace.path() / "main.go", workspace.path(), environment, 30s).value(), "gopls");
+  auto warm = checker.warm_up(workspace.path() / "main.go", workspace.path(), environment, 30s);
+  BOOST_REQUIRE_MESSAGE(warm && *warm == "gopls", (warm ? *warm : warm.error().message));
   EditDiagnostics clean = edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper() + 1)\n}\n");
   BOOST_TEST_MESSAGE("clean: " << describe(clean) << " in " << clean.duration_ms << " ms");
   BOOST_TEST(clean.checker == "gopls");
