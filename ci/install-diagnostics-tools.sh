@@ -43,11 +43,13 @@ fi
 
 # npm packages, pinned. typescript-language-server needs a tsserver.js, which only TypeScript 5 and 6
 # ship (7 is the native compiler); 5.3.0 is the last typescript-language-server that runs on node 20.
-wanted='{"private":true,"dependencies":{"pyright":"1.1.414","typescript":"5.9.3","typescript-language-server":"5.3.0"}}'
+# eslint is the JavaScript fallback for projects with an eslint.config.*.
+wanted='{"private":true,"dependencies":{"eslint":"10.15.0","pyright":"1.1.414","typescript":"5.9.3","typescript-language-server":"5.3.0"}}'
 mkdir -p "$tools_dir"
 if [ ! -f "$tools_dir/package.json" ] || [ "$(cat "$tools_dir/package.json")" != "$wanted" ] ||
    [ ! -x "$tools_dir/node_modules/.bin/typescript-language-server" ] ||
-   [ ! -x "$tools_dir/node_modules/.bin/pyright-langserver" ] || [ ! -x "$tools_dir/node_modules/.bin/tsc" ]; then
+   [ ! -x "$tools_dir/node_modules/.bin/pyright-langserver" ] || [ ! -x "$tools_dir/node_modules/.bin/tsc" ] ||
+   [ ! -x "$tools_dir/node_modules/.bin/eslint" ]; then
   echo "agent-run diagnostics tools: npm install into .tools/"
   printf '%s' "$wanted" > "$tools_dir/package.json"
   (cd "$tools_dir" && npm install --no-audit --no-fund --loglevel=error >/dev/null)

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,7 +145,33 @@ void ChildProcess::release() {
   m_pid = -1;
 }
 
+namespace {
+
+/// Blocks SIGPIPE in this thread while alive, so a write to a child that has exited fails with
+/// EPIPE instead of killing the runner; a SIGPIPE raised meanwhile is consumed, not delivered.
+class SigpipeBlock {
+ public:
+  SigpipeBlock() {
+    sigemptyset(&m_pipe);
+    sigaddset(&m_pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &m_pipe, &m_previous);
+  }
+  ~SigpipeBlock() {
+    timespec zero{0, 0};
+    while (sigtimedwait(&m_pipe, nullptr, &zero) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+  }
+
+ private:
+  sigset_t m_pipe;
+  sigset_t m_previous;
+};
+
+}  // namespace
+
 bool ChildProcess::write_all(std::string_view data, std::chrono::steady_clock::time_point deadline) {
+  SigpipeBlock no_sigpipe;
   while (!data.empty()) {
     if (m_stdin < 0) return false;
     ssize_t n = ::write(m_stdin, data.data(), data.size());

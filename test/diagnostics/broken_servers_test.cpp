@@ -1,0 +1,126 @@
+#include "diagnostics/model_text.h"
+#include "diagnostics_fixture.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <csignal>
+#include <thread>
+
+using namespace agent_run;
+using namespace agent_run::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// A language server that answers initialize (and configuration requests) and then never publishes.
+constexpr const char* k_mute_server = R"(#!/usr/bin/python3
+import json, sys
+def read():
+    length = 0
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            sys.exit(0)
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(sys.stdin.buffer.read(length))
+def send(message):
+    body = json.dumps(message).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    sys.stdout.buffer.flush()
+while True:
+    message = read()
+    if message.get("method") == "initialize":
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
+)";
+
+/// A workspace with one Python file and a shelf holding pyflakes and a fake pyright-langserver.
+struct BrokenServerFixture {
+  ToolShelf shelf{{"pyflakes3"}};
+  TempFolder workspace;
+  DiagnosticsSettings settings;
+  BrokenServerFixture() {
+    workspace.write("app.py", "import os\n\nprint(os.getcwd())\n");
+    settings.initialize_timeout = 1s;
+    settings.cooldown = std::chrono::minutes(5);
+  }
+  std::filesystem::path root() const { return std::filesystem::canonical(workspace.path()); }
+
+  /// An edit that introduces an undefined name, checked; asserts the linter answered within 2 s.
+  EditDiagnostics edit_and_expect_linter(EditChecker& checker, const std::string& suffix) {
+    EditRunner edits{checker, workspace, shelf.environment()};
+    auto started = std::chrono::steady_clock::now();
+    EditDiagnostics result = edits.write("app.py", "import os\n\nprint(os.getcwd(), undefined_name)\n" + suffix);
+    BOOST_TEST(elapsed_since(started) < 2000);
+    BOOST_TEST(result.checker == "pyflakes", describe(result));
+    BOOST_TEST(has_problem(result.problems, "app.py", 3, "undefined name 'undefined_name'"), describe(result));
+    return result;
+  }
+};
+
+}  // namespace
+
+// A language server that cannot do its job never costs the edit more than the two-second budget:
+// the linter answers instead, and a server that failed is not started again for five minutes.
+BOOST_FIXTURE_TEST_SUITE(broken_servers, BrokenServerFixture)
+
+BOOST_AUTO_TEST_CASE(a_shim_that_crashes_gives_the_linters_answer_and_a_cooldown) {
+  shelf.add_script("pyright-langserver", "#!/bin/sh\necho 'error: this is only a shim' >&2\nexit 1\n");
+  EditChecker checker(settings);
+  EditDiagnostics first = edit_and_expect_linter(checker, "");
+  // Still starting when the check began, or already seen to fail (exited, or closed its input).
+  BOOST_TEST((first.note == "pyright-langserver is starting" ||
+              first.note.find("pyright-langserver failed: it ") == 0u), first.note);
+  std::this_thread::sleep_for(200ms);  // it has exited by now
+  EditDiagnostics second = edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(second.note.find("; not retried for ") != std::string::npos, second.note);
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  EditDiagnostics third = edit_and_expect_linter(checker, "# and again\n");
+  BOOST_TEST(third.note.find("pyright-langserver failed to start; not retried for 29") == 0u, third.note);
+  BOOST_TEST(checker.pool().live_servers() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_shim_that_hangs_gives_the_linters_answer_and_a_cooldown) {
+  TempFolder marks;
+  shelf.add_script("pyright-langserver", "#!/bin/sh\necho $$ > " + (marks.path() / "pid").string() + "\nexec /bin/sleep 1000\n");
+  EditChecker checker(settings);
+  edit_and_expect_linter(checker, "");
+  pid_t shim = std::stoi(marks.read("pid"));
+  BOOST_TEST(::kill(shim, 0) == 0);  // still hanging, not yet past its initialize timeout
+  std::this_thread::sleep_for(1200ms);
+  EditDiagnostics later = edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(later.note.find("pyright-langserver stopped working; not retried for 300s") == 0u, later.note);
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i, std::this_thread::sleep_for(10ms)) gone = ::kill(shim, 0) != 0;
+  BOOST_TEST(gone);  // its process group was killed
+}
+
+BOOST_AUTO_TEST_CASE(a_shim_that_answers_garbage_gives_the_linters_answer_and_a_cooldown) {
+  shelf.add_script("pyright-langserver", "#!/bin/sh\nprintf 'Usage: not a language server\\r\\n\\r\\n'\nexec /bin/sleep 1000\n");
+  EditChecker checker(settings);
+  edit_and_expect_linter(checker, "");
+  std::this_thread::sleep_for(200ms);
+  EditDiagnostics later = edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(later.note.find("pyright-langserver stopped working") == 0u, later.note);
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_the_linter) {
+  shelf.add_script("pyright-langserver", k_mute_server);
+  EditChecker checker(settings);
+  std::vector<std::string> environment = shelf.environment();
+  ServerSpec spec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, 50ms, {}};
+  auto server = checker.pool().acquire(spec, root(), environment);
+  BOOST_REQUIRE(server.has_value());
+  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + 5s));
+  EditDiagnostics result = edit_and_expect_linter(checker, "");
+  BOOST_TEST(result.note == "pyright-langserver gave no answer in time");
+  BOOST_TEST(result.status == "problems");
+  PoolShutdown shutdown = checker.pool().shutdown_all();
+  BOOST_TEST(shutdown.exited == 1);  // it does exit on end of input
+}
+
+BOOST_AUTO_TEST_SUITE_END()
