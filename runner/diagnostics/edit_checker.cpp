@@ -83,17 +83,36 @@ EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
   }
   std::filesystem::path root = project_root(language, request.file, request.workspace);
   std::optional<LinterCommand> linter = linter_for(language, request.file, root, request.environment);
-  std::vector<std::string> notes;
-  std::string abandoned_by;
+  Attempts attempts;
+  if (!try_servers(request, language, root, linter, deadline, result, attempts)) {
+    if (linter) {
+      use_linter(*linter, request, language, root, deadline, result);
+    } else if (!attempts.abandoned_by.empty()) {
+      result = EditDiagnostics{attempts.abandoned_by, "", "server", "timeout"};
+    } else {
+      attempts.notes.push_back("no language server or linter for this file on PATH");
+    }
+  }
+  result.note = join(attempts.notes, "; ");
+  result.duration_ms = milliseconds_since(start);
+  return result;
+}
+
+/// The file's language servers in turn: true when one answered (in `result`). A server still
+/// starting is left to warm up when a linter can answer now; a failed one goes on cooldown; one
+/// that gives no answer in time is abandoned (twice in a row: it is stuck, and stopped).
+bool EditChecker::try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
+                              const std::optional<LinterCommand>& linter, TimePoint deadline, EditDiagnostics& result,
+                              Attempts& attempts) {
   for (const ServerSpec& spec : language_servers(language, root, request.environment)) {
     Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment);
     if (!server) {
-      notes.push_back(server.error().message);
+      attempts.notes.push_back(server.error().message);
       continue;
     }
     if ((*server)->state() == ServerState::starting && linter) {
-      notes.push_back(spec.name + " is starting");
-      break;
+      attempts.notes.push_back(spec.name + " is starting");
+      return false;
     }
     (*server)->wait_ready(deadline);
     bool keep_reserve = linter && !linter->whole_project;
@@ -105,40 +124,32 @@ EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
       result.checker_kind = "server";
       result.checker_version = (*server)->version();
       finish(result, request, std::move(*outcome.comparison));
-      result.note = join(notes, "; ");
-      result.duration_ms = milliseconds_since(start);
-      return result;
+      return true;
     }
     if (!outcome.timed_out) {
-      notes.push_back(spec.name + " failed: " + outcome.failure);
+      attempts.notes.push_back(spec.name + " failed: " + outcome.failure);
       m_pool.report_failure(*server);
       continue;
     }
-    notes.push_back(spec.name + " gave no answer in time");
-    abandoned_by = spec.name;
-    if (++m_timeouts[*server] >= 2) m_pool.report_failure(*server);  // twice in a row: it is stuck
-    break;
+    attempts.notes.push_back(spec.name + " gave no answer in time");
+    attempts.abandoned_by = spec.name;
+    if (++m_timeouts[*server] >= 2) m_pool.report_failure(*server);
+    return false;
   }
-  if (linter) {
-    std::optional<Comparison> comparison = check_with_linter(*linter, request, language, root, deadline);
-    result.checker = linter->name;
-    result.checker_kind = "linter";
-    result.checker_version = program_version(linter->version_argv, request.environment);
-    if (comparison) {
-      finish(result, request, std::move(*comparison));
-    } else {
-      result.status = "timeout";
-    }
-  } else if (!abandoned_by.empty()) {
-    result.checker = abandoned_by;
-    result.checker_kind = "server";
-    result.status = "timeout";
+  return false;
+}
+
+void EditChecker::use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
+                             const std::filesystem::path& root, TimePoint deadline, EditDiagnostics& result) {
+  std::optional<Comparison> comparison = check_with_linter(linter, request, language, root, deadline);
+  result.checker = linter.name;
+  result.checker_kind = "linter";
+  result.checker_version = program_version(linter.version_argv, request.environment);
+  if (comparison) {
+    finish(result, request, std::move(*comparison));
   } else {
-    notes.push_back("no language server or linter for this file on PATH");
+    result.status = "timeout";
   }
-  result.note = join(notes, "; ");
-  result.duration_ms = milliseconds_since(start);
-  return result;
 }
 
 EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server, const EditCheckRequest& request,

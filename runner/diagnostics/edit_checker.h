@@ -51,6 +51,18 @@ class EditChecker final : public DiagnosticsChecker {
     std::string failure;
   };
 
+  /// What was tried before a linter answered: notes for the report, and a server that was abandoned.
+  struct Attempts {
+    std::vector<std::string> notes;
+    std::string abandoned_by;
+  };
+
+  bool try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
+                   const std::optional<LinterCommand>& linter, std::chrono::steady_clock::time_point deadline,
+                   EditDiagnostics& result, Attempts& attempts);
+  void use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
+                  const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline,
+                  EditDiagnostics& result);
   ServerOutcome check_with_server(LanguageServer& server, const EditCheckRequest& request, Language language,
                                   std::chrono::steady_clock::time_point deadline);
   std::optional<Comparison> check_with_linter(const LinterCommand& linter, const EditCheckRequest& request,
