@@ -51,6 +51,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(renamed.status == "problems", describe(renamed));
   BOOST_TEST(has_problem(renamed.problems, "main.go", 6, "Helper", true), describe(renamed));
   BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.go:6:") != std::string::npos);
+  BOOST_TEST_MESSAGE(diagnostics_text(broken, 2s) << diagnostics_text(renamed, 2s));
 
   PoolShutdown shutdown = checker.pool().shutdown_all();
   BOOST_TEST(shutdown.exited == 1);
