@@ -54,3 +54,14 @@ if [ ! -f "$tools_dir/package.json" ] || [ "$(cat "$tools_dir/package.json")" !=
   printf '%s' "$wanted" > "$tools_dir/package.json"
   (cd "$tools_dir" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+
+# TypeScript 7 (the native compiler, whose `tsc --lsp --stdio` is its own language server) in a
+# folder of its own, since typescript-language-server needs the TypeScript 5 beside it.
+wanted7='{"private":true,"dependencies":{"typescript":"7.0.2"}}'
+mkdir -p "$tools_dir/ts7"
+if [ ! -f "$tools_dir/ts7/package.json" ] || [ "$(cat "$tools_dir/ts7/package.json")" != "$wanted7" ] ||
+   [ ! -x "$tools_dir/ts7/node_modules/.bin/tsc" ]; then
+  echo "agent-run diagnostics tools: npm install TypeScript 7 into .tools/ts7/"
+  printf '%s' "$wanted7" > "$tools_dir/ts7/package.json"
+  (cd "$tools_dir/ts7" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+fi
