@@ -1,5 +1,6 @@
 #include "diagnostics/model_text.h"
 #include "diagnostics_fixture.h"
+#include "exec/process.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -121,6 +122,43 @@ BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_t
   BOOST_TEST(result.status == "problems");
   PoolShutdown shutdown = checker.pool().shutdown_all();
   BOOST_TEST(shutdown.exited == 1);  // it does exit on end of input
+}
+
+// rust-analyzer on PATH is often rustup's proxy without the component: present, yet exits at once.
+// The machine's own proxy is used when it is one; otherwise a script that behaves the same way.
+BOOST_AUTO_TEST_CASE(rust_analyzer_as_a_rustup_proxy_without_the_component_falls_to_cargo_check) {
+  ToolShelf rust({"cargo", "rustc"});
+  std::vector<std::string> machine = tools_environment();
+  auto proxy = find_program("rust-analyzer", machine);
+  ProcessSpec version;
+  bool real_proxy = false;
+  if (proxy) {
+    version.argv = {proxy->string(), "--version"};
+    version.timeout = 10s;
+    auto ran = run_process(version);
+    real_proxy = ran && ran->exit_code != 0;
+  }
+  if (real_proxy) {
+    rust.add_link("rust-analyzer", *proxy);
+  } else {
+    rust.add_script("rust-analyzer",
+                    "#!/bin/sh\necho \"error: Unknown binary 'rust-analyzer' in official toolchain\" >&2\nexit 1\n");
+  }
+  BOOST_TEST_MESSAGE("rust-analyzer: " << (real_proxy ? "the machine's rustup proxy" : "a script like it"));
+  workspace.write("Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+  workspace.write("src/main.rs", "fn main() {\n}\n");
+  settings.budget = 20s;  // cargo check's first build in a fresh project may take seconds on a loaded machine
+  EditChecker checker(settings);
+  EditRunner edits{checker, workspace, rust.environment()};
+  EditDiagnostics first = edits.write("src/main.rs", "fn main() {\n    let x: i32 = \"a\";\n    println!(\"{}\", x);\n}\n");
+  BOOST_TEST(first.checker == "cargo check", describe(first));
+  BOOST_TEST(has_problem(first.problems, "src/main.rs", 2, "mismatched types"), describe(first));
+  std::this_thread::sleep_for(500ms);
+  EditDiagnostics second = edits.write("src/main.rs", "fn main() {\n    println!(\"{}\", 1);\n}\n");
+  BOOST_TEST(second.checker == "cargo check", describe(second));
+  BOOST_TEST(second.status == "clean", describe(second));
+  BOOST_TEST(second.note.find("rust-analyzer") == 0u, second.note);
+  BOOST_TEST(checker.pool().cooldown_until("rust-analyzer", root()).has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -54,6 +54,10 @@ class ToolShelf {
       std::filesystem::create_symlink(std::filesystem::absolute(*found), m_folder.path() / program);
     }
   }
+  /// Adds `program` as a link to `target`.
+  void add_link(const std::string& program, const std::filesystem::path& target) const {
+    std::filesystem::create_symlink(target, m_folder.path() / program);
+  }
   /// Adds an executable script named `program`.
   void add_script(const std::string& program, const std::string& script) const {
     m_folder.write(program, script);
