@@ -72,6 +72,7 @@ long long milliseconds_since(TimePoint start) {
 }  // namespace
 
 EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
+  std::lock_guard lock(m_mutex);
   const TimePoint start = SteadyClock::now();
   const TimePoint deadline = start + m_pool.settings().budget;
   EditDiagnostics result;
@@ -270,6 +271,7 @@ std::string EditChecker::program_version(const std::vector<std::string>& version
 }
 
 void EditChecker::release_workspace(const std::filesystem::path& workspace) {
+  std::lock_guard lock(m_mutex);
   std::error_code ec;
   std::filesystem::path folder = std::filesystem::weakly_canonical(workspace, ec);
   m_pool.release_under(ec ? workspace : folder);
@@ -281,6 +283,7 @@ void EditChecker::release_workspace(const std::filesystem::path& workspace) {
 Expected<std::string> EditChecker::warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
                                            const std::vector<std::string>& environment,
                                            std::chrono::milliseconds timeout, Silence silence) {
+  std::lock_guard lock(m_mutex);
   auto content = read_file(file);
   Language language = language_of(file, content ? *content : "");
   std::filesystem::path root = project_root(language, file, workspace);

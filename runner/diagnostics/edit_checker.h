@@ -6,6 +6,7 @@
 #include "diagnostics/server_pool.h"
 
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,7 @@ class EditChecker final : public DiagnosticsChecker {
   void finish(EditDiagnostics& result, const EditCheckRequest& request, Comparison comparison);
   std::string program_version(const std::vector<std::string>& version_argv, const std::vector<std::string>& environment);
 
+  std::mutex m_mutex;  // one check at a time: attempts running in parallel share the servers
   ServerPool m_pool;
   std::map<std::string, std::string> m_versions;      // program -> first line of its --version
   std::map<std::string, LastCheck> m_last;            // absolute file -> its last check

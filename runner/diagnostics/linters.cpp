@@ -11,6 +11,8 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
+constexpr std::chrono::milliseconds k_kill_margin{60};
+
 /// `name` in the project's node_modules/.bin, else on PATH.
 std::optional<std::filesystem::path> find_node_tool(const std::string& name, const std::filesystem::path& root,
                                                     const std::vector<std::string>& environment) {
@@ -174,7 +176,8 @@ std::optional<LinterCommand> linter_for(Language language, const std::filesystem
 LinterResult run_linter(const LinterCommand& command, const std::vector<std::string>& environment,
                         SteadyClock::time_point deadline) {
   LinterResult result;
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+  // The kill after a timeout and reading the output also fit in the budget.
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()) - k_kill_margin;
   if (left.count() <= 0) {
     result.failure = "no time left";
     return result;
@@ -183,7 +186,7 @@ LinterResult run_linter(const LinterCommand& command, const std::vector<std::str
   spec.argv = command.argv;
   spec.cwd = command.cwd;
   spec.timeout = left;
-  spec.kill_grace = std::chrono::milliseconds(100);
+  spec.kill_grace = k_kill_margin / 2;
   std::vector<std::string> env;
   for (const std::string& entry : environment) {
     if (entry.rfind("LC_ALL=", 0) != 0) env.push_back(entry);

@@ -37,6 +37,22 @@ while True:
         send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
 )";
 
+/// A language server that answers initialize, then ignores shutdown, exit and the end of its input.
+constexpr const char* k_stubborn_server = R"(#!/usr/bin/python3
+import json, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+header = b""
+while not header.endswith(b"\r\n\r\n"):
+    header += sys.stdin.buffer.read(1)
+length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
+request = json.loads(sys.stdin.buffer.read(length))
+body = json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"capabilities": {}}}).encode()
+sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+sys.stdout.buffer.flush()
+while True:
+    time.sleep(1)
+)";
+
 /// A workspace with one Python file and a shelf holding pyflakes and a fake pyright-langserver.
 struct BrokenServerFixture {
   ToolShelf shelf{{"pyflakes3"}};
@@ -122,6 +138,23 @@ BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_t
   BOOST_TEST(result.status == "problems");
   PoolShutdown shutdown = checker.pool().shutdown_all();
   BOOST_TEST(shutdown.exited == 1);  // it does exit on end of input
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_ignores_shutdown_is_killed_after_the_grace) {
+  TempFolder marks;
+  shelf.add_script("stubborn-server", k_stubborn_server);
+  settings.shutdown_grace = 500ms;
+  ServerPool pool(settings);
+  ServerSpec spec{"stubborn-server", {"stubborn-server"}, nullptr, 50ms, {}};
+  auto server = pool.acquire(spec, root(), shelf.environment());
+  BOOST_REQUIRE(server.has_value());
+  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + 5s));
+  auto started = std::chrono::steady_clock::now();
+  PoolShutdown shutdown = pool.shutdown_all();
+  BOOST_TEST(shutdown.killed == 1);
+  BOOST_TEST(shutdown.exited == 0);
+  BOOST_TEST(elapsed_since(started) < 1500);
+  BOOST_TEST(pool.live_servers() == 0u);
 }
 
 // rust-analyzer on PATH is often rustup's proxy without the component: present, yet exits at once.

@@ -44,8 +44,16 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.cpp:4:") != std::string::npos);
   BOOST_TEST_MESSAGE("clangd: clean " << clean.duration_ms << " ms, error " << broken.duration_ms << " ms, fixed "
                                       << fixed.duration_ms << " ms, rename " << renamed.duration_ms << " ms");
+  // Servers are keyed by the project around the file: a second project in the workspace gets its own.
+  workspace.write("tool/compile_flags.txt", "-std=c++17\n");
+  EditDiagnostics other_project = edits.write("tool/tool.cpp", "int main() { return missing; }\n");
+  BOOST_TEST(other_project.checker == "g++", describe(other_project));  // the linter, while a new clangd starts
+  BOOST_TEST(other_project.note == "clangd is starting");
+  BOOST_TEST(has_problem(other_project.problems, "tool/tool.cpp", 1, "'missing' was not declared in this scope"),
+             describe(other_project));
+  BOOST_TEST(checker.pool().live_servers() == 2u);
   PoolShutdown shutdown = checker.pool().shutdown_all();
-  BOOST_TEST(shutdown.exited == 1);
+  BOOST_TEST(shutdown.exited == 2);
   BOOST_TEST(shutdown.killed == 0);
 }
 

@@ -1,7 +1,9 @@
 #include "diagnostics/json_rpc.h"
+#include "diagnostics/languages.h"
 #include "diagnostics/linters.h"
 #include "diagnostics/model_text.h"
 #include "diagnostics/problems.h"
+#include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -136,6 +138,24 @@ BOOST_AUTO_TEST_CASE(linter_outputs_are_read) {
   BOOST_REQUIRE(unreadable.size() == 1u);
   BOOST_TEST(unreadable[0].line == 0);
   BOOST_TEST(unreadable[0].message == "Traceback (most recent call last):\n  boom");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(project_roots)
+
+BOOST_AUTO_TEST_CASE(the_root_is_the_nearest_marker_inside_the_workspace) {
+  agent_run::test::TempFolder folder;
+  std::filesystem::path workspace = folder.path() / "ws";
+  folder.write("go.mod", "module outside\n");  // above the workspace: never used
+  folder.write("ws/svc/go.mod", "module svc\n");
+  folder.write("ws/svc/internal/x.go", "package internal\n");
+  folder.write("ws/lib/a.py", "");
+  BOOST_TEST(project_root(Language::go, workspace / "svc/internal/x.go", workspace) == workspace / "svc");
+  BOOST_TEST(project_root(Language::go, workspace / "lib/y.go", workspace) == workspace);
+  BOOST_TEST(project_root(Language::python, workspace / "lib/a.py", workspace) == workspace);
+  BOOST_TEST((language_of("run", "#!/usr/bin/env bash\necho\n") == Language::shell));
+  BOOST_TEST((language_of("notes.txt", "") == Language::none));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
