@@ -19,6 +19,7 @@ class EditChecker final : public DiagnosticsChecker {
  public:
   explicit EditChecker(DiagnosticsSettings settings = {}) : m_pool(settings) {}
 
+  /// See DiagnosticsChecker.
   EditDiagnostics check_edit(const EditCheckRequest& request) override;
   std::chrono::milliseconds budget() const override { return m_pool.settings().budget; }
   void release_workspace(const std::filesystem::path& workspace) override;
@@ -29,6 +30,7 @@ class EditChecker final : public DiagnosticsChecker {
   Expected<std::string> warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
                                 const std::vector<std::string>& environment, std::chrono::milliseconds timeout,
                                 Silence silence = Silence::means_clean);
+  /// The warm servers (tests and the benchmark look at them and shut them down).
   ServerPool& pool() { return m_pool; }
 
  private:

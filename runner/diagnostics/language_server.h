@@ -72,11 +72,13 @@ class LanguageServer {
   LanguageServer(const LanguageServer&) = delete;
   LanguageServer& operator=(const LanguageServer&) = delete;
 
+  /// Where it is in its life: starting, ready or failed.
   ServerState state() const;
   /// Why the server failed (its exit, a timeout, garbage, the tail of its stderr).
   std::string failure() const;
   /// serverInfo.version from its initialize answer (empty when it gave none).
   std::string version() const;
+  /// How it was started, and the project root it serves.
   const ServerSpec& spec() const { return m_spec; }
   const std::filesystem::path& root() const { return m_root; }
   /// Waits until the server is ready or failed, at most until `deadline`; true when ready.

@@ -51,7 +51,9 @@ class ServerPool {
   PoolShutdown release_under(const std::filesystem::path& folder);
   /// Shuts down every server: `shutdown`, `exit`, then the group is killed after the grace.
   PoolShutdown shutdown_all();
+  /// How many servers are running (or starting).
   std::size_t live_servers() const { return m_servers.size(); }
+  /// The knobs it was made with.
   const DiagnosticsSettings& settings() const { return m_settings; }
 
  private:

@@ -28,6 +28,7 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
   ~ChildProcess();
 
+  /// Its pid, which is also its process group's id.
   pid_t pid() const { return m_pid; }
   int stdin_fd() const { return m_stdin; }    // non-blocking
   int stdout_fd() const { return m_stdout; }  // non-blocking
