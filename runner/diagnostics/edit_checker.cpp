@@ -17,6 +17,9 @@ using SteadyClock = std::chrono::steady_clock;
 using TimePoint = SteadyClock::time_point;
 
 constexpr std::chrono::milliseconds k_version_timeout{3000};
+// Consecutive checks a server left unanswered before it counts as stuck and is stopped (with a
+// cooldown); more than one, since a server's first checks after it starts can be slow.
+constexpr int k_stuck_after = 3;
 
 /// LSP diagnostics of one document as problems.
 void add_lsp_problems(std::vector<Problem>& out, const std::vector<Json>& items, const std::filesystem::path& path,
@@ -101,7 +104,7 @@ EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
 
 /// The file's language servers in turn: true when one answered (in `result`). A server still
 /// starting is left to warm up when a linter can answer now; a failed one goes on cooldown; one
-/// that gives no answer in time is abandoned (twice in a row: it is stuck, and stopped).
+/// that gives no answer in time is abandoned (k_stuck_after times in a row: it is stopped).
 bool EditChecker::try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
                               const std::optional<LinterCommand>& linter, TimePoint deadline, EditDiagnostics& result,
                               Attempts& attempts) {
@@ -134,7 +137,7 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
     }
     attempts.notes.push_back(spec.name + " gave no answer in time");
     attempts.abandoned_by = spec.name;
-    if (++m_timeouts[*server] >= 2) m_pool.report_failure(*server);
+    if (++m_timeouts[*server] >= k_stuck_after) m_pool.report_failure(*server);
     return false;
   }
   return false;

@@ -8,6 +8,9 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
+constexpr std::chrono::milliseconds k_failed_grace{50};
+constexpr std::chrono::milliseconds k_evicted_grace{200};
+
 }  // namespace
 
 Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std::filesystem::path& root,
@@ -42,10 +45,9 @@ void ServerPool::report_failure(LanguageServer* server) {
   for (auto it = m_servers.begin(); it != m_servers.end(); ++it) {
     if (it->second.server.get() != server) continue;
     m_cooldowns[it->first] = SteadyClock::now() + m_settings.cooldown;
-    std::vector<std::unique_ptr<LanguageServer>> failed;
-    failed.push_back(std::move(it->second.server));
+    std::unique_ptr<LanguageServer> failed = std::move(it->second.server);
     m_servers.erase(it);
-    stop(std::move(failed));
+    failed->shutdown(k_failed_grace);  // it is broken: no two-second grace inside an edit's budget
     return;
   }
 }
@@ -63,10 +65,9 @@ void ServerPool::evict_least_recently_used() {
     if (it->second.last_used < oldest->second.last_used) oldest = it;
   }
   if (oldest == m_servers.end()) return;
-  std::vector<std::unique_ptr<LanguageServer>> evicted;
-  evicted.push_back(std::move(oldest->second.server));
+  std::unique_ptr<LanguageServer> evicted = std::move(oldest->second.server);
   m_servers.erase(oldest);
-  stop(std::move(evicted));
+  evicted->shutdown(k_evicted_grace);  // inside an edit's check: a short grace, then it is killed
 }
 
 PoolShutdown ServerPool::release_under(const std::filesystem::path& folder) {

@@ -136,8 +136,14 @@ BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_t
   EditDiagnostics result = edit_and_expect_linter(checker, "");
   BOOST_TEST(result.note == "pyright-langserver gave no answer in time");
   BOOST_TEST(result.status == "problems");
-  PoolShutdown shutdown = checker.pool().shutdown_all();
-  BOOST_TEST(shutdown.exited == 1);  // it does exit on end of input
+  edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(!checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  edit_and_expect_linter(checker, "# a third time\n");  // three in a row: stuck, stopped, on cooldown
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  BOOST_TEST(checker.pool().live_servers() == 0u);
+  EditDiagnostics after = edit_and_expect_linter(checker, "# once more\n");
+  BOOST_TEST(after.duration_ms < 1000);  // no server is waited for any more
+  BOOST_TEST(after.note.find("pyright-langserver failed to start; not retried for") == 0u, after.note);
 }
 
 BOOST_AUTO_TEST_CASE(a_server_that_ignores_shutdown_is_killed_after_the_grace) {
