@@ -163,6 +163,22 @@ BOOST_AUTO_TEST_CASE(a_server_that_ignores_shutdown_is_killed_after_the_grace) {
   BOOST_TEST(pool.live_servers() == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(past_the_cap_the_least_recently_used_server_is_stopped) {
+  shelf.add_script("mute-server", k_mute_server);
+  settings.max_servers = 2;
+  ServerPool pool(settings);
+  ServerSpec spec{"mute-server", {"mute-server"}, nullptr, 50ms, {}};
+  TempFolder a, b, c;
+  auto first = pool.acquire(spec, a.path(), shelf.environment());
+  auto second = pool.acquire(spec, b.path(), shelf.environment());
+  BOOST_REQUIRE(first && second);
+  BOOST_TEST(*pool.acquire(spec, a.path(), shelf.environment()) == *first);  // the same warm server; a is now newest
+  auto third = pool.acquire(spec, c.path(), shelf.environment());
+  BOOST_REQUIRE(third.has_value());
+  BOOST_TEST(pool.live_servers() == 2u);
+  BOOST_TEST(*pool.acquire(spec, a.path(), shelf.environment()) == *first);  // b was the least recently used
+}
+
 // rust-analyzer on PATH is often rustup's proxy without the component: present, yet exits at once.
 // The machine's own proxy is used when it is one; otherwise a script that behaves the same way.
 BOOST_AUTO_TEST_CASE(rust_analyzer_as_a_rustup_proxy_without_the_component_falls_to_cargo_check) {
