@@ -1,8 +1,8 @@
 #pragma once
 
 #include "base/clock.h"
-#include "diagnostics/diagnostics_checker.h"
 #include "batch/attempt_plan.h"
+#include "diagnostics/diagnostics_checker.h"
 #include "model/model_client.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"

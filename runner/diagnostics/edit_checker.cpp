@@ -126,7 +126,7 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
       m_timeouts.erase(*server);
       result.checker = spec.name;
       result.checker_kind = "server";
-      result.checker_version = (*server)->version();
+      result.checker_version = server_version(**server, request.environment);
       finish(result, request, std::move(*outcome.comparison));
       return true;
     }
@@ -256,6 +256,16 @@ void EditChecker::finish(EditDiagnostics& result, const EditCheckRequest& reques
   sort_problems(result.problems);
   result.status = result.problems.empty() ? "clean" : "problems";
   m_last[request.file.string()] = LastCheck{result.checker, sha256_hex(request.after), comparison.after};
+}
+
+/// serverInfo.version (gopls's own is a JSON text: its "Version" and "GoVersion"), else the program's.
+std::string EditChecker::server_version(const LanguageServer& server, const std::vector<std::string>& environment) {
+  std::string version = server.version();
+  if (version.rfind("{", 0) == 0) {
+    auto info = parse_json(version);
+    if (info && info->is_object()) return info->get_string("Version") + " (" + info->get_string("GoVersion") + ")";
+  }
+  return version.empty() ? program_version(server.spec().version_argv, environment) : version;
 }
 
 std::string EditChecker::program_version(const std::vector<std::string>& version_argv,

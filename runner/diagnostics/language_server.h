@@ -27,6 +27,9 @@ struct ServerSpec {
   std::chrono::milliseconds settle{150};    // a push is final once no newer one came for this long
                                             // (servers that publish once per change get a short one)
   std::chrono::milliseconds quiet_when_clean{0};  // >0: a server that says nothing when clean stays clean
+  std::vector<std::string> version_argv;    // prints its version, for servers whose serverInfo has none
+  std::chrono::milliseconds header_settle{0};  // >0: after a C/C++ header changed, the other open files
+                                               // are sent again and this long is left for their rebuilds
 };
 
 /// One document's diagnostics as the server sent them (LSP Diagnostic objects).
@@ -90,7 +93,7 @@ class LanguageServer {
   /// Sends `text` as the content of `path` (open, or change and save) and waits, at most until
   /// `deadline`, for the diagnostics of that version: pulled when the server offers pull, else
   /// pushed, matched by version or arrival, and settled. Neighbours are the other documents whose
-  /// lists differ from `since` (default: from just before sending).
+  /// lists differ from `since` (given for the check after an edit; default: from just before sending).
   Expected<ServerAnswer> check(const std::filesystem::path& path, const std::string& language_id,
                                const std::string& text, std::chrono::steady_clock::time_point deadline,
                                const DiagnosticsSnapshot* since = nullptr, Silence silence = Silence::means_clean);
@@ -102,7 +105,8 @@ class LanguageServer {
   /// A document the server has open: its version and the text it holds.
   struct OpenDocument {
     int version = 0;
-    std::string text;
+    std::string text;     // as written (the server may hold it with one more newline: `padded`)
+    bool padded = false;
   };
   /// The latest diagnostics published (or pulled) for one document.
   struct Published {
@@ -129,7 +133,9 @@ class LanguageServer {
   Json initialize_params() const;
 
   // Checks (language_server_check.cpp).
-  bool sync_document(const std::string& uri, const std::string& language_id, const std::string& text, int& version);
+  bool sync_document(const std::string& uri, const std::string& language_id, const std::string& text, int& version,
+                     bool padded = false);
+  bool resend_other_documents(const std::string& uri);
   Expected<ServerAnswer> pull_answer(const std::string& uri, const DiagnosticsSnapshot& before,
                                      std::chrono::steady_clock::time_point deadline);
   Expected<ServerAnswer> push_answer(const std::string& uri, int version, std::uint64_t sent_after,

@@ -7,6 +7,11 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 using TimePoint = SteadyClock::time_point;
 
+bool is_header(const std::string& uri) {
+  std::string extension = std::filesystem::path(uri).extension().string();
+  return extension == ".h" || extension == ".hh" || extension == ".hpp" || extension == ".hxx";
+}
+
 Json notification(const std::string& method, Json params) {
   return Json::object().set("jsonrpc", "2.0").set("method", method).set("params", std::move(params));
 }
@@ -42,13 +47,17 @@ Expected<ServerAnswer> LanguageServer::check(const std::filesystem::path& path, 
   std::uint64_t sent_after = snapshot().sequence;
   int version = 0;
   if (!sync_document(uri, language_id, text, version)) return make_error(failure());
+  // After a header changed, a server like clangd rebuilds the open files including it only when they
+  // change: resend them.
+  bool refresh_includers = since != nullptr && is_header(uri) && m_spec.header_settle.count() > 0;
+  if (refresh_includers && !resend_other_documents(uri)) return make_error(failure());
   if (uses_pull()) return pull_answer(uri, before, deadline);
   return push_answer(uri, version, sent_after, before, deadline, silence);
 }
 
 /// didOpen the first time, then didChange with the full text and didSave; false when the server is gone.
 bool LanguageServer::sync_document(const std::string& uri, const std::string& language_id, const std::string& text,
-                                   int& version) {
+                                   int& version, bool padded) {
   bool is_open = false;
   {
     std::lock_guard lock(m_mutex);
@@ -56,17 +65,37 @@ bool LanguageServer::sync_document(const std::string& uri, const std::string& la
     is_open = document.version > 0;
     version = ++document.version;
     document.text = text;
+    document.padded = padded;
   }
+  const std::string sent = padded ? text + "\n" : text;
   Json identifier = Json::object().set("uri", uri).set("version", version);
   if (!is_open) {
-    identifier.set("languageId", language_id).set("text", text);
+    identifier.set("languageId", language_id).set("text", sent);
     return send(notification("textDocument/didOpen", Json::object().set("textDocument", std::move(identifier))));
   }
-  Json change = Json::object().set("text", text);
+  Json change = Json::object().set("text", sent);
   Json params = Json::object().set("textDocument", std::move(identifier)).set("contentChanges", Json(Json::Array{change}));
   if (!send(notification("textDocument/didChange", std::move(params)))) return false;
-  Json saved = Json::object().set("textDocument", Json::object().set("uri", uri)).set("text", text);
+  Json saved = Json::object().set("textDocument", Json::object().set("uri", uri)).set("text", sent);
   return send(notification("textDocument/didSave", std::move(saved)));
+}
+
+/// Sends every other open document again, with one trailing newline more or less than before (an
+/// unchanged text is not rebuilt), so that a server that does not rebuild the files including a
+/// changed header by itself (clangd) rebuilds them and publishes their problems.
+bool LanguageServer::resend_other_documents(const std::string& uri) {
+  std::vector<std::pair<std::string, OpenDocument>> others;
+  {
+    std::lock_guard lock(m_mutex);
+    for (const auto& [open_uri, document] : m_documents) {
+      if (open_uri != uri) others.emplace_back(open_uri, document);
+    }
+  }
+  for (const auto& [other, document] : others) {
+    int version = 0;
+    if (!sync_document(other, "", document.text, version, !document.padded)) return false;
+  }
+  return true;
 }
 
 Json LanguageServer::pull_params(const std::string& uri) const {
@@ -155,9 +184,10 @@ Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int v
     return pull_answer(uri, before, deadline);
   }
   if (!fresh() && !quiet) return make_error("no diagnostics in time");
+  std::chrono::milliseconds settle = is_header(uri) && m_spec.header_settle.count() > 0 ? m_spec.header_settle : m_spec.settle;
   while (m_sequence > sent_after) {  // settled once nothing at all (file or neighbour) was published for `settle`
     std::uint64_t last = m_sequence;
-    TimePoint settle_end = std::min(deadline, SteadyClock::now() + m_spec.settle);
+    TimePoint settle_end = std::min(deadline, SteadyClock::now() + settle);
     bool newer = m_changed.wait_until(lock, settle_end, [&] {
       return m_sequence != last || m_state == ServerState::failed;
     });

@@ -79,7 +79,8 @@ void add_typescript_servers(const std::filesystem::path& root, const std::vector
                          .set("tsserver", Json::object().set("path", tsserver->string()))
                          .set("disableAutomaticTypingAcquisition", true);
       servers.push_back(ServerSpec{"typescript-language-server", {"typescript-language-server", "--stdio"}, options,
-                                   std::chrono::milliseconds(150), std::chrono::milliseconds(1000)});
+                                   std::chrono::milliseconds(150), std::chrono::milliseconds(1000),
+                                   {server->string(), "--version"}});
     }
   }
 }
@@ -149,14 +150,17 @@ std::vector<ServerSpec> language_servers(Language language, const std::filesyste
   switch (language) {
     case Language::go: add(ServerSpec{"gopls", {"gopls"}, nullptr, std::chrono::milliseconds(50), {}}); break;
     case Language::python:
-      add(ServerSpec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, std::chrono::milliseconds(50), {}});
+      if (auto server = find_program("pyright-langserver", environment)) {  // its sibling `pyright` tells the version
+        add(ServerSpec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, std::chrono::milliseconds(50), {},
+                       {(server->parent_path() / "pyright").string(), "--version"}});
+      }
       break;
     case Language::typescript:
     case Language::javascript: add_typescript_servers(root, environment, servers); break;
     case Language::c:
     case Language::cpp:
       add(ServerSpec{"clangd", {"clangd", "--background-index=false", "--log=error"}, nullptr,
-                     std::chrono::milliseconds(100), {}});
+                     std::chrono::milliseconds(100), {}, {"clangd", "--version"}, std::chrono::milliseconds(200)});
       break;
     case Language::rust:
       add(ServerSpec{"rust-analyzer", {"rust-analyzer"}, nullptr, std::chrono::milliseconds(300), {}});

@@ -30,6 +30,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   EditDiagnostics broken = edits.write(
       "main.cpp", "#include \"helper.hpp\"\n#include <string>\n\nint main() {\n  int x = std::string(\"hello\");\n  return helper() + x;\n}\n");
   BOOST_TEST(broken.status == "problems", describe(broken));
+  BOOST_TEST(broken.checker_version.find("clangd version") != std::string::npos, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.cpp", 5, "No viable conversion from 'std::string'"), describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.cpp", 5, "No viable conversion"), describe(broken));
   std::string text = diagnostics_text(broken, 2s);
@@ -39,7 +40,9 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(fixed.status == "clean", describe(fixed));
   BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));
 
-  EditDiagnostics renamed = edits.write("helper.hpp", "#pragma once\ninline int assist() { return 1; }\n");
+  // A new name of another length: clangd 14 tells whether an including file's preamble is stale by
+  // the header's size and modification time, so a same-length rename within a second goes unseen.
+  EditDiagnostics renamed = edits.write("helper.hpp", "#pragma once\ninline int assistant() { return 1; }\n");
   BOOST_TEST(has_problem(renamed.problems, "main.cpp", 4, "helper", true), describe(renamed));
   BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.cpp:4:") != std::string::npos);
   BOOST_TEST_MESSAGE("clangd: clean " << clean.duration_ms << " ms, error " << broken.duration_ms << " ms, fixed "

@@ -35,6 +35,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(broken.checker == "gopls");
   BOOST_TEST(broken.checker_kind == "server");
   BOOST_TEST(broken.status == "problems", describe(broken));
+  BOOST_TEST(broken.checker_version.find("master (go1.") != std::string::npos, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.go", 6, "cannot use \"hello\""), describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.go", 6, "cannot use \"hello\""), describe(broken));
   BOOST_TEST(broken.duration_ms < 2000);

@@ -29,6 +29,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
 
   EditDiagnostics broken = edits.write("main.py", "from helper import helper\n\nx: int = \"hello\"\nprint(helper(), x)\n");
   BOOST_TEST(broken.status == "problems", describe(broken));
+  BOOST_TEST(broken.checker_version.find("pyright 1.1.414") != std::string::npos, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.py", 3, "is not assignable to declared type \"int\""), describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.py", 3, "is not assignable"), describe(broken));
   BOOST_TEST(broken.duration_ms < 2000);

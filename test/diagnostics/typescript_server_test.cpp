@@ -36,6 +36,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   EditDiagnostics broken =
       edits.write("main.ts", "import { helper } from \"./helper\";\n\nconst x: number = \"hello\";\nconsole.log(helper(), x);\n");
   BOOST_TEST(broken.status == "problems", describe(broken));
+  BOOST_TEST(broken.checker_version.find("5.3.0") != std::string::npos, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.ts", 3, "Type 'string' is not assignable to type 'number'."),
              describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.ts", 3, "not assignable"), describe(broken));
