@@ -111,6 +111,31 @@ BOOST_AUTO_TEST_CASE(gxx_syntax_only_reports_errors_in_plain_ascii) {
   BOOST_TEST(broken.duration_ms < 2000);
 }
 
+BOOST_AUTO_TEST_CASE(bash_n_reports_syntax_errors_without_shellcheck) {
+  ToolShelf shelf({"bash"});
+  TempFolder workspace;
+  EditChecker checker;
+  EditRunner edits{checker, workspace, shelf.environment()};
+  EditDiagnostics broken = edits.write("run.sh", "#!/bin/bash\nif true; then\n  echo hello\n");
+  BOOST_TEST(broken.checker == "bash -n");
+  BOOST_TEST(has_problem(broken.problems, "run.sh", 4, "syntax error: unexpected end of file"), describe(broken));
+  EditDiagnostics fixed = edits.write("run.sh", "#!/bin/bash\nif true; then\n  echo hello\nfi\n");
+  BOOST_TEST(fixed.status == "clean", describe(fixed));
+  BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));
+}
+
+BOOST_AUTO_TEST_CASE(gcc_checks_c_files) {
+  ToolShelf shelf({"gcc"});
+  TempFolder workspace;
+  EditChecker checker;
+  EditRunner edits{checker, workspace, shelf.environment()};
+  EditDiagnostics broken = edits.write("main.c", "int main(void) {\n  return y;\n}\n");
+  BOOST_TEST(broken.checker == "gcc");
+  BOOST_TEST(has_problem(broken.problems, "main.c", 2, "'y' undeclared (first use in this function)"), describe(broken));
+  BOOST_TEST(broken.compared);
+  BOOST_TEST(broken.introduced.size() == 1u, describe(broken));
+}
+
 BOOST_AUTO_TEST_CASE(tsc_reports_type_errors) {
   ToolShelf shelf({"tsc", "node"});
   TempFolder workspace;
