@@ -62,7 +62,7 @@ std::vector<Project> projects() {
       {"tsc --lsp", {}, {{"tsconfig.json", tsconfig}, {"main.ts", ts_a}}, "main.ts", ts_a, ts_b,
        std::string(AGENT_RUN_SOURCE_ROOT) + "/.tools/ts7/node_modules/.bin"},
       {"clangd", {}, {{"compile_flags.txt", "-std=c++17\n"}, {"main.cpp", cpp_a}}, "main.cpp", cpp_a, cpp_b},
-      {"go vet", {"go"}, {{"go.mod", go_mod}, {"main.go", go_a}}, "main.go", go_a, go_b},
+      {"go build + go vet", {"go"}, {{"go.mod", go_mod}, {"main.go", go_a}}, "main.go", go_a, go_b},
       {"pyflakes", {"pyflakes3"}, {{"main.py", py_b}}, "main.py", py_b, "import os\nprint(undefined_two)\n"},
       {"tsc", {"tsc", "node"}, {{"main.ts", ts_a}}, "main.ts", ts_a, ts_b},
       {"shellcheck", {"shellcheck"}, {{"run.sh", sh_a}}, "run.sh", sh_a, sh_b},

@@ -61,7 +61,7 @@ std::vector<Problem> relative_problems(std::vector<Problem> problems, const Edit
                                        const std::optional<std::filesystem::path>& copy) {
   for (Problem& problem : problems) {
     std::filesystem::path path(problem.path);
-    if (problem.line == 0 || (copy && path == *copy)) path = request.file;
+    if (problem.line == 0 || (copy && !copy->empty() && path == *copy)) path = request.file;
     problem.other_file = path != request.file;
     problem.path = workspace_relative(path, request.workspace);
   }
@@ -197,9 +197,9 @@ std::optional<EditChecker::Comparison> EditChecker::check_with_linter(const Lint
                                                                      TimePoint deadline) {
   Comparison comparison;
   std::future<std::optional<std::vector<Problem>>> baseline;
-  if (!request.before) {
-    comparison.compared = true;
-  } else if (auto last = m_last.find(request.file.string());
+  if (!request.before && language != Language::go) {
+    comparison.compared = true;  // a new file; a single-file linter has no neighbours to compare
+  } else if (auto last = m_last.find(request.file.string()); request.before &&
              last != m_last.end() && last->second.checker == linter.name &&
              last->second.content_sha256 == sha256_hex(*request.before)) {
     comparison.before = last->second.problems;
@@ -221,16 +221,17 @@ std::optional<EditChecker::Comparison> EditChecker::check_with_linter(const Lint
   return comparison;
 }
 
-/// Runs the linter on the content before the edit, from a copy outside the workspace.
+/// Runs the linter on the content before the edit, from a copy outside the workspace (for a new
+/// file, on the project without it).
 std::optional<std::vector<Problem>> EditChecker::linter_baseline(const EditCheckRequest& request, Language language,
                                                                  const std::filesystem::path& root, TimePoint deadline,
                                                                  bool& errors_only) {
   auto folder = make_unique_folder(std::filesystem::temp_directory_path(), "agent-run-baseline-");
   if (!folder) return std::nullopt;
-  std::filesystem::path copy = *folder / request.file.filename();
+  std::filesystem::path copy = request.before ? *folder / request.file.filename() : std::filesystem::path();
   std::optional<std::vector<Problem>> problems;
-  if (write_file_atomically(copy, *request.before)) {
-    auto command = linter_for(language, request.file, root, request.environment, EarlierContent{copy});
+  if (!request.before || write_file_atomically(copy, *request.before)) {
+    auto command = linter_for(language, request.file, root, request.environment, EarlierContent{*folder, copy});
     LinterResult ran = command ? run_linter(*command, request.environment, deadline) : LinterResult{};
     if (ran.finished) {
       problems = relative_problems(std::move(ran.problems), request, copy);

@@ -30,32 +30,40 @@ bool has_eslint_config(const std::filesystem::path& root) {
   return false;
 }
 
+/// `go build` (type errors; with -overlay for the content before the edit), then, when it is
+/// clean, `go vet` (its findings, as warnings). Both read the package of the file.
 std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const std::filesystem::path& root,
                                        const std::vector<std::string>& environment,
                                        const std::optional<EarlierContent>& earlier) {
   auto go = find_program("go", environment);
   if (!go) return std::nullopt;
-  std::error_code ec;
-  bool module = std::filesystem::exists(root / "go.mod", ec) || std::filesystem::exists(root / "go.work", ec);
-  LinterCommand command{"go vet", {go->string(), "vet"}, {go->string(), "version"}, root, LinterFormat::go_vet, {}, false};
-  if (earlier) {  // go vet reads the disk; go build honours -overlay (type errors only)
-    command = LinterCommand{"go vet", {go->string(), "build", "-o", "/dev/null"}, command.version_argv, root,
-                            LinterFormat::go_build, {}, true};
+  LinterCommand command{"go build + go vet", {go->string(), "build", "-o", "/dev/null"}, {go->string(), "version"},
+                        root, LinterFormat::go_build, {}, earlier.has_value()};
+  if (earlier) {
+    // An empty replacement is go's way to say the file does not exist (a file the edit created).
     Json overlay = Json::object().set("Replace", Json::object().set(file.string(), earlier->copy.string()));
-    command.go_overlay = earlier->copy.string() + ".overlay.json";
+    command.go_overlay = (earlier->folder / "overlay.json").string();
     if (!write_file_atomically(command.go_overlay, overlay.dump())) return std::nullopt;
     command.argv.push_back("-overlay=" + command.go_overlay);
   }
-  if (module) {
+  std::vector<std::string> targets;
+  std::error_code ec;
+  if (std::filesystem::exists(root / "go.mod", ec) || std::filesystem::exists(root / "go.work", ec)) {
     std::filesystem::path package = file.parent_path().lexically_relative(root);
-    command.argv.push_back(package == "." ? "." : "./" + package.string());
-    return command;
+    targets.push_back(package == "." ? "." : "./" + package.string());
+  } else {  // no module: the directory's files as an ad-hoc package
+    command.cwd = file.parent_path();
+    for (const auto& entry : std::filesystem::directory_iterator(file.parent_path(), ec)) {
+      std::string name = entry.path().filename().string();
+      bool is_test = name.size() > 8 && name.compare(name.size() - 8, 8, "_test.go") == 0;
+      bool deleted = earlier && earlier->copy.empty() && entry.path() == file;
+      if (entry.path().extension() == ".go" && !is_test && !deleted) targets.push_back(name);
+    }
   }
-  command.cwd = file.parent_path();
-  for (const auto& entry : std::filesystem::directory_iterator(file.parent_path(), ec)) {
-    std::string name = entry.path().filename().string();
-    bool is_test = name.size() > 8 && name.compare(name.size() - 8, 8, "_test.go") == 0;
-    if (entry.path().extension() == ".go" && !is_test) command.argv.push_back(name);
+  command.argv.insert(command.argv.end(), targets.begin(), targets.end());
+  if (!earlier) {
+    command.then_argv = {go->string(), "vet"};
+    command.then_argv.insert(command.then_argv.end(), targets.begin(), targets.end());
   }
   return command;
 }
@@ -156,6 +164,7 @@ std::optional<LinterCommand> linter_for(Language language, const std::filesystem
                                         const std::filesystem::path& root, const std::vector<std::string>& environment,
                                         const std::optional<EarlierContent>& earlier) {
   const std::filesystem::path target = earlier ? earlier->copy : file;
+  if (earlier && earlier->copy.empty() && language != Language::go) return std::nullopt;  // only go can "delete"
   switch (language) {
     case Language::go: return go_linter(file, root, environment, earlier);
     case Language::python: return python_linter(target, root, environment);
@@ -205,6 +214,14 @@ LinterResult run_linter(const LinterCommand& command, const std::vector<std::str
   result.finished = true;
   result.problems = parse_linter_output(command.format, ran->output, ran->exit_code, command.cwd,
                                         command.argv.back());
+  if (result.problems.empty() && !command.then_argv.empty()) {  // clean: the second opinion (go vet)
+    LinterCommand then = command;
+    then.argv = command.then_argv;
+    then.then_argv.clear();
+    then.format = LinterFormat::go_vet;
+    LinterResult second = run_linter(then, environment, deadline);
+    if (second.finished) result.problems = std::move(second.problems);
+  }
   return result;
 }
 

@@ -24,12 +24,14 @@ struct LinterCommand {
   std::string go_overlay;                 // go build -overlay file (baseline runs only)
   bool errors_only = false;               // reports errors but not warnings (a go build baseline)
   bool whole_project = false;             // slow (tsc, cargo check): a warm server gets the whole budget
+  std::vector<std::string> then_argv;     // run next when the first finds nothing (go vet after go build)
 };
 
 /// What the file looked like before the edit, for a baseline run of the same linter, when the
 /// linter can check it without touching the workspace (a copy elsewhere, or go's -overlay).
 struct EarlierContent {
-  std::filesystem::path copy;  // a file holding the earlier content, outside the workspace
+  std::filesystem::path folder;  // a scratch folder outside the workspace
+  std::filesystem::path copy;    // in it, a file holding the earlier content; empty: the file did not exist
 };
 
 /// The linter for `file`, first found on the PATH of `environment`; with `earlier`, the command

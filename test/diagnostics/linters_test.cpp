@@ -22,7 +22,7 @@ DiagnosticsSettings slow_compiler_settings() {
 // Each case puts only the linter on PATH (no language server), so the fallback is what runs.
 BOOST_AUTO_TEST_SUITE(linter_fallbacks)
 
-BOOST_AUTO_TEST_CASE(go_vet_reports_type_errors_and_broken_callers_in_the_package) {
+BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken_callers) {
   ToolShelf shelf({"go"});
   TempFolder workspace;
   workspace.write("go.mod", "module example.com/m\n\ngo 1.19\n");
@@ -33,15 +33,21 @@ BOOST_AUTO_TEST_CASE(go_vet_reports_type_errors_and_broken_callers_in_the_packag
 
   EditDiagnostics broken = edits.write(
       "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar x int = \"hello\"\n\tfmt.Println(Helper(), x)\n}\n");
-  BOOST_TEST(broken.checker == "go vet");
+  BOOST_TEST(broken.checker == "go build + go vet");
   BOOST_TEST(broken.checker_kind == "linter");
   BOOST_TEST(broken.checker_version.find("go version go1.") == 0u, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.go", 6, "cannot use \"hello\" (untyped string constant) as int value"),
              describe(broken));
   BOOST_TEST(broken.compared);  // go build -overlay checked the content before the edit
   BOOST_TEST(has_problem(broken.introduced, "main.go", 6, "cannot use \"hello\""), describe(broken));
-  BOOST_TEST(diagnostics_text(broken, 2s).find("diagnostics (go vet): 1 problem\n  main.go:6:14: error: cannot use") !=
+  BOOST_TEST(diagnostics_text(broken, 2s).find("diagnostics (go build + go vet): 1 problem\n  main.go:6:14: error: cannot use") !=
              std::string::npos, diagnostics_text(broken, 2s));
+
+  EditDiagnostics vetted = edits.write(
+      "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"s\")\n\tfmt.Println(Helper())\n}\n");
+  BOOST_TEST(has_problem(vetted.problems, "main.go", 6, "fmt.Printf format %d has arg \"s\" of wrong type string"),
+             describe(vetted));
+  BOOST_TEST(vetted.problems.front().severity == "warning");  // go build is clean; go vet finds this
 
   EditDiagnostics fixed = edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper())\n}\n");
   BOOST_TEST(fixed.status == "clean", describe(fixed));
@@ -49,11 +55,17 @@ BOOST_AUTO_TEST_CASE(go_vet_reports_type_errors_and_broken_callers_in_the_packag
   BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));
 
   EditDiagnostics renamed = edits.write("helper.go", "package main\n\nfunc Assist() int { return 1 }\n");
-  BOOST_TEST(has_problem(renamed.problems, "main.go", 6, "undeclared name: Helper", true), describe(renamed));
+  BOOST_TEST(has_problem(renamed.problems, "main.go", 6, "undefined: Helper", true), describe(renamed));
   BOOST_TEST(has_problem(renamed.introduced, "main.go", 6, "Helper", true), describe(renamed));
-  BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.go:6:14: error: undeclared name: Helper") !=
+  BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.go:6:14: error: undefined: Helper") !=
              std::string::npos, diagnostics_text(renamed, 2s));
   BOOST_TEST(renamed.duration_ms < 2000);
+
+  // A new file in the package: the caller broken before is not this edit's doing.
+  EditDiagnostics created = edits.write("extra.go", "package main\n\nfunc Extra() int { return 2 }\n");
+  BOOST_TEST(created.compared);
+  BOOST_TEST(created.status == "clean", describe(created));
+  BOOST_TEST(created.introduced.empty(), describe(created));
 }
 
 BOOST_AUTO_TEST_CASE(pyflakes_reports_undefined_names_and_nothing_for_clean_edits) {
