@@ -6,6 +6,7 @@
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "app/model_factory.h"
+#include "diagnostics/edit_checker.h"
 #include "report/report_folder.h"
 
 namespace agent_run {
@@ -66,6 +67,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.environment = context.environment;
   settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock));
   settings.grep_backend = *grep_backend;
+  std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends
+  if (!options.no_diagnostics) settings.diagnostics = &diagnostics.emplace();
 
   RunReport report = start_report(options, context, clock);
   if (options.policy) {

@@ -49,6 +49,7 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   context.environment = settings.environment;
   prepare_session(*plan.task, context.session);
   context.grep_backend = settings.grep_backend;
+  if (plan.task->diagnostics) context.diagnostics = settings.diagnostics;
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }
@@ -111,6 +112,7 @@ AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settin
     set_outcome(result, Outcome::error, "workspace.failed", workspace.error().message);
   } else {
     run_in_workspace(plan, settings, **workspace, result);
+    if (settings.diagnostics) settings.diagnostics->release_workspace((*workspace)->root());
     auto finished = (*workspace)->finish(settings.keep);
     if (!finished && result.outcome == Outcome::passed) {
       set_outcome(result, Outcome::error, "workspace.cleanup_failed", finished.error().message);

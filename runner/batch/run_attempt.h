@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "batch/attempt_plan.h"
+#include "diagnostics/diagnostics_checker.h"
 #include "model/model_client.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"
@@ -27,6 +28,7 @@ struct AttemptSettings {
   std::vector<std::string> environment;      // KEY=VALUE for setup, checks and bash; secrets removed
   ModelFactory make_model;
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
+  DiagnosticsChecker* diagnostics = nullptr; // per-edit diagnostics for every attempt; nullptr: off (--no-diagnostics)
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, clean-up. Whatever

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "diagnostics/edit_diagnostics.h"
 #include "model/conversation.h"
 #include "tools/session_state.h"
 
@@ -13,11 +14,14 @@
 
 namespace agent_run {
 
+class DiagnosticsChecker;
+
 /// What an edit_file or write_file call changed, for the report.
 struct EditSummary {
   std::string path;     // workspace-relative
   int lines_added = 0;
   int lines_removed = 0;
+  std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics are off
 };
 
 /// What a tool returns: the text the model reads, and facts for the report.
@@ -41,6 +45,7 @@ struct ToolContext {
   std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
   SessionState session;                                 // processes, todos, questions, status, web settings
   GrepBackend grep_backend = GrepBackend::automatic;    // AGENT_RUN_GREP=builtin forces the built-in search
+  DiagnosticsChecker* diagnostics = nullptr;            // per-edit diagnostics; nullptr: off
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.
