@@ -170,6 +170,7 @@ ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRun& run, Tool
   if (output.edit) {
     run.edits.push_back(EditRecord{run.turns, call.id, call.name, output.edit->path, output.edit->lines_added,
                                    output.edit->lines_removed});
+    run.edits.back().diagnostics = output.edit->diagnostics;
   }
   run.tool_calls.push_back(answered.record);
   ToolResult result{call.id, output.content, output.is_error, output.images};

@@ -140,6 +140,8 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
       {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
+      {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",

@@ -38,6 +38,7 @@ struct CliOptions {
   std::optional<std::string> workspace;    // --workspace: the folder `agent-run tool` works in, and where
                                            // policy explain resolves paths (default: .)
   bool json = false;                       // --json: `agent-run tool` prints one JSON object per call
+  bool no_diagnostics = false;             // --no-diagnostics: no per-edit diagnostics in this run
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

@@ -8,6 +8,7 @@
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "batch/resume.h"
+#include "diagnostics/edit_checker.h"
 #include "report/report_folder.h"
 #include "report/report_reader.h"
 #include "workspace/repository_discovery.h"
@@ -152,8 +153,11 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock));
   settings.grep_backend = *grep_backend;
   settings.cancellation = &cancellation;
+  std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends
+  if (!options.no_diagnostics) settings.diagnostics = &diagnostics.emplace();
   ConsoleProgress progress(context.out, reports.root(), progress_options(options, context), clock);
   auto finished = run_batch(*plans, settings, std::move(report), progress, options.jobs);
+  diagnostics.reset();  // the language servers end before the scratch folder goes
   auto closed = scratch->close(settings.keep);
   if (!closed) context.err << "agent-run: warning: " << closed.error().message << "\n";
   if (settings.keep == KeepWorkspace::yes && !options.quiet) {

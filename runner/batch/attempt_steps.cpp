@@ -1,6 +1,7 @@
 #include "batch/attempt_steps.h"
 
 #include "base/text.h"
+#include "batch/no_new_diagnostics.h"
 #include "exec/process.h"
 #include "exec/process_table.h"
 
@@ -84,10 +85,16 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
   }
   const Clock::SteadyTime started = settings.clock->now();
   for (const Check& check : task.checks) {
-    result.checks.push_back(run_command(check.run, root, task, settings, commands));
+    result.checks.push_back(check.no_new_diagnostics
+                                ? judge_no_new_diagnostics(result.edits, settings.diagnostics != nullptr)
+                                : run_command(check.run, root, task, settings, commands));
   }
   result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   for (const CheckRecord& check : result.checks) {
+    if (!check.passed && check.run == "no_new_diagnostics" && check.exit_code < 0) {
+      set_outcome(result, Outcome::error, "check.not_judged", check.output_tail);
+      return;
+    }
     if (!check.passed) {
       set_outcome(result, Outcome::failed, "check.failed", "check " + why_failed(check));
       return;

@@ -112,6 +112,7 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   context.cancellation = settings.cancellation;
   prepare_session(*plan.task, context.session);
   context.grep_backend = settings.grep_backend;
+  if (plan.task->diagnostics) context.diagnostics = settings.diagnostics;
   if (!plan.policy->source.empty()) {
     context.protected_paths.push_back(plan.policy->source);
   }
@@ -218,6 +219,7 @@ AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settin
     run_in_workspace(plan, settings, **workspace, result, reporter);
     reporter.phase("cleanup");
     const Clock::SteadyTime cleanup_started = settings.clock->now();
+    if (settings.diagnostics) settings.diagnostics->release_workspace((*workspace)->root());
     auto finished = (*workspace)->finish(settings.keep);
     result.durations.cleanup_ms = elapsed_ms(cleanup_started, settings.clock->now());
     if (!finished && result.outcome == Outcome::passed) {

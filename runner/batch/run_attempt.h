@@ -3,6 +3,7 @@
 #include "base/clock.h"
 #include "batch/attempt_plan.h"
 #include "batch/attempt_progress.h"
+#include "diagnostics/diagnostics_checker.h"
 #include "model/model_client.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"
@@ -31,6 +32,7 @@ struct AttemptSettings {
   ModelFactory make_model;
   const Cancellation* cancellation = nullptr;  // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
+  DiagnosticsChecker* diagnostics = nullptr; // per-edit diagnostics for every attempt; nullptr: off (--no-diagnostics)
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, commit, clean-up.

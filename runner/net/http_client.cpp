@@ -141,6 +141,7 @@ HttpFailure HttpStream::last_failure() const { return m_state->failure; }
 
 Expected<int> HttpStream::next_byte() {
   std::streambuf* buffer = m_state->body->rdbuf();
+  bool wait_ends_at_deadline = false;  // the socket's timeout is the time left, not the idle limit
   try {
     if (buffer->in_avail() <= 0) {  // the next byte needs a read from the socket
       auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(m_state->deadline - SteadyClock::now());
@@ -148,12 +149,15 @@ Expected<int> HttpStream::next_byte() {
         m_state->failure = HttpFailure::deadline;
         return make_error("reading " + m_state->where + ": stopped at the time limit");
       }
+      wait_ends_at_deadline = remaining <= m_state->idle;
       m_state->session->socket().setReceiveTimeout(timespan_of(std::min(m_state->idle, remaining)));
     }
     int c = buffer->sbumpc();
     return c == std::char_traits<char>::eof() ? -1 : static_cast<unsigned char>(c);
   } catch (const Poco::TimeoutException&) {
-    if (SteadyClock::now() >= m_state->deadline) {
+    // A receive timeout can fire a little before the deadline it was set from (milliseconds are
+    // rounded down), so the wait's own bound decides which limit ended it.
+    if (wait_ends_at_deadline || SteadyClock::now() >= m_state->deadline) {
       m_state->failure = HttpFailure::deadline;
       return make_error("reading " + m_state->where + ": stopped at the time limit");
     }

@@ -36,6 +36,20 @@ Json tool_call_to_json(const ToolCallRecord& call) {
   return json;
 }
 
+Json problem_to_json(const Problem& problem) {
+  Json json = Json::object();
+  json.set("path", problem.path)
+      .set("line", problem.line)
+      .set("column", problem.column)
+      .set("severity", problem.severity)
+      .set("message", problem.message)
+      .set("code", problem.code)
+      .set("other_file", problem.other_file);
+  return json;
+}
+
+Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics);
+
 Json edit_to_json(const EditRecord& edit) {
   Json json = Json::object();
   json.set("turn", edit.turn)
@@ -43,7 +57,27 @@ Json edit_to_json(const EditRecord& edit) {
       .set("tool", edit.tool)
       .set("path", edit.path)
       .set("lines_added", edit.lines_added)
-      .set("lines_removed", edit.lines_removed);
+      .set("lines_removed", edit.lines_removed)
+      .set("diagnostics", edit_diagnostics_to_json(edit.diagnostics));
+  return json;
+}
+
+template <typename T, typename Convert>
+Json array_of(const std::vector<T>& items, Convert convert);
+
+Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics) {
+  if (!diagnostics) return Json(nullptr);
+  Json json = Json::object();
+  json.set("checker", diagnostics->checker)
+      .set("checker_version", diagnostics->checker_version)
+      .set("checker_kind", diagnostics->checker_kind)
+      .set("status", diagnostics->status)
+      .set("note", diagnostics->note)
+      .set("problems", array_of(diagnostics->problems, problem_to_json))
+      .set("introduced", array_of(diagnostics->introduced, problem_to_json))
+      .set("resolved", array_of(diagnostics->resolved, problem_to_json))
+      .set("compared", diagnostics->compared)
+      .set("duration_ms", diagnostics->duration_ms);
   return json;
 }
 

@@ -115,6 +115,34 @@ ToolCallRecord read_tool_call(FieldReader& in, const Json& json, const std::stri
   return call;
 }
 
+Problem read_problem(FieldReader& in, const Json& json, const std::string& path) {
+  Problem problem;
+  in.read(json, "path", path, problem.path);
+  in.read(json, "line", path, problem.line);
+  in.read(json, "column", path, problem.column);
+  in.read(json, "severity", path, problem.severity);
+  in.read(json, "message", path, problem.message);
+  in.read(json, "code", path, problem.code);
+  in.read(json, "other_file", path, problem.other_file);
+  return problem;
+}
+
+EditDiagnostics read_edit_diagnostics(FieldReader& in, const Json& json, const std::string& path) {
+  EditDiagnostics diagnostics;
+  in.read(json, "checker", path, diagnostics.checker);
+  in.read(json, "checker_version", path, diagnostics.checker_version);
+  in.read(json, "checker_kind", path, diagnostics.checker_kind);
+  in.read(json, "status", path, diagnostics.status);
+  in.read(json, "note", path, diagnostics.note);
+  for (auto [key, list] : {std::pair{"problems", &diagnostics.problems}, std::pair{"introduced", &diagnostics.introduced},
+                           std::pair{"resolved", &diagnostics.resolved}}) {
+    in.for_each(json, key, path, [&](const Json& item, const std::string& at) { list->push_back(read_problem(in, item, at)); });
+  }
+  in.read(json, "compared", path, diagnostics.compared);
+  in.read(json, "duration_ms", path, diagnostics.duration_ms);
+  return diagnostics;
+}
+
 EditRecord read_edit(FieldReader& in, const Json& json, const std::string& path) {
   EditRecord edit;
   in.read(json, "turn", path, edit.turn);
@@ -123,6 +151,9 @@ EditRecord read_edit(FieldReader& in, const Json& json, const std::string& path)
   in.read(json, "path", path, edit.path);
   in.read(json, "lines_added", path, edit.lines_added);
   in.read(json, "lines_removed", path, edit.lines_removed);
+  if (const Json* diagnostics = in.member(json, "diagnostics", path)) {  // null: diagnostics were off
+    edit.diagnostics = read_edit_diagnostics(in, *diagnostics, path + ".diagnostics");
+  }
   return edit;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "report/model_call.h"
+#include "diagnostics/edit_diagnostics.h"
 #include "report/usage.h"
 
 #include <optional>
@@ -35,6 +36,7 @@ struct EditRecord {
   std::string path;
   int lines_added = 0;
   int lines_removed = 0;
+  std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics were off
 };
 
 /// One `checks:` (or `setup:`) command and how it ended.

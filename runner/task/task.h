@@ -39,6 +39,7 @@ struct Limits {
 /// One entry of the task file's `checks:` list: what makes an attempt pass.
 struct Check {
   std::string run;  // a shell command run in the workspace after the agent stops; exit 0 = passed
+  bool no_new_diagnostics = false;  // instead of `run`: the edits left no problem they introduced
 };
 
 /// One tool call the scripted model makes.

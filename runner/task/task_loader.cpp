@@ -139,6 +139,22 @@ void read_diagnostics(const YamlNode& value, TaskReading& reading) {
   if (choice) reading.task.diagnostics = *choice == "on" || *choice == "true";
 }
 
+/// `- no_new_diagnostics: true`: the attempt fails when its edits leave problems they introduced.
+void read_no_new_diagnostics(const YamlNode& item, const std::string& name, TaskReading& reading) {
+  YamlChecker& checker = reading.checker;
+  const YamlNode& value = *item.find("no_new_diagnostics");
+  if (item.find("run")) {
+    checker.add(item.mark, "'" + name + "' has both 'run' and 'no_new_diagnostics'; make them two checks");
+    return;
+  }
+  std::optional<std::string> choice = checker.choice(value, name + ".no_new_diagnostics", {"true", "false"});
+  if (choice == "true" && !reading.task.diagnostics) {
+    checker.add(value.mark, "'" + name + ".no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
+  } else if (choice == "true") {
+    reading.task.checks.push_back(Check{"", true});
+  }
+}
+
 void read_checks(const YamlNode& value, TaskReading& reading) {
   YamlChecker& checker = reading.checker;
   const std::vector<YamlNode>* items = checker.list(value, "checks");
@@ -146,10 +162,15 @@ void read_checks(const YamlNode& value, TaskReading& reading) {
   for (std::size_t i = 0; i < items->size(); ++i) {
     const YamlNode& item = (*items)[i];
     std::string name = indexed("checks", i);
-    if (!checker.check_map(item, name, {"run"})) continue;
+    if (!checker.check_map(item, name, {"run", "no_new_diagnostics"})) continue;
+    if (item.find("no_new_diagnostics")) {
+      read_no_new_diagnostics(item, name, reading);
+      continue;
+    }
     const YamlNode* run = item.find("run");
-    if (!run && !has_misspelling_of(item, "run", {"run"})) {
-      checker.add(item.mark, "'" + name + "' needs 'run': the command that decides whether the attempt passed");
+    if (!run && !has_misspelling_of(item, "run", {"run", "no_new_diagnostics"})) {
+      checker.add(item.mark, "'" + name + "' needs 'run' (the command that decides whether the attempt passed) or "
+                             "'no_new_diagnostics: true'");
     } else if (auto command = run ? checker.text(*run, name + ".run") : std::nullopt) {
       reading.task.checks.push_back(Check{*command});
     }

@@ -1,5 +1,6 @@
 #include "base/digest.h"
 #include "tools/builtin_tools.h"
+#include "tools/diagnostics_hook.h"
 #include "tools/file_writing.h"
 #include "tools/tool_input.h"
 #include "tools/unified_diff.h"
@@ -64,7 +65,7 @@ class EditFileTool final : public Tool {
     output.edit = EditSummary{file->relative, diff.lines_added, diff.lines_removed};
     output.content = "Edited " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                      std::to_string(diff.lines_removed) + " removals\n" + diff.text;
-    // The file is written and `output` is complete: the one place per-edit diagnostics join the result.
+    check_written_file(context, *file, *existing, updated, output);
     return output;
   }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "diagnostics/edit_diagnostics.h"
 #include "model/conversation.h"
 #include "tools/session_state.h"
 
@@ -15,11 +16,14 @@ namespace agent_run {
 
 class Cancellation;
 
+class DiagnosticsChecker;
+
 /// What an edit_file or write_file call changed, for the report.
 struct EditSummary {
   std::string path;     // workspace-relative
   int lines_added = 0;
   int lines_removed = 0;
+  std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics are off
 };
 
 /// What a tool returns: the text the model reads, and facts for the report.
@@ -44,6 +48,7 @@ struct ToolContext {
   const Cancellation* cancellation = nullptr;           // the run's stop request: kill what runs, start nothing new
   SessionState session;                                 // processes, todos, questions, status, web settings
   GrepBackend grep_backend = GrepBackend::automatic;    // AGENT_RUN_GREP=builtin forces the built-in search
+  DiagnosticsChecker* diagnostics = nullptr;            // per-edit diagnostics; nullptr: off
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.

@@ -1,6 +1,7 @@
 #include "base/digest.h"
 #include "base/text.h"
 #include "tools/builtin_tools.h"
+#include "tools/diagnostics_hook.h"
 #include "tools/file_writing.h"
 #include "tools/tool_input.h"
 #include "tools/unified_diff.h"
@@ -47,7 +48,7 @@ class WriteFileTool final : public Tool {
       output.content = "Wrote " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                        std::to_string(diff.lines_removed) + " removals\n" + diff.text;
     }
-    // The file is written and `output` is complete: the one place per-edit diagnostics join the result.
+    check_written_file(context, *file, *existing, *content, output);
     return output;
   }
 

@@ -208,6 +208,9 @@ std::string report_without_timings(const std::string& folder) {
     for (const char* list : {"tool_calls", "checks", "setup", "model_calls", "background_processes"}) {
       for (Json& item : member(attempt, list).as_array()) item.set("duration_ms", 0);
     }
+    for (Json& edit : member(attempt, "edits").as_array()) {
+      if (member(edit, "diagnostics").is_object()) member(edit, "diagnostics").set("duration_ms", 0);
+    }
   }
   return json->dump_pretty();
 }

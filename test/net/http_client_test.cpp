@@ -107,6 +107,7 @@ BOOST_AUTO_TEST_CASE(the_total_limit_stops_a_server_that_trickles_keep_alives_fo
   while ((line = stream->read_line()) && *line) ++lines;
   const long long waited = ms_since(start);
   BOOST_REQUIRE(!line.has_value());
+  BOOST_TEST_INFO("the read ended with: " << line.error().message);
   BOOST_TEST((stream->last_failure() == HttpFailure::deadline));
   BOOST_TEST(line.error().message.find("time limit") != std::string::npos);
   BOOST_TEST(lines > 2);

@@ -84,7 +84,8 @@ BOOST_AUTO_TEST_CASE(attempt_lists_and_figures_keep_the_struct_field_names) {
              R"("decided_by":"approval_class","rule_id":"","reason":"","duration_ms":12,"result_bytes":340,)"
              R"("is_error":false})");
   BOOST_TEST(at(attempt, "edits").as_array().at(0).dump() ==
-             R"({"turn":2,"tool_call_id":"call_2","tool":"edit_file","path":"src/a.py","lines_added":4,"lines_removed":1})");
+             R"({"turn":2,"tool_call_id":"call_2","tool":"edit_file","path":"src/a.py","lines_added":4,"lines_removed":1,)"
+             R"("diagnostics":null})");
   BOOST_TEST(at(attempt, "usage").dump() ==
              R"({"input_tokens":1000,"output_tokens":200,"cache_read_input_tokens":30,)"
              R"("cache_creation_input_tokens":4,"reasoning_tokens":50,"estimated":false,"cost_usd":0.25})");

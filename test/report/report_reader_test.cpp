@@ -45,6 +45,18 @@ RunReport full_report() {
                                                                -1, 15, 1234, 5000});
   first.escaped_processes.push_back(EscapedProcessRecord{4250, "sleep 1000"});
   first.sandboxed = true;
+  EditDiagnostics diagnostics;
+  diagnostics.checker = "pyright-langserver";
+  diagnostics.checker_version = "1.1.400";
+  diagnostics.checker_kind = "server";
+  diagnostics.status = "problems";
+  diagnostics.problems = {Problem{"src/a.py", 3, 5, "error", "\"x\" is not defined", "reportUndefinedVariable", false},
+                          Problem{"src/b.py", 9, 1, "warning", "unused import", "", true}};
+  diagnostics.introduced = {diagnostics.problems[0]};
+  diagnostics.resolved = {Problem{"src/a.py", 1, 1, "error", "syntax error", "", false}};
+  diagnostics.compared = true;
+  diagnostics.duration_ms = 640;
+  first.edits[0].diagnostics = diagnostics;
   return report;
 }
 
@@ -86,6 +98,10 @@ BOOST_AUTO_TEST_CASE(what_the_writer_writes_the_reader_reads_back_field_for_fiel
   BOOST_TEST(first.background_processes[0].output_bytes == 1234u);
   BOOST_TEST(first.escaped_processes[0].command == "sleep 1000");
   BOOST_TEST(first.sandboxed);
+  BOOST_REQUIRE(first.edits[0].diagnostics.has_value());
+  BOOST_TEST(first.edits[0].diagnostics->problems[1].other_file);
+  BOOST_TEST(first.edits[0].diagnostics->resolved[0].message == "syntax error");
+  BOOST_TEST(!read->attempts[1].edits[0].diagnostics.has_value());
   BOOST_TEST(!read->attempts[1].sandboxed);
 }
 

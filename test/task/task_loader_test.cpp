@@ -256,12 +256,16 @@ BOOST_AUTO_TEST_CASE(keys_of_later_versions_are_not_supported_yet) {
              "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet");
 }
 
-BOOST_AUTO_TEST_CASE(checks_accept_only_run) {
-  BOOST_TEST(error_of("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: true\n  - {}\n  - run:\n") ==
-             "tasks/x.yaml:4:5: unknown key 'no_new_diagnostics' in 'checks[1]' (known keys: run)\n"
-             "tasks/x.yaml:4:5: 'checks[1]' needs 'run': the command that decides whether the attempt passed\n"
-             "tasks/x.yaml:5:5: 'checks[2]' needs 'run': the command that decides whether the attempt passed\n"
-             "tasks/x.yaml:6:5: 'checks[3].run' must not be empty");
+BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {
+  BOOST_TEST(error_of("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: yes\n  - {}\n  - run:\n"
+                      "  - {run: make, no_new_diagnostics: true}\n") ==
+             "tasks/x.yaml:4:25: 'checks[1].no_new_diagnostics' must be true or false, got 'yes'\n"
+             "tasks/x.yaml:5:5: 'checks[2]' needs 'run' (the command that decides whether the attempt passed) or "
+             "'no_new_diagnostics: true'\n"
+             "tasks/x.yaml:6:5: 'checks[3].run' must not be empty\n"
+             "tasks/x.yaml:7:5: 'checks[4]' has both 'run' and 'no_new_diagnostics'; make them two checks");
+  BOOST_TEST(error_of("prompt: p\ndiagnostics: off\nchecks:\n  - no_new_diagnostics: true\n") ==
+             "tasks/x.yaml:4:25: 'checks[0].no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
   BOOST_TEST(error_of("prompt: p\nchecks: [make test]\n") ==
              "tasks/x.yaml:2:10: 'checks[0]' must be a map, got 'make test'");
 }
@@ -294,6 +298,17 @@ BOOST_AUTO_TEST_CASE(a_missing_file_is_an_error_naming_it) {
   BOOST_REQUIRE(!task.has_value());
   BOOST_TEST(task.error().message ==
              (folder.path() / "nope.yaml").string() + ": cannot read: No such file or directory");
+}
+
+BOOST_AUTO_TEST_CASE(no_new_diagnostics_is_a_check_kind) {
+  Expected<Task> task = load_task("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: true\n  - no_new_diagnostics: false\n",
+                                  "tasks/x.yaml");
+  BOOST_REQUIRE(task.has_value());
+  BOOST_REQUIRE(task->checks.size() == 2u);
+  BOOST_TEST(task->checks[0].run == "make test");
+  BOOST_TEST(!task->checks[0].no_new_diagnostics);
+  BOOST_TEST(task->checks[1].no_new_diagnostics);
+  BOOST_TEST(task->diagnostics);  // on by default
 }
 
 BOOST_AUTO_TEST_SUITE_END()

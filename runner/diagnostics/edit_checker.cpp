@@ -1,0 +1,324 @@
+#include "diagnostics/edit_checker.h"
+
+#include "base/digest.h"
+#include "base/files.h"
+#include "base/text.h"
+#include "diagnostics/problems.h"
+#include "exec/process.h"
+
+#include <future>
+#include <set>
+
+namespace agent_run {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+using TimePoint = SteadyClock::time_point;
+
+constexpr std::chrono::milliseconds k_version_timeout{3000};
+// Consecutive checks a server left unanswered before it counts as stuck and is stopped (with a
+// cooldown); more than one, since a server's first checks after it starts can be slow.
+constexpr int k_stuck_after = 3;
+
+/// LSP diagnostics of one document as problems.
+void add_lsp_problems(std::vector<Problem>& out, const std::vector<Json>& items, const std::filesystem::path& path,
+                      const EditCheckRequest& request, const std::optional<std::string>& text) {
+  bool other_file = path != request.file;
+  std::string name = workspace_relative(path, request.workspace);
+  for (const Json& item : items) {
+    if (auto problem = problem_from_lsp(item, name, text, other_file)) out.push_back(std::move(*problem));
+  }
+}
+
+/// The other files whose problems differ between `before` and `after`.
+std::set<std::string> changed_neighbours(const std::vector<Problem>& before, const std::vector<Problem>& after) {
+  std::set<std::string> changed;
+  for (const Problem& problem : problems_not_in(after, before)) {
+    if (problem.other_file) changed.insert(problem.path);
+  }
+  for (const Problem& problem : problems_not_in(before, after)) {
+    if (problem.other_file) changed.insert(problem.path);
+  }
+  return changed;
+}
+
+std::vector<Problem> select(const std::vector<Problem>& problems, const std::set<std::string>& neighbours, bool all) {
+  std::vector<Problem> selected;
+  for (const Problem& problem : problems) {
+    if (!problem.other_file || all || neighbours.count(problem.path)) selected.push_back(problem);
+  }
+  return selected;
+}
+
+std::vector<Problem> without_warnings(std::vector<Problem> problems) {
+  std::erase_if(problems, [](const Problem& problem) { return problem.severity != "error"; });
+  return problems;
+}
+
+/// Linter problems (absolute paths) made workspace-relative, the copy of earlier content named as the file.
+std::vector<Problem> relative_problems(std::vector<Problem> problems, const EditCheckRequest& request,
+                                       const std::optional<std::filesystem::path>& copy) {
+  for (Problem& problem : problems) {
+    std::filesystem::path path(problem.path);
+    if (problem.line == 0 || (copy && !copy->empty() && path == *copy)) path = request.file;
+    problem.other_file = path != request.file;
+    problem.path = workspace_relative(path, request.workspace);
+  }
+  return problems;
+}
+
+long long milliseconds_since(TimePoint start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start).count();
+}
+
+}  // namespace
+
+EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
+  std::lock_guard lock(m_mutex);
+  const TimePoint start = SteadyClock::now();
+  const TimePoint deadline = start + m_pool.settings().budget;
+  EditDiagnostics result;
+  result.status = "unavailable";
+  Language language = language_of(request.file, request.after);
+  if (language == Language::none) {
+    result.note = "no checker for this kind of file";
+    return result;
+  }
+  std::filesystem::path root = project_root(language, request.file, request.workspace);
+  std::optional<LinterCommand> linter = linter_for(language, request.file, root, request.environment);
+  Attempts attempts;
+  if (!try_servers(request, language, root, linter, deadline, result, attempts)) {
+    if (linter) {
+      use_linter(*linter, request, language, root, deadline, result);
+    } else if (!attempts.abandoned_by.empty()) {
+      result = EditDiagnostics{attempts.abandoned_by, "", "server", "timeout"};
+    } else {
+      attempts.notes.push_back("no language server or linter for this file on PATH");
+    }
+  }
+  result.note = join(attempts.notes, "; ");
+  result.duration_ms = milliseconds_since(start);
+  return result;
+}
+
+/// The file's language servers in turn: true when one answered (in `result`). A server still
+/// starting is left to warm up when a linter can answer now; a failed one goes on cooldown; one
+/// that gives no answer in time is abandoned (k_stuck_after times in a row: it is stopped).
+bool EditChecker::try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
+                              const std::optional<LinterCommand>& linter, TimePoint deadline, EditDiagnostics& result,
+                              Attempts& attempts) {
+  for (const ServerSpec& spec : language_servers(language, root, request.environment)) {
+    Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment);
+    if (!server) {
+      attempts.notes.push_back(server.error().message);
+      continue;
+    }
+    if ((*server)->state() == ServerState::starting && linter) {
+      attempts.notes.push_back(spec.name + " is starting");
+      return false;
+    }
+    (*server)->wait_ready(deadline);
+    bool keep_reserve = linter && !linter->whole_project;
+    TimePoint server_deadline = keep_reserve ? deadline - m_pool.settings().linter_reserve : deadline;
+    ServerOutcome outcome = check_with_server(**server, request, language, server_deadline);
+    if (outcome.comparison) {
+      m_timeouts.erase(*server);
+      result.checker = spec.name;
+      result.checker_kind = "server";
+      result.checker_version = server_version(**server, request.environment);
+      finish(result, request, std::move(*outcome.comparison));
+      return true;
+    }
+    if (!outcome.timed_out) {
+      attempts.notes.push_back(spec.name + " failed: " + outcome.failure);
+      m_pool.report_failure(*server);
+      continue;
+    }
+    attempts.notes.push_back(spec.name + " gave no answer in time");
+    attempts.abandoned_by = spec.name;
+    if (++m_timeouts[*server] >= k_stuck_after) m_pool.report_failure(*server);
+    return false;
+  }
+  return false;
+}
+
+void EditChecker::use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
+                             const std::filesystem::path& root, TimePoint deadline, EditDiagnostics& result) {
+  std::optional<Comparison> comparison = check_with_linter(linter, request, language, root, deadline);
+  result.checker = linter.name;
+  result.checker_kind = "linter";
+  result.checker_version = program_version(linter.version_argv, request.environment);
+  if (comparison) {
+    finish(result, request, std::move(*comparison));
+  } else {
+    result.status = "timeout";
+  }
+}
+
+EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server, const EditCheckRequest& request,
+                                                          Language language, TimePoint deadline) {
+  ServerOutcome outcome;
+  const std::string id = language_id(language, request.file);
+  auto failed = [&](const Error& error) {
+    outcome.timed_out = server.state() != ServerState::failed;
+    outcome.failure = error.message;
+    return outcome;
+  };
+  if (server.state() != ServerState::ready) return failed(make_error(server.failure().empty() ? "not ready" : server.failure()));
+  Comparison comparison;
+  comparison.compared = true;
+  const DiagnosticsSnapshot since = server.snapshot();  // neighbours: what changed from here to the end
+  if (request.before) {
+    std::optional<std::vector<Json>> known = server.known_diagnostics(request.file, *request.before);
+    if (!known) {
+      Expected<ServerAnswer> earlier = server.check(request.file, id, *request.before, deadline);
+      if (!earlier) return failed(earlier.error());
+      known = earlier->items;
+    }
+    add_lsp_problems(comparison.before, *known, request.file, request, request.before);
+  }
+  Expected<ServerAnswer> answer = server.check(request.file, id, request.after, deadline, &since);
+  if (!answer) return failed(answer.error());
+  add_lsp_problems(comparison.after, answer->items, request.file, request, request.after);
+  for (const DocumentDiagnostics& neighbour : answer->neighbours_before) {
+    add_lsp_problems(comparison.before, neighbour.items, uri_to_path(neighbour.uri), request, std::nullopt);
+  }
+  for (const DocumentDiagnostics& neighbour : answer->neighbours_after) {
+    add_lsp_problems(comparison.after, neighbour.items, uri_to_path(neighbour.uri), request, std::nullopt);
+  }
+  outcome.comparison = std::move(comparison);
+  return outcome;
+}
+
+std::optional<EditChecker::Comparison> EditChecker::check_with_linter(const LinterCommand& linter,
+                                                                     const EditCheckRequest& request, Language language,
+                                                                     const std::filesystem::path& root,
+                                                                     TimePoint deadline) {
+  Comparison comparison;
+  std::future<std::optional<std::vector<Problem>>> baseline;
+  if (!request.before && language != Language::go) {
+    comparison.compared = true;  // a new file; a single-file linter has no neighbours to compare
+  } else if (auto last = m_last.find(request.file.string()); request.before &&
+             last != m_last.end() && last->second.checker == linter.name &&
+             last->second.content_sha256 == sha256_hex(*request.before)) {
+    comparison.before = last->second.problems;
+    comparison.compared = true;
+  } else {
+    baseline = std::async(std::launch::async, [&] {
+      return linter_baseline(request, language, root, deadline, comparison.errors_only);
+    });
+  }
+  LinterResult after = run_linter(linter, request.environment, deadline);
+  if (baseline.valid()) {
+    if (auto before = baseline.get()) {
+      comparison.before = std::move(*before);
+      comparison.compared = true;
+    }
+  }
+  if (!after.finished) return std::nullopt;
+  comparison.after = relative_problems(std::move(after.problems), request, std::nullopt);
+  return comparison;
+}
+
+/// Runs the linter on the content before the edit, from a copy outside the workspace (for a new
+/// file, on the project without it).
+std::optional<std::vector<Problem>> EditChecker::linter_baseline(const EditCheckRequest& request, Language language,
+                                                                 const std::filesystem::path& root, TimePoint deadline,
+                                                                 bool& errors_only) {
+  auto folder = make_unique_folder(std::filesystem::temp_directory_path(), "agent-run-baseline-");
+  if (!folder) return std::nullopt;
+  std::filesystem::path copy = request.before ? *folder / request.file.filename() : std::filesystem::path();
+  std::optional<std::vector<Problem>> problems;
+  if (!request.before || write_file_atomically(copy, *request.before)) {
+    auto command = linter_for(language, request.file, root, request.environment, EarlierContent{*folder, copy});
+    LinterResult ran = command ? run_linter(*command, request.environment, deadline) : LinterResult{};
+    if (ran.finished) {
+      problems = relative_problems(std::move(ran.problems), request, copy);
+      errors_only = command->errors_only;
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(*folder, ignored);
+  return problems;
+}
+
+void EditChecker::finish(EditDiagnostics& result, const EditCheckRequest& request, Comparison comparison) {
+  std::set<std::string> neighbours = changed_neighbours(comparison.before, comparison.after);
+  result.problems = select(comparison.after, neighbours, !comparison.compared);
+  std::vector<Problem> before = select(comparison.before, neighbours, false);
+  result.compared = comparison.compared;
+  result.introduced = comparison.compared ? problems_not_in(result.problems, before) : result.problems;
+  result.resolved = comparison.compared ? problems_not_in(before, result.problems) : std::vector<Problem>{};
+  if (comparison.errors_only) {  // warnings cannot be compared with a baseline that has none
+    result.introduced = without_warnings(result.introduced);
+    result.resolved = without_warnings(result.resolved);
+  }
+  sort_problems(result.problems);
+  result.status = result.problems.empty() ? "clean" : "problems";
+  m_last[request.file.string()] = LastCheck{result.checker, sha256_hex(request.after), comparison.after};
+}
+
+/// serverInfo.version (gopls's own is a JSON text: its "Version" and "GoVersion"), else the program's.
+std::string EditChecker::server_version(const LanguageServer& server, const std::vector<std::string>& environment) {
+  std::string version = server.version();
+  if (version.rfind("{", 0) == 0) {
+    auto info = parse_json(version);
+    if (info && info->is_object()) return info->get_string("Version") + " (" + info->get_string("GoVersion") + ")";
+  }
+  return version.empty() ? program_version(server.spec().version_argv, environment) : version;
+}
+
+std::string EditChecker::program_version(const std::vector<std::string>& version_argv,
+                                         const std::vector<std::string>& environment) {
+  if (version_argv.empty()) return {};
+  auto known = m_versions.find(version_argv.front());
+  if (known != m_versions.end()) return known->second;
+  ProcessSpec spec;
+  spec.argv = version_argv;
+  spec.environment = environment;
+  spec.timeout = k_version_timeout;
+  auto ran = run_process(spec);
+  std::string version = ran && ran->exit_code == 0 ? std::string(trim(split(ran->output, '\n').front())) : "";
+  m_versions[version_argv.front()] = version;
+  return version;
+}
+
+void EditChecker::release_workspace(const std::filesystem::path& workspace) {
+  std::lock_guard lock(m_mutex);
+  std::error_code ec;
+  std::filesystem::path folder = std::filesystem::weakly_canonical(workspace, ec);
+  m_pool.release_under(ec ? workspace : folder);
+  std::erase_if(m_last, [&](const auto& entry) {
+    return workspace_relative(entry.first, ec ? workspace : folder) != entry.first;
+  });
+}
+
+Expected<std::string> EditChecker::warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
+                                           const std::vector<std::string>& environment,
+                                           std::chrono::milliseconds timeout, Silence silence) {
+  std::lock_guard lock(m_mutex);
+  auto content = read_file(file);
+  Language language = language_of(file, content ? *content : "");
+  std::filesystem::path root = project_root(language, file, workspace);
+  std::vector<std::string> failures;
+  const TimePoint deadline = SteadyClock::now() + timeout;
+  for (const ServerSpec& spec : language_servers(language, root, environment)) {
+    Expected<LanguageServer*> server = m_pool.acquire(spec, root, environment);
+    if (!server) {
+      failures.push_back(server.error().message);
+      continue;
+    }
+    std::string failure = "it did not initialize: " + (*server)->failure();
+    if ((*server)->wait_ready(deadline) && content) {
+      auto analysed = (*server)->check(file, language_id(language, file), *content, deadline, nullptr, silence);
+      if (analysed) return spec.name;  // initialized, and has analysed the file once
+      failure = analysed.error().message;
+    }
+    failures.push_back(spec.name + ": " + failure);
+    if (server) m_pool.report_failure(*server);
+  }
+  return make_error(failures.empty() ? "no language server on PATH for " + file.string() : join(failures, "; "));
+}
+
+}  // namespace agent_run

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "diagnostics/diagnostics_checker.h"
+#include "diagnostics/languages.h"
+#include "diagnostics/linters.h"
+#include "diagnostics/server_pool.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace agent_run {
+
+/// The per-edit diagnostics check of a run: the file goes to its warm language server, or to a
+/// linter while the server starts, is on cooldown, failed or is missing; the problems are compared
+/// with those before the edit. Lives as long as the run, so servers stay warm between edits.
+class EditChecker final : public DiagnosticsChecker {
+ public:
+  explicit EditChecker(DiagnosticsSettings settings = {}) : m_pool(settings) {}
+
+  /// See DiagnosticsChecker.
+  EditDiagnostics check_edit(const EditCheckRequest& request) override;
+  std::chrono::milliseconds budget() const override { return m_pool.settings().budget; }
+  void release_workspace(const std::filesystem::path& workspace) override;
+  /// Starts the server that would check `file`, waits until it is ready and has analysed the file
+  /// once (benchmarks and tests); the name of the server, or an error when none can be started.
+  /// With Silence::means_waiting the file should hold an error, so that even a server that is
+  /// silent about clean files answers once it has really analysed it.
+  Expected<std::string> warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
+                                const std::vector<std::string>& environment, std::chrono::milliseconds timeout,
+                                Silence silence = Silence::means_clean);
+  /// The warm servers (tests and the benchmark look at them and shut them down).
+  ServerPool& pool() { return m_pool; }
+
+ private:
+  /// Problems before and after an edit, as one checker saw them (paths workspace-relative).
+  struct Comparison {
+    std::vector<Problem> before;
+    std::vector<Problem> after;
+    bool compared = false;      // `before` is known
+    bool errors_only = false;   // `before` holds errors only (a go build baseline)
+  };
+  /// The last check of a file: its content's hash and what the checker saw then.
+  struct LastCheck {
+    std::string checker;
+    std::string content_sha256;
+    std::vector<Problem> problems;
+  };
+  /// A server's answer, or why there is none.
+  struct ServerOutcome {
+    std::optional<Comparison> comparison;
+    bool timed_out = false;
+    std::string failure;
+  };
+
+  /// What was tried before a linter answered: notes for the report, and a server that was abandoned.
+  struct Attempts {
+    std::vector<std::string> notes;
+    std::string abandoned_by;
+  };
+
+  bool try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
+                   const std::optional<LinterCommand>& linter, std::chrono::steady_clock::time_point deadline,
+                   EditDiagnostics& result, Attempts& attempts);
+  void use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
+                  const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline,
+                  EditDiagnostics& result);
+  ServerOutcome check_with_server(LanguageServer& server, const EditCheckRequest& request, Language language,
+                                  std::chrono::steady_clock::time_point deadline);
+  std::optional<Comparison> check_with_linter(const LinterCommand& linter, const EditCheckRequest& request,
+                                              Language language, const std::filesystem::path& root,
+                                              std::chrono::steady_clock::time_point deadline);
+  std::optional<std::vector<Problem>> linter_baseline(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
+                                                      std::chrono::steady_clock::time_point deadline,
+                                                      bool& errors_only);
+  void finish(EditDiagnostics& result, const EditCheckRequest& request, Comparison comparison);
+  std::string server_version(const LanguageServer& server, const std::vector<std::string>& environment);
+  std::string program_version(const std::vector<std::string>& version_argv, const std::vector<std::string>& environment);
+
+  std::mutex m_mutex;  // one check at a time: attempts running in parallel share the servers
+  ServerPool m_pool;
+  std::map<std::string, std::string> m_versions;      // program -> first line of its --version
+  std::map<std::string, LastCheck> m_last;            // absolute file -> its last check
+  std::map<LanguageServer*, int> m_timeouts;          // consecutive timeouts of a warm server
+};
+
+}  // namespace agent_run

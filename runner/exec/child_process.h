@@ -1,0 +1,67 @@
+#pragma once
+
+#include "base/expected.h"
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agent_run {
+
+/// A long-lived child process: spawned in its own session and process group, with pipes to its
+/// stdin, stdout and stderr that the owner reads and writes (a language server, for instance).
+/// Destroying it kills the whole group and reaps the child.
+class ChildProcess {
+ public:
+  /// Spawns `argv` (argv[0] is looked up in the PATH of `environment`) in `cwd`.
+  static Expected<ChildProcess> spawn(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                                      const std::vector<std::string>& environment);
+
+  ChildProcess(ChildProcess&& other) noexcept;
+  ChildProcess& operator=(ChildProcess&& other) noexcept;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess();
+
+  /// Its pid, which is also its process group's id.
+  pid_t pid() const { return m_pid; }
+  int stdin_fd() const { return m_stdin; }    // non-blocking
+  int stdout_fd() const { return m_stdout; }  // non-blocking
+  int stderr_fd() const { return m_stderr; }  // non-blocking
+
+  /// Writes all of `data` to stdin, waiting for room until `deadline`; false when the pipe is
+  /// closed or the deadline passes first.
+  bool write_all(std::string_view data, std::chrono::steady_clock::time_point deadline);
+  /// Closes stdin (end of input for the child).
+  void close_stdin();
+  /// Waits up to `timeout` for the child to exit by itself and reaps it; true when it did.
+  bool wait_exit(std::chrono::milliseconds timeout);
+  /// Sends `signal` to the whole process group (nothing when the child was reaped already).
+  void signal_group(int signal) const;
+  /// Kills the whole group with SIGKILL and reaps the child.
+  void kill_and_reap();
+
+ private:
+  ChildProcess() = default;
+  void release();
+
+  pid_t m_pid = -1;
+  bool m_reaped = false;
+  int m_stdin = -1;
+  int m_stdout = -1;
+  int m_stderr = -1;
+};
+
+/// The first executable named `program` in the PATH of `environment` (KEY=VALUE entries), or
+/// `program` itself when it holds a slash and is executable; nullopt when there is none.
+std::optional<std::filesystem::path> find_program(std::string_view program, const std::vector<std::string>& environment);
+
+/// The value of `name` in `environment` (KEY=VALUE entries), or nullopt.
+std::optional<std::string> environment_value(const std::vector<std::string>& environment, std::string_view name);
+
+}  // namespace agent_run

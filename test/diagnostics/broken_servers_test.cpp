@@ -1,0 +1,219 @@
+#include "diagnostics/model_text.h"
+#include "diagnostics_fixture.h"
+#include "exec/process.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <csignal>
+#include <thread>
+
+using namespace agent_run;
+using namespace agent_run::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// A language server that answers initialize (and configuration requests) and then never publishes.
+constexpr const char* k_mute_server = R"(#!/usr/bin/python3
+import json, sys
+def read():
+    length = 0
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            sys.exit(0)
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(sys.stdin.buffer.read(length))
+def send(message):
+    body = json.dumps(message).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    sys.stdout.buffer.flush()
+while True:
+    message = read()
+    if message.get("method") == "initialize":
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
+)";
+
+/// A language server that answers initialize, then ignores shutdown, exit and the end of its input.
+constexpr const char* k_stubborn_server = R"(#!/usr/bin/python3
+import json, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+header = b""
+while not header.endswith(b"\r\n\r\n"):
+    header += sys.stdin.buffer.read(1)
+length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
+request = json.loads(sys.stdin.buffer.read(length))
+body = json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"capabilities": {}}}).encode()
+sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+sys.stdout.buffer.flush()
+while True:
+    time.sleep(1)
+)";
+
+/// A workspace with one Python file and a shelf holding pyflakes and a fake pyright-langserver.
+struct BrokenServerFixture {
+  ToolShelf shelf{{"pyflakes3"}};
+  TempFolder workspace;
+  DiagnosticsSettings settings;
+  BrokenServerFixture() {
+    workspace.write("app.py", "import os\n\nprint(os.getcwd())\n");
+    settings.initialize_timeout = 1s;
+    settings.cooldown = std::chrono::minutes(5);
+  }
+  std::filesystem::path root() const { return std::filesystem::canonical(workspace.path()); }
+
+  /// An edit that introduces an undefined name, checked; asserts the linter answered within 2 s.
+  EditDiagnostics edit_and_expect_linter(EditChecker& checker, const std::string& suffix) {
+    EditRunner edits{checker, workspace, shelf.environment()};
+    auto started = std::chrono::steady_clock::now();
+    EditDiagnostics result = edits.write("app.py", "import os\n\nprint(os.getcwd(), undefined_name)\n" + suffix);
+    BOOST_TEST(elapsed_since(started) < 2000);
+    BOOST_TEST(result.checker == "pyflakes", describe(result));
+    BOOST_TEST(has_problem(result.problems, "app.py", 3, "undefined name 'undefined_name'"), describe(result));
+    return result;
+  }
+};
+
+}  // namespace
+
+// A language server that cannot do its job never costs the edit more than the two-second budget:
+// the linter answers instead, and a server that failed is not started again for five minutes.
+BOOST_FIXTURE_TEST_SUITE(broken_servers, BrokenServerFixture)
+
+BOOST_AUTO_TEST_CASE(a_shim_that_crashes_gives_the_linters_answer_and_a_cooldown) {
+  shelf.add_script("pyright-langserver", "#!/bin/sh\necho 'error: this is only a shim' >&2\nexit 1\n");
+  EditChecker checker(settings);
+  EditDiagnostics first = edit_and_expect_linter(checker, "");
+  // Still starting when the check began, or already seen to fail (exited, or closed its input).
+  BOOST_TEST((first.note == "pyright-langserver is starting" ||
+              first.note.find("pyright-langserver failed: it ") == 0u), first.note);
+  std::this_thread::sleep_for(200ms);  // it has exited by now
+  EditDiagnostics second = edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(second.note.find("; not retried for ") != std::string::npos, second.note);
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  EditDiagnostics third = edit_and_expect_linter(checker, "# and again\n");
+  BOOST_TEST(third.note.find("pyright-langserver failed to start; not retried for 29") == 0u, third.note);
+  BOOST_TEST(checker.pool().live_servers() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_shim_that_hangs_gives_the_linters_answer_and_a_cooldown) {
+  TempFolder marks;
+  shelf.add_script("pyright-langserver", "#!/bin/sh\necho $$ > " + (marks.path() / "pid").string() + "\nexec /bin/sleep 1000\n");
+  EditChecker checker(settings);
+  edit_and_expect_linter(checker, "");
+  pid_t shim = std::stoi(marks.read("pid"));
+  BOOST_TEST(::kill(shim, 0) == 0);  // still hanging, not yet past its initialize timeout
+  std::this_thread::sleep_for(1200ms);
+  EditDiagnostics later = edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(later.note.find("pyright-langserver stopped working; not retried for 300s") == 0u, later.note);
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i, std::this_thread::sleep_for(10ms)) gone = ::kill(shim, 0) != 0;
+  BOOST_TEST(gone);  // its process group was killed
+}
+
+BOOST_AUTO_TEST_CASE(a_shim_that_answers_garbage_gives_the_linters_answer_and_a_cooldown) {
+  shelf.add_script("pyright-langserver", "#!/bin/sh\nprintf 'Usage: not a language server\\r\\n\\r\\n'\nexec /bin/sleep 1000\n");
+  EditChecker checker(settings);
+  edit_and_expect_linter(checker, "");
+  std::this_thread::sleep_for(200ms);
+  EditDiagnostics later = edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(later.note.find("pyright-langserver stopped working") == 0u, later.note);
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_the_linter) {
+  shelf.add_script("pyright-langserver", k_mute_server);
+  EditChecker checker(settings);
+  std::vector<std::string> environment = shelf.environment();
+  ServerSpec spec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, 50ms, {}};
+  auto server = checker.pool().acquire(spec, root(), environment);
+  BOOST_REQUIRE(server.has_value());
+  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + 5s));
+  EditDiagnostics result = edit_and_expect_linter(checker, "");
+  BOOST_TEST(result.note == "pyright-langserver gave no answer in time");
+  BOOST_TEST(result.status == "problems");
+  edit_and_expect_linter(checker, "# again\n");
+  BOOST_TEST(!checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  edit_and_expect_linter(checker, "# a third time\n");  // three in a row: stuck, stopped, on cooldown
+  BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
+  BOOST_TEST(checker.pool().live_servers() == 0u);
+  EditDiagnostics after = edit_and_expect_linter(checker, "# once more\n");
+  BOOST_TEST(after.duration_ms < 1000);  // no server is waited for any more
+  BOOST_TEST(after.note.find("pyright-langserver failed to start; not retried for") == 0u, after.note);
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_ignores_shutdown_is_killed_after_the_grace) {
+  TempFolder marks;
+  shelf.add_script("stubborn-server", k_stubborn_server);
+  settings.shutdown_grace = 500ms;
+  ServerPool pool(settings);
+  ServerSpec spec{"stubborn-server", {"stubborn-server"}, nullptr, 50ms, {}};
+  auto server = pool.acquire(spec, root(), shelf.environment());
+  BOOST_REQUIRE(server.has_value());
+  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + 5s));
+  auto started = std::chrono::steady_clock::now();
+  PoolShutdown shutdown = pool.shutdown_all();
+  BOOST_TEST(shutdown.killed == 1);
+  BOOST_TEST(shutdown.exited == 0);
+  BOOST_TEST(elapsed_since(started) < 1500);
+  BOOST_TEST(pool.live_servers() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(past_the_cap_the_least_recently_used_server_is_stopped) {
+  shelf.add_script("mute-server", k_mute_server);
+  settings.max_servers = 2;
+  ServerPool pool(settings);
+  ServerSpec spec{"mute-server", {"mute-server"}, nullptr, 50ms, {}};
+  TempFolder a, b, c;
+  auto first = pool.acquire(spec, a.path(), shelf.environment());
+  auto second = pool.acquire(spec, b.path(), shelf.environment());
+  BOOST_REQUIRE(first && second);
+  BOOST_TEST(*pool.acquire(spec, a.path(), shelf.environment()) == *first);  // the same warm server; a is now newest
+  auto third = pool.acquire(spec, c.path(), shelf.environment());
+  BOOST_REQUIRE(third.has_value());
+  BOOST_TEST(pool.live_servers() == 2u);
+  BOOST_TEST(*pool.acquire(spec, a.path(), shelf.environment()) == *first);  // b was the least recently used
+}
+
+// rust-analyzer on PATH is often rustup's proxy without the component: present, yet exits at once.
+// The machine's own proxy is used when it is one; otherwise a script that behaves the same way.
+BOOST_AUTO_TEST_CASE(rust_analyzer_as_a_rustup_proxy_without_the_component_falls_to_cargo_check) {
+  ToolShelf rust({"cargo", "rustc"});
+  std::vector<std::string> machine = tools_environment();
+  auto proxy = find_program("rust-analyzer", machine);
+  ProcessSpec version;
+  bool real_proxy = false;
+  if (proxy) {
+    version.argv = {proxy->string(), "--version"};
+    version.timeout = 10s;
+    auto ran = run_process(version);
+    real_proxy = ran && ran->exit_code != 0;
+  }
+  if (real_proxy) {
+    rust.add_link("rust-analyzer", *proxy);
+  } else {
+    rust.add_script("rust-analyzer",
+                    "#!/bin/sh\necho \"error: Unknown binary 'rust-analyzer' in official toolchain\" >&2\nexit 1\n");
+  }
+  BOOST_TEST_MESSAGE("rust-analyzer: " << (real_proxy ? "the machine's rustup proxy" : "a script like it"));
+  workspace.write("Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+  workspace.write("src/main.rs", "fn main() {\n}\n");
+  settings.budget = 20s;  // cargo check's first build in a fresh project may take seconds on a loaded machine
+  EditChecker checker(settings);
+  EditRunner edits{checker, workspace, rust.environment()};
+  EditDiagnostics first = edits.write("src/main.rs", "fn main() {\n    let x: i32 = \"a\";\n    println!(\"{}\", x);\n}\n");
+  BOOST_TEST(first.checker == "cargo check", describe(first));
+  BOOST_TEST(has_problem(first.problems, "src/main.rs", 2, "mismatched types"), describe(first));
+  std::this_thread::sleep_for(500ms);
+  EditDiagnostics second = edits.write("src/main.rs", "fn main() {\n    println!(\"{}\", 1);\n}\n");
+  BOOST_TEST(second.checker == "cargo check", describe(second));
+  BOOST_TEST(second.status == "clean", describe(second));
+  BOOST_TEST(second.note.find("rust-analyzer") == 0u, second.note);
+  BOOST_TEST(checker.pool().cooldown_until("rust-analyzer", root()).has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,63 @@
+#include "diagnostics/model_text.h"
+#include "diagnostics_fixture.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace agent_run;
+using namespace agent_run::test;
+using namespace std::chrono_literals;
+
+BOOST_AUTO_TEST_SUITE(clangd_server)
+
+// One warm clangd for the whole case; the rename breaks an open .cpp that includes the edited header.
+BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_callers) {
+  std::vector<std::string> environment = tools_environment();
+  require_program("clangd", environment);
+  TempFolder workspace;
+  workspace.write("compile_flags.txt", "-std=c++17\n-xc++\n");
+  workspace.write("helper.hpp", "#pragma once\ninline int helper() { return 1; }\n");
+  workspace.write("main.cpp", "#include \"helper.hpp\"\n\nint main() {\n  return helper();\n}\n");
+  EditChecker checker;
+  EditRunner edits{checker, workspace, environment};
+  auto warm = checker.warm_up(workspace.path() / "main.cpp", workspace.path(), environment, 30s);
+  BOOST_REQUIRE_MESSAGE(warm && *warm == "clangd", (warm ? *warm : warm.error().message));
+
+  EditDiagnostics clean = edits.write("main.cpp", "#include \"helper.hpp\"\n\nint main() {\n  return helper() - 1;\n}\n");
+  BOOST_TEST(clean.checker == "clangd", describe(clean));
+  BOOST_TEST(clean.status == "clean", describe(clean));
+  BOOST_TEST(diagnostics_text(clean, 2s).empty());
+
+  EditDiagnostics broken = edits.write(
+      "main.cpp", "#include \"helper.hpp\"\n#include <string>\n\nint main() {\n  int x = std::string(\"hello\");\n  return helper() + x;\n}\n");
+  BOOST_TEST(broken.status == "problems", describe(broken));
+  BOOST_TEST(broken.checker_version.find("clangd version") != std::string::npos, broken.checker_version);
+  BOOST_TEST(has_problem(broken.problems, "main.cpp", 5, "No viable conversion from 'std::string'"), describe(broken));
+  BOOST_TEST(has_problem(broken.introduced, "main.cpp", 5, "No viable conversion"), describe(broken));
+  std::string text = diagnostics_text(broken, 2s);
+  BOOST_TEST(text.find("main.cpp:5:7: error: No viable conversion from 'std::string'") != std::string::npos, text);
+
+  EditDiagnostics fixed = edits.write("main.cpp", "#include \"helper.hpp\"\n\nint main() {\n  return helper();\n}\n");
+  BOOST_TEST(fixed.status == "clean", describe(fixed));
+  BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));
+
+  // A new name of another length: clangd 14 tells whether an including file's preamble is stale by
+  // the header's size and modification time, so a same-length rename within a second goes unseen.
+  EditDiagnostics renamed = edits.write("helper.hpp", "#pragma once\ninline int assistant() { return 1; }\n");
+  BOOST_TEST(has_problem(renamed.problems, "main.cpp", 4, "helper", true), describe(renamed));
+  BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.cpp:4:") != std::string::npos);
+  BOOST_TEST_MESSAGE("clangd: clean " << clean.duration_ms << " ms, error " << broken.duration_ms << " ms, fixed "
+                                      << fixed.duration_ms << " ms, rename " << renamed.duration_ms << " ms");
+  // Servers are keyed by the project around the file: a second project in the workspace gets its own.
+  workspace.write("tool/compile_flags.txt", "-std=c++17\n");
+  EditDiagnostics other_project = edits.write("tool/tool.cpp", "int main() { return missing; }\n");
+  BOOST_TEST(other_project.checker == "g++", describe(other_project));  // the linter, while a new clangd starts
+  BOOST_TEST(other_project.note == "clangd is starting");
+  BOOST_TEST(has_problem(other_project.problems, "tool/tool.cpp", 1, "'missing' was not declared in this scope"),
+             describe(other_project));
+  BOOST_TEST(checker.pool().live_servers() == 2u);
+  PoolShutdown shutdown = checker.pool().shutdown_all();
+  BOOST_TEST(shutdown.exited == 2);
+  BOOST_TEST(shutdown.killed == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,62 @@
+#include "diagnostics/model_text.h"
+#include "diagnostics_fixture.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace agent_run;
+using namespace agent_run::test;
+using namespace std::chrono_literals;
+
+BOOST_AUTO_TEST_SUITE(typescript_language_server)
+
+// One warm typescript-language-server (over TypeScript 5's tsserver.js) for the whole case. It says
+// nothing when a clean file stays clean, which the check must read as clean, not as a timeout.
+BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_callers) {
+  std::vector<std::string> environment = tools_environment();
+  require_program("typescript-language-server", environment);
+  TempFolder workspace;
+  workspace.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n");
+  workspace.write("helper.ts", "export function helper(): number {\n  return 1;\n}\n");
+  workspace.write("main.ts", "import { helper } from \"./helper\";\n\nconst y: string = 1;\nconsole.log(helper(), y);\n");
+  EditChecker checker;
+  EditRunner edits{checker, workspace, environment};
+  auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 60s, Silence::means_waiting);
+  BOOST_REQUIRE_MESSAGE(warm && *warm == "typescript-language-server", (warm ? *warm : warm.error().message));
+
+  EditDiagnostics clean = edits.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper() + 1);\n");
+  BOOST_TEST(clean.checker == "typescript-language-server", describe(clean));
+  BOOST_TEST(clean.status == "clean", describe(clean));
+  BOOST_TEST(diagnostics_text(clean, 2s).empty());
+  BOOST_TEST(has_problem(clean.resolved, "main.ts", 3, "Type 'number' is not assignable to type 'string'."),
+             describe(clean));
+  EditDiagnostics still_clean =
+      edits.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper() + 2);\n");
+  BOOST_TEST(still_clean.status == "clean", describe(still_clean));  // said nothing: read as clean
+
+  EditDiagnostics broken =
+      edits.write("main.ts", "import { helper } from \"./helper\";\n\nconst x: number = \"hello\";\nconsole.log(helper(), x);\n");
+  BOOST_TEST(broken.status == "problems", describe(broken));
+  BOOST_TEST(broken.checker_version.find("5.3.0") != std::string::npos, broken.checker_version);
+  BOOST_TEST(has_problem(broken.problems, "main.ts", 3, "Type 'string' is not assignable to type 'number'."),
+             describe(broken));
+  BOOST_TEST(has_problem(broken.introduced, "main.ts", 3, "not assignable"), describe(broken));
+  std::string text = diagnostics_text(broken, 2s);
+  BOOST_TEST(text.find("main.ts:3:7: error: Type 'string' is not assignable to type 'number'. [2322]") != std::string::npos,
+             text);
+
+  EditDiagnostics fixed = edits.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper());\n");
+  BOOST_TEST(fixed.status == "clean", describe(fixed));
+  BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));
+
+  EditDiagnostics renamed = edits.write("helper.ts", "export function assist(): number {\n  return 1;\n}\n");
+  BOOST_TEST(has_problem(renamed.problems, "main.ts", 1, "helper", true), describe(renamed));
+  BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.ts:1:") != std::string::npos);
+  BOOST_TEST_MESSAGE("typescript-language-server: clean " << clean.duration_ms << " ms, error " << broken.duration_ms
+                                                          << " ms, fixed " << fixed.duration_ms << " ms, rename "
+                                                          << renamed.duration_ms << " ms");
+  PoolShutdown shutdown = checker.pool().shutdown_all();
+  BOOST_TEST(shutdown.exited == 1);
+  BOOST_TEST(shutdown.killed == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
