@@ -110,7 +110,7 @@ def compare_worktree_creation(binary, repo, scratch, env, samples):
     spread_subfolders(marked)
     for index in range(samples):
         gits.append(time_git_worktree_add(repo, os.path.join(marked, "w%d" % index, "repo"), index))
-        code, _, _ = run_agent_run(binary, ["bench/empty.yaml", "--out", out, "--quiet"], repo, env)
+        code, _, _ = run_agent_run(binary, ["bench/empty.yaml", "--out", out, "--quiet", "--no-diagnostics"], repo, env)
         if code != 0:
             sys.exit("agent-run failed on the empty task")
         with open(os.path.join(out, "report.json")) as report:
@@ -145,7 +145,8 @@ def main():
 
         out = os.path.join(temp, "out")
         arguments = [os.path.relpath(t, repo) for t in tasks] + [
-            "--repeat", str(options.repeat), "-j", str(options.jobs), "--out", out, "--quiet"]
+            "--repeat", str(options.repeat), "-j", str(options.jobs), "--out", out, "--quiet",
+            "--no-diagnostics"]  # the runner's own overhead; ci/bench-diagnostics.sh times the diagnostics
         code, wall, peak_kib = run_agent_run(os.path.abspath(options.binary), arguments, repo, env)
         with open(os.path.join(out, "report.json")) as report:
             attempts = json.load(report)["attempts"]
