@@ -2,6 +2,7 @@
 
 #include "agent/tool_call.h"
 #include "agent/transcript_events.h"
+#include "base/cancellation.h"
 #include "report/transcript_writer.h"
 
 #include <cstdio>
@@ -59,6 +60,11 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
   record(prompt_event(conversation, m_schemas));
   m_model.set_deadline(deadline);
   for (;;) {
+    if (context.cancellation && context.cancellation->cancelled()) {
+      run.stop = "interrupted";
+      run.message = "the run was interrupted";
+      break;
+    }
     if (auto limit = limit_reached(run, limits, deadline)) {
       run.stop = *limit;
       break;

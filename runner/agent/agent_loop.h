@@ -18,7 +18,8 @@ class TranscriptWriter;
 struct AgentRun {
   std::string stop;          // end_turn | limit.turns | limit.time | limit.tokens | limit.cost |
                              // model.error | model.max_tokens | model.refusal | model.context_window |
-                             // ask_user.unanswered (a tool ended the attempt)
+                             // ask_user.unanswered (a tool ended the attempt) |
+                             // interrupted (ToolContext::cancellation fired)
   std::string message;       // a sentence for a person when the stop is not end_turn
   std::string final_text;    // the model's last words
   int turns = 0;

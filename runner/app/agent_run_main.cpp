@@ -4,6 +4,9 @@
 #include "app/environment.h"
 #include "exec/subreaper.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <iostream>
 
 extern char** environ;
@@ -19,11 +22,16 @@ int agent_run_main(int argc, char** argv) {
   }
   ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), std::cout,
                          std::cerr};
+  context.out_is_terminal = ::isatty(STDOUT_FILENO) == 1;
+  if (winsize size{}; context.out_is_terminal && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    context.terminal_width = size.ws_col;
+  }
   context.model_access = read_model_access(environ);
   switch (options->command) {
     case Command::help: std::cout << usage_text(); return 0;
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
     case Command::validate: return validate_command(*options, context);
+    case Command::merge: return merge_command(*options, context);
     case Command::policy_explain: return policy_explain_command(*options, context);
     case Command::policy_test: return policy_test_command(*options, context);
     case Command::tool: return tool_command(*options, context, std::cin);

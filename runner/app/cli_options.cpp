@@ -27,6 +27,17 @@ Expected<int> positive_integer(const std::string& option, const std::string& tex
   return value;
 }
 
+/// `I/N` with 1 <= I <= N.
+Expected<ShardRecord> shard_of_text(const std::string& text) {
+  Error problem = make_error("--shard needs I/N with 1 <= I <= N (for example 2/4), got '" + text + "'");
+  std::size_t slash = text.find('/');
+  if (slash == std::string::npos) return problem;
+  auto index = positive_integer("--shard", text.substr(0, slash));
+  auto total = positive_integer("--shard", text.substr(slash + 1));
+  if (!index || !total || *index > *total) return problem;
+  return ShardRecord{*index, *total};
+}
+
 Expected<int> whole_number(const std::string& option, const std::string& text, int minimum) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -52,7 +63,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--model", "PROVIDER/NAME", "model for every task (repeatable: each task runs with each model)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.models.push_back(v); return {}; }},
       {"--out", "DIR", "report folder (default: agent-run-out)",
-       [](CliOptions& o, const std::string& v) -> Expected<void> { o.out = v; return {}; }},
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.out = v; o.out_given = true; return {}; }},
       {"--repeat", "K", "attempts per task and model (overrides the tasks' repeat)",
        [](CliOptions& o, const std::string& v) -> Expected<void> {
          auto k = positive_integer("--repeat", v);
@@ -62,6 +73,35 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--keep-workspaces", nullptr, "keep each attempt's workspace instead of removing it",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.keep_workspaces = true; return {}; }},
+      {"-j", "N", "run N attempts at once, each in its own workspace (default 1)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = positive_integer("-j", v);
+         if (!n) return n.error();
+         o.jobs = *n;
+         return {};
+       }},
+      {"--jobs", "N", "same as -j",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = positive_integer("--jobs", v);
+         if (!n) return n.error();
+         o.jobs = *n;
+         return {};
+       }},
+      {"--shard", "I/N", "run only shard I of N (tasks split by a stable hash of their id)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto shard = shard_of_text(v);
+         if (!shard) return shard.error();
+         o.shard = *shard;
+         return {};
+       }},
+      {"--filter", "GLOB", "run only tasks whose id matches GLOB (repeatable)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.filters.push_back(v); return {}; }},
+      {"--resume", nullptr, "run only the attempts the --out folder's report.json does not hold yet",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.resume = true; return {}; }},
+      {"--quiet", nullptr, "print only the closing summary",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.quiet = true; return {}; }},
+      {"--verbose", nullptr, "print every model turn and the details of each attempt",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.verbose = true; return {}; }},
       {"--prices", "FILE", "price table for model costs (default: the built-in one, runner/model/prices.json)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.prices = v; return {}; }},
       {"--max-output-tokens", "N", "output token limit of each model call (default: 8192 for anthropic/, the server's for openai/)",
@@ -163,6 +203,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   if (!arguments.empty() && (arguments[0] == "run" || arguments[0] == "validate")) {
     options.command = arguments[0] == "run" ? Command::run : Command::validate;
     first = 1;
+  } else if (!arguments.empty() && arguments[0] == "merge") {
+    options.command = Command::merge;
+    first = 1;
   } else if (!arguments.empty() && arguments[0] == "policy") {
     if (arguments.size() < 2 || (arguments[1] != "explain" && arguments[1] != "test")) {
       return make_error("policy needs a subcommand: explain or test");
@@ -182,6 +225,11 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   }
   if (options.command == Command::help || options.command == Command::version) {
     return options;
+  }
+  if (options.quiet && options.verbose) return make_error("--quiet and --verbose exclude each other");
+  if (options.command == Command::merge) {
+    if (options.files.empty()) return make_error("merge needs at least one report folder");
+    if (!options.out_given) return make_error("merge needs --out DIR: the folder for the merged reports");
   }
   if (options.command == Command::policy_explain || options.command == Command::policy_test) {
     AR_TRY(check_policy_command(options));
@@ -203,6 +251,7 @@ std::string usage_text() {
   std::string text =
       "usage: agent-run [run] TASK.yaml... [options]\n"
       "       agent-run validate FILE...     check task and policy files; nothing runs\n"
+      "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n"
       "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
@@ -216,7 +265,8 @@ std::string usage_text() {
   }
   text +=
       "\nexit codes: 0 every attempt passed; 1 at least one failed; 2 invalid invocation or file, nothing ran;\n"
-      "            3 none failed but at least one could not be judged\n";
+      "            3 none failed but at least one could not be judged;\n"
+      "            130/143 interrupted by SIGINT/SIGTERM (reports of what ran are written)\n";
   return text;
 }
 

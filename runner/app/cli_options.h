@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
+#include "report/run_report.h"
 
 #include <chrono>
 #include <optional>
@@ -9,7 +10,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, policy_explain, policy_test, tool };
+enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -20,6 +21,13 @@ struct CliOptions {
   std::string out = "agent-run-out";       // --out: the report folder
   std::optional<int> repeat;               // --repeat: overrides every task's repeat
   bool keep_workspaces = false;            // --keep-workspaces
+  bool out_given = false;                  // --out was on the command line (merge requires it)
+  int jobs = 1;                            // -j, --jobs: attempts at once
+  std::optional<ShardRecord> shard;        // --shard I/N
+  std::vector<std::string> filters;        // --filter GLOB, repeatable: task ids to run
+  bool resume = false;                     // --resume: run only what the --out folder's report lacks
+  bool quiet = false;                      // --quiet: only the closing summary
+  bool verbose = false;                    // --verbose: every turn and each attempt's details
   std::optional<std::string> prices;       // --prices: the price table instead of the built-in one
   std::optional<int> max_output_tokens;    // --max-output-tokens: per model call
   std::optional<double> temperature;       // --temperature

@@ -17,6 +17,8 @@ struct ProgramContext {
   std::vector<std::string> environment;   // already scrubbed of secrets
   std::ostream& out;
   std::ostream& err;
+  bool out_is_terminal = false;           // stdout is a terminal: live progress lines
+  int terminal_width = 100;               // its columns, when it is one
   ModelAccess model_access;               // API endpoints and keys, for model clients only
 };
 
@@ -25,6 +27,9 @@ int run_command(const CliOptions& options, const ProgramContext& context);
 
 /// `agent-run validate FILE...`: checks task and policy files without running anything.
 int validate_command(const CliOptions& options, const ProgramContext& context);
+
+/// `agent-run merge DIR... --out DIR`: joins report folders (shards, or several runs) into one.
+int merge_command(const CliOptions& options, const ProgramContext& context);
 
 /// `agent-run policy explain ...`: prints how a policy decides one tool call.
 int policy_explain_command(const CliOptions& options, const ProgramContext& context);

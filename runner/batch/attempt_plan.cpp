@@ -1,21 +1,124 @@
 #include "batch/attempt_plan.h"
 
+#include "base/digest.h"
+#include "report/report_folder.h"
+#include "workspace/repository_discovery.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <numeric>
+
 namespace agent_run {
 
-std::vector<AttemptPlan> plan_attempts(const std::vector<Task>& tasks, const std::vector<const Policy*>& policy_of,
-                                       const PlanOptions& options) {
+namespace {
+
+bool matches_filters(const std::string& id, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  return std::any_of(filters.begin(), filters.end(),
+                     [&](const std::string& glob) { return ::fnmatch(glob.c_str(), id.c_str(), 0) == 0; });
+}
+
+Expected<void> check_filters_match(const std::vector<Task>& tasks, const std::vector<std::string>& filters) {
+  for (const std::string& glob : filters) {
+    bool any = std::any_of(tasks.begin(), tasks.end(),
+                           [&](const Task& task) { return ::fnmatch(glob.c_str(), task.id.c_str(), 0) == 0; });
+    if (!any) return make_error("--filter '" + glob + "' matches no task id");
+  }
+  return {};
+}
+
+/// No two attempts commit to one branch: a repeated task needs `{n}` in its branch, several models `{model}`.
+Expected<void> check_commit_branches(const std::vector<AttemptPlan>& plans) {
+  std::map<std::string, const AttemptPlan*> branches;
+  for (const AttemptPlan& plan : plans) {
+    std::optional<CommitSpec> commit = commit_for(plan);
+    if (!commit) continue;
+    std::filesystem::path repo = plan.task->workspace.repo;
+    if (repo.empty()) repo = find_enclosing_repository(plan.task->source).value_or(plan.task->source.parent_path());
+    std::string repository = repo.string() + "\n" + commit->branch;
+    auto [first, inserted] = branches.emplace(repository, &plan);
+    if (inserted) continue;
+    bool same_task = first->second->task == plan.task;
+    return make_error(plan.task->source.string() + ": commit.branch '" + commit->branch + "' is also the branch of " +
+                      (same_task ? "another attempt of this task" : "task '" + first->second->task->id + "'") +
+                      (same_task ? "; add {n} (the repeat) or {model} to it" : "; give each task its own branch"));
+  }
+  return {};
+}
+
+/// `text` with `{id}`, `{n}` and `{model}` replaced for `plan`.
+std::string expand(std::string text, const AttemptPlan& plan) {
+  std::string model;
+  for (char c : plan.model) model += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == '/' ? c : '-';
+  const std::pair<std::string, std::string> values[] = {
+      {"{id}", plan.task->id}, {"{n}", std::to_string(plan.repeat_index + 1)}, {"{model}", model}};
+  for (const auto& [placeholder, value] : values) {
+    for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+      text.replace(at, placeholder.size(), value);
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+Expected<std::vector<AttemptPlan>> plan_attempts(const std::vector<Task>& tasks,
+                                                 const std::vector<const Policy*>& policy_of,
+                                                 const PlanOptions& options) {
+  AR_TRY(check_filters_match(tasks, options.filters));
+  for (auto model = options.models.begin(); model != options.models.end(); ++model) {
+    if (std::find(options.models.begin(), model, *model) != model) {
+      return make_error("--model '" + *model + "' is given twice");
+    }
+  }
+  std::vector<std::size_t> order(tasks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tasks[a].id < tasks[b].id; });
   std::vector<AttemptPlan> plans;
-  for (std::size_t i = 0; i < tasks.size(); ++i) {
+  for (std::size_t i : order) {
     const Task& task = tasks[i];
+    if (!matches_filters(task.id, options.filters)) continue;
+    if (options.shard && shard_of(task.id, options.shard->total) != options.shard->index) continue;
     std::vector<std::string> models = options.models.empty() ? std::vector<std::string>{task.model} : options.models;
+    ModelInPath model_in_path = models.size() > 1 ? ModelInPath::shown : ModelInPath::omitted;
     int repeat = options.repeat.value_or(task.repeat);
     for (const std::string& model : models) {
       for (int r = 0; r < repeat; ++r) {
-        plans.push_back(AttemptPlan{&task, policy_of[i], model, r});
+        plans.push_back(AttemptPlan{&task, policy_of[i], model, r,
+                                    ReportFolder::attempt_folder(task.id, model, r, model_in_path)});
       }
     }
   }
+  AR_TRY(check_commit_branches(plans));
   return plans;
+}
+
+int shard_of(const std::string& task_id, int total) {
+  std::string digest = sha256_hex(task_id);
+  std::uint64_t value = std::stoull(digest.substr(0, 15), nullptr, 16);
+  return static_cast<int>(value % static_cast<std::uint64_t>(std::max(total, 1))) + 1;
+}
+
+std::string attempt_key(const AttemptPlan& plan) {
+  return plan.task->id + "\n" + plan.task->source_sha256 + "\n" + plan.model + "\n" + std::to_string(plan.repeat_index);
+}
+
+std::string attempt_key(const AttemptResult& result) {
+  return result.task_id + "\n" + result.task_sha256 + "\n" + result.model + "\n" + std::to_string(result.repeat_index);
+}
+
+std::optional<CommitSpec> commit_for(const AttemptPlan& plan) {
+  if (!plan.task->commit) return std::nullopt;
+  CommitSpec commit = *plan.task->commit;
+  if (commit.message.empty()) {
+    commit.message = plan.task->description.empty() ? "agent-run: {id}" : plan.task->description;
+  }
+  commit.branch = expand(commit.branch, plan);
+  commit.message = expand(commit.message, plan);
+  return commit;
 }
 
 }  // namespace agent_run

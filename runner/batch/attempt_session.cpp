@@ -21,6 +21,12 @@ BackgroundProcessRecord record_of(const BackgroundSummary& process) {
   return record;
 }
 
+void add_escapes(const ProcessTableSummary& processes, AttemptResult& result) {
+  for (const EscapedProcess& process : processes.escaped) {
+    result.escaped_processes.push_back(EscapedProcessRecord{process.pid, process.command});
+  }
+}
+
 }  // namespace
 
 Expected<void> check_task_sandbox(const Task& task) {
@@ -38,12 +44,12 @@ void prepare_session(const Task& task, SessionState& session) {
 void finish_session(SessionState& session, AttemptResult& result) {
   ProcessTableSummary processes = session.processes.stop_everything();
   for (const BackgroundSummary& process : processes.background) result.background_processes.push_back(record_of(process));
-  for (const EscapedProcess& process : processes.escaped) {
-    result.escaped_processes.push_back(EscapedProcessRecord{process.pid, process.command});
-  }
+  add_escapes(processes, result);
   result.todos = session.todos;
   result.questions = session.questions;
   result.sandboxed = session.sandbox.has_value();
 }
+
+void finish_commands(ProcessTable& commands, AttemptResult& result) { add_escapes(commands.stop_everything(), result); }
 
 }  // namespace agent_run

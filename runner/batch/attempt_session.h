@@ -20,4 +20,8 @@ void prepare_session(const Task& task, SessionState& session);
 /// session tools' records (todos, questions, processes) into the result.
 void finish_session(SessionState& session, AttemptResult& result);
 
+/// Ends what the attempt's setup and check commands left running (`commands`, their table) and adds
+/// the escapes it killed to the result's escaped_processes.
+void finish_commands(ProcessTable& commands, AttemptResult& result);
+
 }  // namespace agent_run

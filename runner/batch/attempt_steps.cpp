@@ -3,6 +3,7 @@
 #include "base/text.h"
 #include "batch/no_new_diagnostics.h"
 #include "exec/process.h"
+#include "exec/process_table.h"
 
 namespace agent_run {
 
@@ -12,12 +13,13 @@ constexpr std::size_t k_output_tail_bytes = 4096;
 
 /// Runs one setup or check command in the workspace.
 CheckRecord run_command(const std::string& command, const std::filesystem::path& root, const Task& task,
-                        const AttemptSettings& settings) {
+                        const AttemptSettings& settings, ProcessTable& commands) {
   CheckRecord record;
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
   spec.environment = settings.environment;
-  auto result = run_process(spec);
+  spec.cancellation = settings.cancellation;
+  auto result = commands.run(spec);
   if (!result) {
     record.output_tail = result.error().message;
     return record;
@@ -56,11 +58,11 @@ void set_outcome(AttemptResult& result, Outcome outcome, std::string type, std::
 }
 
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
-               AttemptResult& result) {
+               ProcessTable& commands, AttemptResult& result) {
   const Clock::SteadyTime started = settings.clock->now();
   bool ok = true;
   for (const std::string& command : task.setup) {
-    result.setup.push_back(run_command(command, root, task, settings));
+    result.setup.push_back(run_command(command, root, task, settings, commands));
     if (!result.setup.back().passed) {
       set_outcome(result, Outcome::error, "setup.failed", "setup " + why_failed(result.setup.back()));
       ok = false;
@@ -72,7 +74,7 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 }
 
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           AttemptResult& result) {
+           ProcessTable& commands, AttemptResult& result) {
   if (run.stop == "model.error") {
     set_outcome(result, Outcome::error, "model.unavailable", run.message);
     return;
@@ -85,7 +87,7 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
   for (const Check& check : task.checks) {
     result.checks.push_back(check.no_new_diagnostics
                                 ? judge_no_new_diagnostics(result.edits, settings.diagnostics != nullptr)
-                                : run_command(check.run, root, task, settings));
+                                : run_command(check.run, root, task, settings, commands));
   }
   result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   for (const CheckRecord& check : result.checks) {

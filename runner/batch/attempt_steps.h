@@ -2,6 +2,7 @@
 
 #include "agent/agent_loop.h"
 #include "batch/run_attempt.h"
+#include "exec/process_table.h"
 
 #include <filesystem>
 #include <string>
@@ -14,13 +15,15 @@ namespace agent_run {
 /// Sets the attempt's outcome, its machine-readable type and its message.
 void set_outcome(AttemptResult& result, Outcome outcome, std::string type, std::string message);
 
-/// Runs the task's setup commands in order; on the first failure marks the attempt an error
-/// (`setup.failed`) and returns false.
+/// Runs the task's setup commands in order, through `commands` (the attempt's table for setup and
+/// checks, so what they leave running is killed when the attempt ends); on the first failure marks
+/// the attempt an error (`setup.failed`) and returns false.
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
-               AttemptResult& result);
+               ProcessTable& commands, AttemptResult& result);
 
-/// Decides the outcome from how the agent stopped and, when it finished, from the task's checks.
+/// Decides the outcome from how the agent stopped and, when it finished, from the task's checks
+/// (run through `commands`).
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           AttemptResult& result);
+           ProcessTable& commands, AttemptResult& result);
 
 }  // namespace agent_run

@@ -1,20 +1,97 @@
 #include "batch/batch_run.h"
 
+#include "base/cancellation.h"
+#include "batch/attempt_pool.h"
+
+#include <algorithm>
+#include <map>
+
 namespace agent_run {
 
-Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings,
-                              RunReport report, RunObserver& observer) {
-  const Clock::SteadyTime started = settings.clock->now();
-  AR_TRY(settings.reports->write(report));
-  for (const AttemptPlan& plan : plans) {
-    observer.attempt_started(plan);
-    report.attempts.push_back(run_attempt(plan, settings));
-    report.duration_ms = elapsed_ms(started, settings.clock->now());
-    AR_TRY(settings.reports->write(report));
-    observer.attempt_finished(report.attempts.back());
+namespace {
+
+constexpr std::chrono::milliseconds k_quiet_interval{500};
+
+/// The report being built: attempts kept in plan order, written after each change.
+class ReportInProgress {
+ public:
+  ReportInProgress(const std::vector<AttemptPlan>& plans, RunReport report) : m_report(std::move(report)) {
+    for (std::size_t i = 0; i < plans.size(); ++i) m_order.emplace(attempt_key(plans[i]), i);
+    std::stable_sort(m_report.attempts.begin(), m_report.attempts.end(),
+                     [&](const AttemptResult& a, const AttemptResult& b) { return order_of(a) < order_of(b); });
   }
-  observer.run_finished(report);
-  return report;
+
+  /// The plans whose attempts the report does not hold yet.
+  std::vector<const AttemptPlan*> missing(const std::vector<AttemptPlan>& plans) const {
+    std::map<std::string, int> held;
+    for (const AttemptResult& attempt : m_report.attempts) ++held[attempt_key(attempt)];
+    std::vector<const AttemptPlan*> todo;
+    for (const AttemptPlan& plan : plans) {
+      if (!held.count(attempt_key(plan))) todo.push_back(&plan);
+    }
+    return todo;
+  }
+
+  void add(AttemptResult result) {
+    std::size_t order = order_of(result);
+    auto at = std::upper_bound(m_report.attempts.begin(), m_report.attempts.end(), order,
+                               [&](std::size_t value, const AttemptResult& attempt) { return value < order_of(attempt); });
+    m_report.attempts.insert(at, std::move(result));
+  }
+
+  RunReport& report() { return m_report; }
+
+ private:
+  std::size_t order_of(const AttemptResult& attempt) const {
+    auto found = m_order.find(attempt_key(attempt));
+    return found == m_order.end() ? m_order.size() : found->second;
+  }
+
+  std::map<std::string, std::size_t> m_order;
+  RunReport m_report;
+};
+
+}  // namespace
+
+Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings,
+                              RunReport report, RunObserver& observer, int jobs) {
+  const Clock::SteadyTime started = settings.clock->now();
+  const long long earlier_ms = report.duration_ms;  // a resumed run's previous sessions
+  ReportInProgress building(plans, std::move(report));
+  AR_TRY(settings.reports->write(building.report()));
+  EventQueue events;
+  std::optional<Error> write_failure;
+  {
+    AttemptPool pool(building.missing(plans), settings, jobs, events);
+    for (int running_workers = pool.workers(); running_workers > 0;) {
+      std::optional<RunEvent> event = events.pop(k_quiet_interval);
+      if (!event) {
+        observer.time_passed();
+      } else if (event->kind == RunEvent::Kind::started) {
+        observer.attempt_started(*event->plan);
+      } else if (event->kind == RunEvent::Kind::progress) {
+        observer.attempt_progress(*event->plan, event->progress);
+      } else if (event->kind == RunEvent::Kind::worker_done) {
+        --running_workers;
+      } else {
+        AttemptResult finished = event->result;
+        building.add(std::move(event->result));
+        building.report().duration_ms = earlier_ms + elapsed_ms(started, settings.clock->now());
+        if (auto written = settings.reports->write(building.report()); !written && !write_failure) {
+          write_failure = written.error();
+          pool.stop_taking();
+        }
+        observer.attempt_finished(finished);
+      }
+    }
+  }
+  RunReport& done = building.report();
+  done.duration_ms = earlier_ms + elapsed_ms(started, settings.clock->now());
+  done.interrupted = settings.cancellation && settings.cancellation->cancelled();
+  if (write_failure) return *write_failure;
+  AR_TRY(settings.reports->write(done));
+  observer.run_finished(done);
+  return std::move(done);
 }
 
 }  // namespace agent_run

@@ -7,10 +7,13 @@
 
 namespace agent_run {
 
-/// Runs the planned attempts in order, adding each result to `report` and rewriting the report
-/// folder after every attempt, so a run killed at any point leaves valid reports of what finished.
-/// Fails only when the reports cannot be written.
+/// Runs the planned attempts that `report` does not hold yet (it may carry those --resume kept),
+/// `jobs` at a time, keeping the report's attempts in plan order and rewriting the report folder
+/// after every attempt, so a run killed at any point leaves valid reports of what finished. Only
+/// this thread writes reports and calls `observer`. When the settings' cancellation fires, no new
+/// attempt starts, running ones end as interrupted, and the report is marked interrupted. Fails
+/// only when the reports cannot be written (after the running attempts end).
 Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings,
-                              RunReport report, RunObserver& observer);
+                              RunReport report, RunObserver& observer, int jobs = 1);
 
 }  // namespace agent_run

@@ -1,23 +1,168 @@
 #include "batch/console_progress.h"
 
+#include "report/report_folder.h"
 #include "report/report_writers.h"
+#include "report/run_totals.h"
+
+#include <charconv>
 
 namespace agent_run {
 
-ConsoleProgress::ConsoleProgress(std::ostream& out, std::filesystem::path report_folder)
-    : m_out(out), m_report_folder(std::move(report_folder)) {}
+namespace {
 
-void ConsoleProgress::attempt_started(const AttemptPlan&) {}
+std::string seconds(long long ms) {
+  long long tenths = std::max(ms, 0LL) / 100;
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "s";
+}
+
+std::string dollars(const Usage& usage) {
+  if (!usage.cost_usd) return "$?";
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *usage.cost_usd, std::chars_format::fixed, 4);
+  return "$" + (ec == std::errc() ? std::string(buffer, end) : std::string("?"));
+}
+
+std::string tokens(const Usage& usage) {
+  return (usage.estimated ? "~" : "") + std::to_string(usage.total_tokens()) + " tokens";
+}
+
+std::string running_key(const std::string& task_id, const std::string& model, int repeat_index) {
+  return task_id + "\n" + model + "\n" + std::to_string(repeat_index);
+}
+
+std::string last_line(const std::string& text) {
+  std::string trimmed = text.substr(0, text.find_last_not_of("\n\r ") + 1);
+  std::size_t newline = trimmed.rfind('\n');
+  return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+}
+
+void add_command_lines(const char* kind, const std::vector<CheckRecord>& commands, std::vector<std::string>& lines) {
+  for (const CheckRecord& command : commands) {
+    if (command.passed) continue;
+    std::string ending = command.timed_out ? "timed out" : "exited " + std::to_string(command.exit_code);
+    std::string output = last_line(command.output_tail);
+    lines.push_back(std::string("  ") + kind + " `" + command.run + "` " + ending + (output.empty() ? "" : ": " + output));
+  }
+}
+
+}  // namespace
+
+std::string attempt_label(const AttemptPlan& plan) {
+  std::string label = plan.task->id + " #" + std::to_string(plan.repeat_index + 1);
+  bool model_in_folder = plan.folder != ReportFolder::attempt_folder(plan.task->id, plan.repeat_index);
+  return model_in_folder ? label + " [" + plan.model + "]" : label;
+}
+
+std::vector<std::string> attempt_detail_lines(const AttemptResult& result) {
+  std::vector<std::string> lines;
+  if (result.outcome != Outcome::passed) {
+    lines.push_back("  " + std::string(to_string(result.outcome)) + " (" + result.outcome_type + "): " + result.message);
+  }
+  add_command_lines("setup", result.setup, lines);
+  add_command_lines("check", result.checks, lines);
+  for (const ToolCallRecord& call : result.tool_calls) {
+    if (call.decision != "denied") continue;
+    lines.push_back("  denied (turn " + std::to_string(call.turn) + "): " + call.name + " " + call.input_summary +
+                    (call.rule_id.empty() ? "" : " [rule " + call.rule_id + "]"));
+  }
+  lines.push_back("  " + std::to_string(result.turns) + " turns, " + std::to_string(result.tool_calls.size()) +
+                  " tool calls (" + std::to_string(denied_calls(result)) + " denied), " + tokens(result.usage) + ", " +
+                  dollars(result.usage));
+  if (!result.patch_path.empty()) {
+    lines.push_back("  patch: " + std::to_string(result.patch.files_changed) + " files, +" +
+                    std::to_string(result.patch.lines_added) + " -" + std::to_string(result.patch.lines_removed) +
+                    ": " + result.patch_path);
+  }
+  if (result.commit) lines.push_back("  committed to " + result.commit->branch + " (" + result.commit->sha.substr(0, 12) + ")");
+  if (!result.transcript_path.empty()) lines.push_back("  transcript: " + result.transcript_path);
+  return lines;
+}
+
+ConsoleProgress::ConsoleProgress(std::ostream& out, std::filesystem::path report_folder)
+    : m_out(out), m_report_folder(std::move(report_folder)), m_clock(m_system_clock) {}
+
+ConsoleProgress::ConsoleProgress(std::ostream& out, std::filesystem::path report_folder, ProgressOptions options,
+                                 const Clock& clock)
+    : m_out(out), m_report_folder(std::move(report_folder)), m_options(options), m_clock(clock) {}
+
+void ConsoleProgress::attempt_started(const AttemptPlan& plan) {
+  std::string label = attempt_label(plan);
+  m_running[running_key(plan.task->id, plan.model, plan.repeat_index)] = Running{label, AttemptProgress{}, m_clock.now()};
+  if (m_options.verbosity == Verbosity::quiet) return;
+  if (m_options.style == ProgressStyle::live) return draw_live_lines();
+  if (m_options.verbosity == Verbosity::verbose) {
+    m_out << "START " << label << "  " << plan.model << '\n' << std::flush;
+  }
+}
+
+void ConsoleProgress::attempt_progress(const AttemptPlan& plan, const AttemptProgress& progress) {
+  auto running = m_running.find(running_key(plan.task->id, plan.model, plan.repeat_index));
+  if (running == m_running.end()) return;
+  bool new_turn = progress.turn != running->second.progress.turn;
+  running->second.progress = progress;
+  if (m_options.verbosity == Verbosity::quiet) return;
+  if (m_options.style == ProgressStyle::live) return draw_live_lines();
+  if (m_options.verbosity == Verbosity::verbose && new_turn) m_out << status_line(running->second) << '\n' << std::flush;
+}
 
 void ConsoleProgress::attempt_finished(const AttemptResult& result) {
-  m_out << attempt_summary_line(result) << '\n' << std::flush;
+  m_running.erase(running_key(result.task_id, result.model, result.repeat_index));
+  if (m_options.verbosity == Verbosity::quiet) return;
+  clear_live_lines();
+  if (m_options.style == ProgressStyle::github) {
+    m_out << "::group::" << attempt_summary_line(result) << '\n';
+    for (const std::string& line : attempt_detail_lines(result)) m_out << line << '\n';
+    m_out << "::endgroup::\n";
+  } else {
+    m_out << attempt_summary_line(result) << '\n';
+    if (m_options.verbosity == Verbosity::verbose) print_details(result);
+  }
+  if (m_options.style == ProgressStyle::live) draw_live_lines();
+  m_out << std::flush;
+}
+
+void ConsoleProgress::time_passed() {
+  if (m_options.style == ProgressStyle::live && m_options.verbosity != Verbosity::quiet && !m_running.empty()) {
+    draw_live_lines();
+  }
 }
 
 void ConsoleProgress::run_finished(const RunReport& report) {
+  clear_live_lines();
   m_out << run_summary_lines(report);
   m_out << "reports: " << (m_report_folder / "report.json").string() << ", "
         << (m_report_folder / "junit.xml").string() << '\n'
         << std::flush;
+}
+
+std::string ConsoleProgress::status_line(const Running& running) const {
+  const AttemptProgress& progress = running.progress;
+  std::string line = "  ... " + running.label + "  " + (progress.phase.empty() ? "starting" : progress.phase);
+  if (progress.turn > 0) line += "  turn " + std::to_string(progress.turn);
+  line += "  " + tokens(progress.usage) + "  " + dollars(progress.usage) + "  " +
+          seconds(elapsed_ms(running.started, m_clock.now()));
+  if (!progress.activity.empty()) line += "  " + progress.activity;
+  return line;
+}
+
+void ConsoleProgress::clear_live_lines() {
+  for (; m_drawn_lines > 0; --m_drawn_lines) m_out << "\x1b[1A\x1b[2K";
+}
+
+void ConsoleProgress::draw_live_lines() {
+  clear_live_lines();
+  std::size_t width = static_cast<std::size_t>(std::max(m_options.width, 20) - 1);
+  for (const auto& [folder, running] : m_running) {
+    std::string line = status_line(running);
+    if (line.size() > width) line.resize(width);
+    m_out << line << '\n';
+    ++m_drawn_lines;
+  }
+  m_out << std::flush;
+}
+
+void ConsoleProgress::print_details(const AttemptResult& result) {
+  for (const std::string& line : attempt_detail_lines(result)) m_out << line << '\n';
 }
 
 }  // namespace agent_run

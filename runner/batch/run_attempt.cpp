@@ -1,15 +1,67 @@
 #include "batch/run_attempt.h"
 
 #include "agent/agent_loop.h"
-#include "batch/attempt_session.h"
+#include "base/cancellation.h"
 #include "base/files.h"
+#include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
+#include "batch/resume.h"
 #include "report/transcript_writer.h"
 #include "workspace/repository_discovery.h"
+
+#include <csignal>
 
 namespace agent_run {
 
 namespace {
+
+/// Tells the progress sink about the attempt's phases and the model's turns.
+class ProgressReporter {
+ public:
+  explicit ProgressReporter(const ProgressSink& sink) : m_sink(sink) {}
+
+  void phase(std::string name) {
+    m_progress.phase = std::move(name);
+    m_progress.activity.clear();
+    send();
+  }
+
+  /// A transcript event: a model response moves the turn, the usage and the activity on.
+  void transcript_event(const Json& event) {
+    if (!m_sink || event.get_string("type") != "response") return;
+    if (const Json* turn = event.find("turn"); turn && turn->is_integer()) m_progress.turn = static_cast<int>(turn->as_int());
+    if (const Json* usage = event.find("usage"); usage && usage->is_object()) m_progress.usage += usage_of(*usage);
+    m_progress.activity.clear();
+    if (const Json* calls = event.find("tool_calls"); calls && calls->is_array()) {
+      for (const Json& call : calls->as_array()) {
+        m_progress.activity += (m_progress.activity.empty() ? "" : ", ") + call.get_string("name");
+      }
+    }
+    send();
+  }
+
+ private:
+  static Usage usage_of(const Json& json) {
+    auto count = [&](std::string_view key) {
+      const Json* value = json.find(key);
+      return value && value->is_integer() ? value->as_int() : 0;
+    };
+    Usage usage;
+    usage.input_tokens = count("input_tokens");
+    usage.output_tokens = count("output_tokens");
+    usage.cache_read_input_tokens = count("cache_read_input_tokens");
+    usage.cache_creation_input_tokens = count("cache_creation_input_tokens");
+    if (const Json* cost = json.find("cost_usd"); cost && cost->is_number()) usage.cost_usd = cost->as_double();
+    return usage;
+  }
+
+  void send() {
+    if (m_sink) m_sink(m_progress);
+  }
+
+  const ProgressSink& m_sink;
+  AttemptProgress m_progress;
+};
 
 AttemptResult start_result(const AttemptPlan& plan, const AttemptSettings& settings) {
   AttemptResult result;
@@ -23,6 +75,16 @@ AttemptResult start_result(const AttemptPlan& plan, const AttemptSettings& setti
   result.started_at = format_utc(settings.clock->wall_now());
   result.usage = Usage::zero();
   return result;
+}
+
+bool interrupted(const AttemptSettings& settings) { return settings.cancellation && settings.cancellation->cancelled(); }
+
+/// Ends the attempt as interrupted: an error, since nobody could judge it; --resume runs it again.
+void mark_interrupted(const AttemptSettings& settings, const std::string& during, AttemptResult& result) {
+  int signal = settings.cancellation->signal();
+  std::string by = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a stop request";
+  set_outcome(result, Outcome::error, k_interrupted,
+              "interrupted by " + by + " during " + during + "; agent-run --resume runs it again");
 }
 
 Expected<std::unique_ptr<Workspace>> prepare_workspace(const Task& task, const AttemptSettings& settings) {
@@ -39,14 +101,15 @@ Expected<std::unique_ptr<Workspace>> prepare_workspace(const Task& task, const A
 
 /// Runs the agent in `workspace` and copies what it did into `result`; returns how it stopped.
 AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, const Workspace& workspace,
-                   ModelClient& model, AttemptResult& result) {
-  const std::string folder = ReportFolder::attempt_folder(plan.task->id, plan.repeat_index);
-  result.transcript_path = folder + "/transcript.jsonl";
+                   ModelClient& model, AttemptResult& result, ProgressReporter& reporter) {
+  result.transcript_path = plan.folder + "/transcript.jsonl";
   TranscriptWriter transcript(settings.reports->root() / result.transcript_path);
+  transcript.listen([&](const Json& event) { reporter.transcript_event(event); });
   ToolRegistry tools = make_tool_registry(plan.task->tools);
   ToolContext context;
   context.workspace = workspace.root();
   context.environment = settings.environment;
+  context.cancellation = settings.cancellation;
   prepare_session(*plan.task, context.session);
   context.grep_backend = settings.grep_backend;
   if (plan.task->diagnostics) context.diagnostics = settings.diagnostics;
@@ -71,7 +134,8 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   return run;
 }
 
-void save_patch(const Workspace& workspace, const AttemptSettings& settings, AttemptResult& result) {
+void save_patch(const AttemptPlan& plan, const Workspace& workspace, const AttemptSettings& settings,
+                AttemptResult& result) {
   auto patch = workspace.diff();
   if (!patch) {
     result.message += result.message.empty() ? "" : "; ";
@@ -79,44 +143,91 @@ void save_patch(const Workspace& workspace, const AttemptSettings& settings, Att
     return;
   }
   result.patch = PatchStats{patch->files_changed, patch->lines_added, patch->lines_removed};
-  result.patch_path = ReportFolder::attempt_folder(result.task_id, result.repeat_index) + "/patch.diff";
+  result.patch_path = plan.folder + "/patch.diff";
   (void)write_file_atomically(settings.reports->root() / result.patch_path, patch->text);
 }
 
-void run_in_workspace(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
-                      AttemptResult& result) {
+/// Commits a passed attempt's changes to the task's `commit:` branch; a failure makes it an error.
+void commit_result(const AttemptPlan& plan, const Workspace& workspace, AttemptResult& result) {
+  std::optional<CommitSpec> commit = commit_for(plan);
+  if (!commit || result.outcome != Outcome::passed || result.patch.files_changed == 0) return;
+  auto sha = workspace.commit(commit->branch, commit->message);
+  if (!sha) {
+    set_outcome(result, Outcome::error, "commit.failed", sha.error().message);
+    return;
+  }
+  result.commit = CommitRecord{commit->branch, *sha};
+}
+
+/// Setup, the agent and the checks; false when the attempt ended before the agent ran.
+bool run_steps(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
+               ProcessTable& commands, AttemptResult& result, ProgressReporter& reporter) {
+  reporter.phase("setup");
   if (auto sandbox = check_task_sandbox(*plan.task); !sandbox) {
     set_outcome(result, Outcome::error, "sandbox.unavailable", sandbox.error().message);
-    return;
+    return false;
   }
-  if (!run_setup(*plan.task, workspace.root(), settings, result)) {
-    return;
+  bool set_up = run_setup(*plan.task, workspace.root(), settings, commands, result);
+  if (interrupted(settings)) {
+    mark_interrupted(settings, "setup", result);
+    return false;
   }
+  if (!set_up) return false;
   auto model = settings.make_model(*plan.task, plan.model);
   if (!model) {
     set_outcome(result, Outcome::error, "model.unavailable", model.error().message);
-    return;
+    return false;
   }
-  AgentRun run = run_agent(plan, settings, workspace, **model, result);
-  judge(*plan.task, run, workspace.root(), settings, result);
-  save_patch(workspace, settings, result);
+  reporter.phase("agent");
+  AgentRun run = run_agent(plan, settings, workspace, **model, result, reporter);
+  if (interrupted(settings)) {
+    mark_interrupted(settings, "the agent loop", result);
+    return true;
+  }
+  reporter.phase("checks");
+  judge(*plan.task, run, workspace.root(), settings, commands, result);
+  if (interrupted(settings)) mark_interrupted(settings, "the checks", result);
+  return true;
+}
+
+void run_in_workspace(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
+                      AttemptResult& result, ProgressReporter& reporter) {
+  ProcessTable commands;  // setup and checks: what they leave running lives until the attempt ends
+  bool agent_ran = run_steps(plan, settings, workspace, commands, result, reporter);
+  finish_commands(commands, result);
+  if (!agent_ran) return;
+  reporter.phase("patch");
+  save_patch(plan, workspace, settings, result);
+  reporter.phase("commit");
+  commit_result(plan, workspace, result);
 }
 
 }  // namespace
 
-AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings) {
+AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings, const ProgressSink& progress) {
   const Clock::SteadyTime started = settings.clock->now();
   AttemptResult result = start_result(plan, settings);
+  ProgressReporter reporter(progress);
+  std::error_code ec;
+  std::filesystem::remove_all(settings.reports->root() / plan.folder, ec);  // what an interrupted try left
+  reporter.phase("workspace");
   auto workspace = prepare_workspace(*plan.task, settings);
+  result.durations.workspace_ms = elapsed_ms(started, settings.clock->now());
   if (!workspace) {
     set_outcome(result, Outcome::error, "workspace.failed", workspace.error().message);
   } else {
-    run_in_workspace(plan, settings, **workspace, result);
+    run_in_workspace(plan, settings, **workspace, result, reporter);
+    reporter.phase("cleanup");
+    const Clock::SteadyTime cleanup_started = settings.clock->now();
     if (settings.diagnostics) settings.diagnostics->release_workspace((*workspace)->root());
     auto finished = (*workspace)->finish(settings.keep);
+    result.durations.cleanup_ms = elapsed_ms(cleanup_started, settings.clock->now());
     if (!finished && result.outcome == Outcome::passed) {
       set_outcome(result, Outcome::error, "workspace.cleanup_failed", finished.error().message);
     }
+  }
+  if (interrupted(settings) && result.outcome == Outcome::error && result.outcome_type != k_interrupted) {
+    mark_interrupted(settings, "its preparation", result);  // a workspace or model that failed because of it
   }
   result.durations.total_ms = elapsed_ms(started, settings.clock->now());
   return result;

@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "batch/attempt_plan.h"
+#include "batch/attempt_progress.h"
 #include "diagnostics/diagnostics_checker.h"
 #include "model/model_client.h"
 #include "report/report_folder.h"
@@ -16,6 +17,8 @@
 
 namespace agent_run {
 
+class Cancellation;
+
 /// Makes the model client for one attempt (`script`, or a provider/name); fails when it cannot.
 using ModelFactory = std::function<Expected<std::unique_ptr<ModelClient>>(const Task& task, const std::string& model)>;
 
@@ -27,12 +30,17 @@ struct AttemptSettings {
   KeepWorkspace keep = KeepWorkspace::no;
   std::vector<std::string> environment;      // KEY=VALUE for setup, checks and bash; secrets removed
   ModelFactory make_model;
+  const Cancellation* cancellation = nullptr;  // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
   DiagnosticsChecker* diagnostics = nullptr; // per-edit diagnostics for every attempt; nullptr: off (--no-diagnostics)
 };
 
-/// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, clean-up. Whatever
-/// happens becomes the result's outcome; nothing here throws or stops the run.
-AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings);
+/// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, commit, clean-up.
+/// Whatever happens becomes the result's outcome; nothing here throws or stops the run. When the
+/// cancellation fires, running commands are killed and the attempt ends as an error of type
+/// `interrupted` (its patch still saved, its workspace still removed). `progress` hears of each
+/// phase and model turn.
+AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings,
+                          const ProgressSink& progress = {});
 
 }  // namespace agent_run

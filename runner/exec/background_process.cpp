@@ -55,7 +55,7 @@ Expected<std::unique_ptr<BackgroundProcess>> BackgroundProcess::start(const Proc
   std::unique_ptr<BackgroundProcess> process(
       new BackgroundProcess(std::move(handle), std::move(command), spawned->pid));
   process->m_watch = std::make_unique<ProcessWatch>(std::move(*spawned), ProcessWatch::TimePoint::max(),
-                                                    spec.kill_grace, *process->m_buffer);
+                                                    spec.kill_grace, *process->m_buffer, spec.cancellation);
   process->m_thread = std::thread([p = process.get()] { p->watch(); });
   return process;
 }
@@ -70,6 +70,7 @@ BackgroundProcess::~BackgroundProcess() {
 void BackgroundProcess::watch() {
   ProcessEnding ending = m_watch->run();
   std::lock_guard lock(m_mutex);
+  if (ending.cancelled && m_ended_by == EndedBy::itself) m_ended_by = EndedBy::attempt_end;  // the run is stopping
   m_ending = ending;
   m_changed.notify_all();
 }

@@ -33,7 +33,8 @@ const char* to_string(EndedBy by);
 /// it. When its leader exits, what is left of its group is killed, as for a foreground command.
 class BackgroundProcess {
  public:
-  /// Starts `spec` (its timeout is ignored: a background process runs until it ends or is stopped).
+  /// Starts `spec` (its timeout is ignored: a background process runs until it ends or is stopped,
+  /// or until spec.cancellation fires, which ends it as at the end of the attempt).
   static Expected<std::unique_ptr<BackgroundProcess>> start(const ProcessSpec& spec, std::string handle,
                                                             std::string command);
   ~BackgroundProcess();

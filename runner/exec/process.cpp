@@ -1,5 +1,6 @@
 #include "exec/process.h"
 
+#include "base/cancellation.h"
 #include "exec/output_capture.h"
 #include "exec/process_watch.h"
 #include "exec/spawn.h"
@@ -25,18 +26,24 @@ class CaptureSink final : public OutputSink {
 }  // namespace
 
 Expected<ProcessResult> run_process(const ProcessSpec& spec) {
+  if (spec.cancellation && spec.cancellation->cancelled()) {  // the run is stopping: start nothing new
+    ProcessResult not_started;
+    not_started.cancelled = true;
+    return not_started;
+  }
   auto start_time = std::chrono::steady_clock::now();
   Expected<SpawnedProcess> spawned = spawn_in_new_session(spec);
   if (!spawned) return spawned.error();
   pid_t pid = spawned->pid;
   auto deadline = spec.timeout.count() > 0 ? start_time + spec.timeout : ProcessWatch::TimePoint::max();
   CaptureSink sink(spec.output_head_bytes, spec.output_tail_bytes);
-  ProcessWatch watch(std::move(*spawned), deadline, spec.kill_grace, sink);
+  ProcessWatch watch(std::move(*spawned), deadline, spec.kill_grace, sink, spec.cancellation);
   ProcessEnding ending = watch.run();
   ProcessResult result;
   result.exit_code = ending.exit_code;
   result.signal = ending.signal;
   result.timed_out = ending.timed_out;
+  result.cancelled = ending.cancelled;
   result.output = sink.capture().text();
   result.output_bytes = sink.capture().total();
   result.duration_ms =

@@ -1,5 +1,6 @@
 #include "exec/process_table.h"
 
+#include "base/cancellation.h"
 #include "exec/process_group.h"
 
 #include <unistd.h>
@@ -57,7 +58,7 @@ ProcessSpec ProcessTable::marked(ProcessSpec spec, const std::string& job) const
 
 Expected<ProcessResult> ProcessTable::run(ProcessSpec spec) {
   auto result = run_process(marked(std::move(spec), ""));
-  if (result) {
+  if (result && result->pid > 0) {  // pid 0: not started, the run is stopping
     m_sessions.push_back(result->pid);
     note_escapes();
   }
@@ -68,6 +69,9 @@ Expected<BackgroundProcess*> ProcessTable::start(ProcessSpec spec, const std::st
   if (running_count() >= k_max_running) {
     return make_error(std::to_string(k_max_running) +
                       " background processes are already running; stop one with process_kill first");
+  }
+  if (spec.cancellation && spec.cancellation->cancelled()) {
+    return make_error("agent-run is stopping (SIGINT or SIGTERM): nothing new is started");
   }
   std::string handle = "bg" + std::to_string(m_background.size() + 1);
   spec.kill_grace = k_background_grace;

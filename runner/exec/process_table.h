@@ -60,7 +60,7 @@ class ProcessTable {
   Expected<ProcessResult> run(ProcessSpec spec);
 
   /// Starts a background process with the marker; its handle is `bg1`, `bg2`, ... Fails when
-  /// k_max_running are still running.
+  /// k_max_running are still running, or when spec.cancellation has fired (the run is stopping).
   Expected<BackgroundProcess*> start(ProcessSpec spec, const std::string& command);
 
   /// The background process with this handle, or nullptr.

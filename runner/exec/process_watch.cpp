@@ -1,5 +1,6 @@
 #include "exec/process_watch.h"
 
+#include "base/cancellation.h"
 #include "exec/process_group.h"
 
 #include <poll.h>
@@ -30,11 +31,12 @@ constexpr std::chrono::milliseconds k_group_reap_patience{1000};
 }  // namespace
 
 ProcessWatch::ProcessWatch(SpawnedProcess process, TimePoint deadline, std::chrono::milliseconds kill_grace,
-                           OutputSink& sink)
+                           OutputSink& sink, const Cancellation* cancellation)
     : m_pid(process.pid),
       m_output(std::move(process.output)),
       m_pidfd(static_cast<int>(::syscall(SYS_pidfd_open, process.pid, 0))),
       m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      m_cancellation(cancellation),
       m_kill_grace(kill_grace),
       m_sink(sink),
       m_start(SteadyClock::now()),
@@ -60,13 +62,16 @@ ProcessEnding ProcessWatch::run() {
   return ending();
 }
 
-/// Timeout or stop: SIGTERM to the group, SIGKILL after the grace; after exit, stop draining in time.
+/// Timeout, stop or cancellation: SIGTERM to the group, SIGKILL after the grace; after exit, stop
+/// draining in time.
 void ProcessWatch::enforce_deadlines(TimePoint now) {
   bool stop = m_stop_requested.load();
-  if (!m_exited && !m_terminating && (now >= m_deadline || stop)) {
+  bool cancel = m_cancellation && m_cancellation->cancelled();
+  if (!m_exited && !m_terminating && (now >= m_deadline || stop || cancel)) {
     m_terminating = true;
-    m_timed_out = !stop;
     m_stopped = stop;
+    m_cancelled = cancel && !stop;
+    m_timed_out = !stop && !cancel;
     ::kill(-m_pid, SIGTERM);
     m_kill_at = now + m_kill_grace;
   }
@@ -77,9 +82,10 @@ void ProcessWatch::enforce_deadlines(TimePoint now) {
   if (m_exited && now >= m_drain_until) m_output.reset();
 }
 
-/// Waits for output, the exit of the process, a stop request or the next deadline, then reads.
+/// Waits for output, the exit of the process, a stop request, the cancellation or the next deadline,
+/// then reads.
 void ProcessWatch::poll_once() {
-  pollfd fds[3];
+  pollfd fds[4];
   nfds_t count = 0;
   int output_index = -1;
   if (m_output.is_open()) {
@@ -88,6 +94,9 @@ void ProcessWatch::poll_once() {
   }
   if (m_pidfd.is_open() && !m_exited) fds[count++] = {m_pidfd.get(), POLLIN, 0};
   if (m_wake.is_open() && !m_terminating && !m_exited) fds[count++] = {m_wake.get(), POLLIN, 0};
+  if (m_cancellation && m_cancellation->wait_fd() >= 0 && !m_terminating && !m_exited) {
+    fds[count++] = {m_cancellation->wait_fd(), POLLIN, 0};
+  }
   int rc = ::poll(fds, count, poll_timeout_ms());
   if (rc < 0) return;  // EINTR: the loop checks the deadlines again
   if (output_index >= 0 && fds[output_index].revents != 0) read_available();
@@ -141,6 +150,7 @@ ProcessEnding ProcessWatch::ending() const {
   if (WIFSIGNALED(m_status)) out.signal = WTERMSIG(m_status);
   out.timed_out = m_timed_out;
   out.stopped = m_stopped;
+  out.cancelled = m_cancelled;
   out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - m_start).count();
   return out;
 }

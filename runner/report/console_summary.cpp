@@ -80,7 +80,10 @@ std::string run_summary_lines(const RunReport& report) {
                     plural(totals.error, "error", "errors") + ", " + std::to_string(totals.skipped) + " skipped\n";
   out += usage_line(totals.usage) + "\n";
   out += "tool calls: " + std::to_string(totals.tool_calls) + ", " + std::to_string(totals.denied) + " denied\n";
-  if (report.interrupted) out += "interrupted: the reports hold only the attempts that finished\n";
+  if (report.interrupted) {
+    out += "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
+           "and those not started\n";
+  }
   return out;
 }
 

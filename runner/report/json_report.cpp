@@ -98,7 +98,9 @@ Json durations_to_json(const Durations& durations) {
       .set("setup_ms", durations.setup_ms)
       .set("model_ms", durations.model_ms)
       .set("tools_ms", durations.tools_ms)
-      .set("checks_ms", durations.checks_ms);
+      .set("checks_ms", durations.checks_ms)
+      .set("workspace_ms", durations.workspace_ms)
+      .set("cleanup_ms", durations.cleanup_ms);
   return json;
 }
 
@@ -204,6 +206,8 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("patch", patch_to_json(attempt.patch))
       .set("transcript_path", attempt.transcript_path)
       .set("patch_path", attempt.patch_path)
+      .set("commit", attempt.commit ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
+                                    : Json(nullptr))
       .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
       .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }))
       .set("todos", array_of(attempt.todos, todo_to_json))
@@ -240,6 +244,8 @@ Json run_to_json(const RunReport& report) {
       .set("command_line", std::move(command_line))
       .set("policy", std::move(policy))
       .set("interrupted", report.interrupted)
+      .set("shard", report.shard ? Json::object().set("index", report.shard->index).set("total", report.shard->total)
+                                 : Json(nullptr))
       .set("price_table", Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
       .set("totals", totals_to_json(compute_totals(report.attempts)));
   return json;

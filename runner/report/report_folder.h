@@ -8,6 +8,9 @@
 
 namespace agent_run {
 
+/// Whether an attempt's folder names its model: only when its task runs with several models.
+enum class ModelInPath { omitted, shown };
+
 /// The --out folder: report.json and junit.xml, rewritten atomically after every attempt, and one
 /// folder per attempt (attempts/<task-id>/<n>/) for its transcript and patch.
 class ReportFolder {
@@ -17,6 +20,10 @@ class ReportFolder {
   const std::filesystem::path& root() const { return m_root; }
   /// attempts/<task-id>/<n>, relative to the folder; n counts from 1.
   static std::string attempt_folder(const std::string& task_id, int repeat_index);
+  /// attempts/<task-id>/<n>, or attempts/<task-id>/<model>/<n> with the model made safe as one
+  /// folder name (`anthropic/claude` becomes `anthropic-claude`).
+  static std::string attempt_folder(const std::string& task_id, const std::string& model, int repeat_index,
+                                    ModelInPath model_in_path);
   /// Writes report.json and junit.xml for `report` as it stands.
   Expected<void> write(const RunReport& report) const;
 

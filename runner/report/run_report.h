@@ -98,6 +98,14 @@ struct Durations {
   long long model_ms = 0;
   long long tools_ms = 0;
   long long checks_ms = 0;
+  long long workspace_ms = 0;  // making the workspace (worktree, copy), before setup
+  long long cleanup_ms = 0;    // removing it afterwards
+};
+
+/// The commit a passed attempt's changes went to (the task's `commit:` key).
+struct CommitRecord {
+  std::string branch;
+  std::string sha;
 };
 
 /// One attempt of one task with one model: everything the reports say about it.
@@ -124,6 +132,7 @@ struct AttemptResult {
   PatchStats patch;
   std::string transcript_path;           // relative to the report folder
   std::string patch_path;                // relative to the report folder
+  std::optional<CommitRecord> commit;    // set when the changes were committed to a branch
   std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
   std::vector<std::string> warnings;     // what a person should know, e.g. a cost limit not enforced
   std::vector<TodoItem> todos;           // the agent's plan as todo_write last sent it
@@ -131,6 +140,12 @@ struct AttemptResult {
   std::vector<BackgroundProcessRecord> background_processes;
   std::vector<EscapedProcessRecord> escaped_processes;  // killed at the end of the attempt
   bool sandboxed = false;                // bash and background processes ran inside bubblewrap
+};
+
+/// Which part of a sharded run a report holds (`--shard index/total`, index from 1).
+struct ShardRecord {
+  int index = 1;
+  int total = 1;
 };
 
 /// A whole run: what was asked and every attempt finished so far.
@@ -142,6 +157,7 @@ struct RunReport {
   std::string policy_file;
   std::string policy_sha256;
   bool interrupted = false;
+  std::optional<ShardRecord> shard;      // nullopt: not sharded
   std::string price_table_version;       // of the table that priced every call
   std::string price_table_file;          // `built-in` or the --prices path
   std::vector<AttemptResult> attempts;

@@ -54,6 +54,14 @@ struct ScriptedTurn {
   std::vector<ScriptedCall> calls;
 };
 
+/// Where a passed attempt's changes are committed (the task file's `commit:` key): a branch of the
+/// task's repository, created or moved to a commit whose parent is the attempt's starting point.
+/// `{id}`, `{n}` (the repeat, from 1) and `{model}` in either are replaced per attempt.
+struct CommitSpec {
+  std::string branch;
+  std::string message;                    // default: the description, else "agent-run: {id}"
+};
+
 /// A task file, loaded and validated: what to do, where, with which model, limits and checks.
 struct Task {
   std::string id;                         // default: the file's stem; unique in a run
@@ -71,6 +79,7 @@ struct Task {
   std::vector<Check> checks;
   int repeat = 1;
   std::vector<ScriptedTurn> script;       // the scripted model's turns
+  std::optional<CommitSpec> commit;       // nullopt: the changes stay in patch.diff only
   AskUserAnswers answers;                 // how ask_user is answered without a human
   std::optional<SandboxSpec> sandbox;     // bash and background processes run inside bubblewrap
   std::vector<std::string> secrets;       // environment names the agent's commands never see

@@ -177,6 +177,59 @@ void read_checks(const YamlNode& value, TaskReading& reading) {
   }
 }
 
+/// A problem with a `commit:` branch or message template: an unknown `{placeholder}`, or a branch
+/// name git refuses.
+std::optional<std::string> commit_template_problem(const std::string& text, std::string_view name,
+                                                   bool is_branch) {
+  static const std::vector<std::string> k_placeholders = {"id", "n", "model"};
+  for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
+    std::size_t close = text.find('}', open);
+    std::string word = text.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
+    if (close != std::string::npos && std::find(k_placeholders.begin(), k_placeholders.end(), word) != k_placeholders.end()) {
+      continue;
+    }
+    auto suggestion = closest_match(word, k_placeholders);
+    return "'" + std::string(name) + "' has an unknown placeholder '{" + word + "}'" +
+           (suggestion ? " (did you mean '{" + *suggestion + "}'?)" : " (known: {id}, {n}, {model})");
+  }
+  if (!is_branch) return std::nullopt;
+  bool bad = text.front() == '-' || text.front() == '/' || text.back() == '/' || text.back() == '.' ||
+             text.find("..") != std::string::npos || text.find("//") != std::string::npos ||
+             text.find("@{") != std::string::npos || text.ends_with(".lock");
+  for (char c : text) bad = bad || static_cast<unsigned char>(c) <= ' ' || std::string_view("~^:?*[\\").find(c) != std::string_view::npos;
+  if (bad) return "'" + std::string(name) + "' is not a valid git branch name: '" + text + "'";
+  return std::nullopt;
+}
+
+void read_commit(const YamlNode& value, TaskReading& reading) {
+  YamlChecker& checker = reading.checker;
+  if (!checker.check_map(value, "commit", {"branch", "message"})) return;
+  const YamlNode* branch = value.find("branch");
+  if (!branch) {
+    if (!has_misspelling_of(value, "branch", {"branch", "message"})) {
+      checker.add(value.mark, "'commit' needs 'branch': the branch that receives a passed attempt's changes");
+    }
+    return;
+  }
+  CommitSpec commit;
+  if (auto text = checker.text(*branch, "commit.branch")) commit.branch = *text;
+  if (const YamlNode* message = value.find("message")) {
+    if (auto text = checker.text(*message, "commit.message")) commit.message = *text;
+  }
+  if (commit.branch.empty()) return;
+  if (auto problem = commit_template_problem(commit.branch, "commit.branch", true)) {
+    checker.add(branch->mark, *problem);
+    return;
+  }
+  if (const YamlNode* message = value.find("message"); message && !commit.message.empty()) {
+    if (auto problem = commit_template_problem(commit.message, "commit.message", false)) {
+      checker.add(message->mark, *problem);
+      return;
+    }
+  }
+  reading.task.commit = std::move(commit);
+}
+
 void read_repeat(const YamlNode& value, TaskReading& reading) {
   if (auto repeat = reading.checker.integer(value, "repeat", 1, std::numeric_limits<int>::max())) {
     reading.task.repeat = static_cast<int>(*repeat);
@@ -331,7 +384,7 @@ constexpr TaskField k_task_fields[] = {
     {"limits", read_limits}, {"tools", read_tools},
     {"policy", read_policy}, {"diagnostics", read_diagnostics},
     {"checks", read_checks}, {"repeat", read_repeat},
-    {"script", read_script},
+    {"script", read_script},   {"commit", read_commit},
     {"answers", read_answers}, {"sandbox", read_sandbox},
     {"secrets", read_secrets}, {"web_search", read_web_search},
 };
@@ -340,7 +393,7 @@ void read_task(const YamlNode& root, TaskReading& reading) {
   std::vector<std::string> known;
   for (const TaskField& field : k_task_fields) known.emplace_back(field.key);
   // Keys of ARCHITECTURE.md's task format that this version refuses rather than ignores.
-  std::vector<std::string> unsupported = {"mcp_servers", "commit"};
+  std::vector<std::string> unsupported = {"mcp_servers"};
   if (!reading.checker.check_map(root, "", known, unsupported)) return;
   for (const TaskField& field : k_task_fields) {
     if (const YamlNode* value = root.find(field.key)) field.read(*value, reading);

@@ -18,6 +18,9 @@ constexpr std::size_t k_output_tail_bytes = 16 * 1024;
 
 /// How a command ended, as the last line of the result.
 std::string ending_of(const ProcessResult& result, std::chrono::milliseconds timeout) {
+  if (result.cancelled) {
+    return "[interrupted: agent-run was stopped by SIGINT or SIGTERM; its process group was killed]";
+  }
   if (result.timed_out) {
     return "[timed out after " + format_duration(timeout) + "; its process group was killed]";
   }
@@ -45,6 +48,7 @@ ProcessSpec command_spec(const std::string& command, const ToolContext& context,
   std::error_code ec;
   if (std::filesystem::exists("/bin/bash", ec)) spec.argv.front() = "/bin/bash";
   spec.environment = agent_environment(context);
+  spec.cancellation = context.cancellation;
   spec.output_head_bytes = k_output_head_bytes;
   spec.output_tail_bytes = k_output_tail_bytes;
   if (context.session.sandbox) spec = sandboxed(spec, *context.session.sandbox, context.workspace);
@@ -87,7 +91,7 @@ class BashTool final : public Tool {
     std::string text = result->output;
     if (!text.empty() && text.back() != '\n') text += '\n';
     text += ending_of(*result, timeout) + "\n";
-    bool failed = result->timed_out || result->signal != 0 || result->exit_code != 0;
+    bool failed = result->timed_out || result->cancelled || result->signal != 0 || result->exit_code != 0;
     return ToolOutput{text, failed, std::nullopt};
   }
 

@@ -14,6 +14,8 @@
 
 namespace agent_run {
 
+class Cancellation;
+
 class DiagnosticsChecker;
 
 /// What an edit_file or write_file call changed, for the report.
@@ -43,6 +45,7 @@ struct ToolContext {
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};
   std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
   std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
+  const Cancellation* cancellation = nullptr;           // the run's stop request: kill what runs, start nothing new
   SessionState session;                                 // processes, todos, questions, status, web settings
   GrepBackend grep_backend = GrepBackend::automatic;    // AGENT_RUN_GREP=builtin forces the built-in search
   DiagnosticsChecker* diagnostics = nullptr;            // per-edit diagnostics; nullptr: off

@@ -56,8 +56,10 @@ class WebSearchTool final : public Tool {
     spec.cwd = context.workspace;
     spec.environment = context.environment;
     spec.timeout = std::min(k_search_timeout, context.timeout);
+    spec.cancellation = context.cancellation;
     auto result = context.session.processes.run(spec);
     if (!result) return failure(result.error().message);
+    if (result->cancelled) return failure("agent-run was stopped (SIGINT or SIGTERM) before the search finished");
     if (result->timed_out) return failure("the search command timed out after " + format_duration(spec.timeout));
     if (result->exit_code != 0) {
       return failure("the search command exited " + std::to_string(result->exit_code) + ":\n" + result->output);

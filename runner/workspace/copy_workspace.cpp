@@ -7,11 +7,17 @@ namespace agent_run {
 
 namespace {
 
+/// The repository a copy was exported from and the commit it holds: where its changes are committed.
+struct CopyOrigin {
+  std::filesystem::path repository;
+  std::string commit;
+};
+
 /// A copy of the task's folder in a repository of its own, compared with its baseline commit.
 class CopyWorkspace final : public Workspace {
  public:
-  CopyWorkspace(ScratchPlace place, std::string baseline)
-      : m_place(std::move(place)), m_baseline(std::move(baseline)) {}
+  CopyWorkspace(ScratchPlace place, std::string baseline, std::optional<CopyOrigin> origin)
+      : m_place(std::move(place)), m_baseline(std::move(baseline)), m_origin(std::move(origin)) {}
 
   const std::filesystem::path& root() const override { return m_place.root; }
 
@@ -29,9 +35,18 @@ class CopyWorkspace final : public Workspace {
     return {};
   }
 
+  Expected<std::string> commit(const std::string& branch, const std::string& message) const override {
+    if (!m_origin) {
+      return make_error("cannot commit to '" + branch +
+                        "': the workspace is a copy of a folder that is not a git repository");
+    }
+    return commit_changes(*this, m_origin->repository, m_origin->commit, branch, message);
+  }
+
  private:
   ScratchPlace m_place;
   std::string m_baseline;
+  std::optional<CopyOrigin> m_origin;  // nullopt: a copy of a plain folder
 };
 
 bool is_same_folder(const std::filesystem::path& a, const std::filesystem::path& b) {
@@ -70,8 +85,9 @@ Expected<void> copy_folder(const std::filesystem::path& from, const std::filesys
 }
 
 /// Fills `place.root` with the files to work on and commits them; returns the baseline commit.
+/// `origin` receives the exported commit when `ref` is given.
 Expected<std::string> fill_and_commit(const std::filesystem::path& source, const std::optional<std::string>& ref,
-                                      const ScratchPlace& place) {
+                                      const ScratchPlace& place, std::optional<CopyOrigin>& origin) {
   if (ref) {
     auto repository = GitRepository::open(source);
     if (!repository) return repository.error();
@@ -80,6 +96,7 @@ Expected<std::string> fill_and_commit(const std::filesystem::path& source, const
     std::error_code ec;
     std::filesystem::create_directories(place.root, ec);
     AR_TRY(repository->export_commit(*commit, place.root));
+    origin = CopyOrigin{source, *commit};
   } else {
     AR_TRY(copy_folder(source, place.root, place.scratch_parent));
   }
@@ -93,9 +110,10 @@ Expected<std::string> fill_and_commit(const std::filesystem::path& source, const
 Expected<std::unique_ptr<Workspace>> make_copy_workspace(const std::filesystem::path& source,
                                                          const std::optional<std::string>& ref,
                                                          const ScratchPlace& place) {
-  auto baseline = fill_and_commit(source, ref, place);
+  std::optional<CopyOrigin> origin;
+  auto baseline = fill_and_commit(source, ref, place, origin);
   if (!baseline) return baseline.error();
-  return std::unique_ptr<Workspace>(std::make_unique<CopyWorkspace>(place, std::move(*baseline)));
+  return std::unique_ptr<Workspace>(std::make_unique<CopyWorkspace>(place, std::move(*baseline), std::move(origin)));
 }
 
 }  // namespace agent_run

@@ -20,6 +20,9 @@ void ensure_libgit2() {
   static const bool initialized = [] {
     git_libgit2_init();
     git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+    // Like git, trust the object store instead of hashing every object read again (a worktree's
+    // checkout reads every blob of the tree).
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
     return true;
   }();
   (void)initialized;
@@ -29,6 +32,11 @@ Error git_failure(const std::string& what) {
   const git_error* error = git_error_last();
   std::string reason = error && error->message ? error->message : "unknown libgit2 error";
   return make_error(what + ": " + reason);
+}
+
+std::mutex& git_bookkeeping_lock() {
+  static std::mutex lock;
+  return lock;
 }
 
 }  // namespace agent_run

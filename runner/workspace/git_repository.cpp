@@ -1,5 +1,8 @@
 #include "workspace/git_repository.h"
 
+#include "workspace/checkout_filters.h"
+#include "workspace/small_files.h"
+
 #include <git2.h>
 
 #include <system_error>
@@ -31,6 +34,33 @@ Expected<GitHandle<git_reference>> lookup_branch(git_repository* repository, con
     return git_failure("cannot find the branch '" + branch + "'");
   }
   return GitHandle<git_reference>(raw);
+}
+
+/// The files that make `folder` a linked worktree of the repository whose common folder is
+/// `common`, with `ref` as its HEAD: what git_worktree_add writes, written here because its check
+/// that the branch is not checked out elsewhere reads every worktree's HEAD and fails while another
+/// attempt is adding a worktree of the same repository.
+Expected<void> write_worktree_links(const std::filesystem::path& bookkeeping, const std::filesystem::path& folder,
+                                    const std::filesystem::path& common, const std::string& ref) {
+  std::filesystem::path absolute = std::filesystem::absolute(folder).lexically_normal();
+  AR_TRY(write_small_file(bookkeeping / "commondir", common.string() + "\n"));
+  AR_TRY(write_small_file(bookkeeping / "gitdir", (absolute / ".git").string() + "\n"));
+  AR_TRY(write_small_file(bookkeeping / "HEAD", "ref: " + ref + "\n"));
+  return write_small_file(absolute / ".git", "gitdir: " + bookkeeping.string() + "\n");
+}
+
+/// Fills a new worktree with the files of its HEAD and writes its index.
+Expected<void> check_out_head(const std::filesystem::path& folder) {
+  git_repository* raw = nullptr;
+  if (git_repository_open_ext(&raw, folder.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) {
+    return git_failure("cannot open it");
+  }
+  GitHandle<git_repository> worktree(raw);
+  git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
+  options.checkout_strategy = GIT_CHECKOUT_FORCE;
+  options.disable_filters = checkout_filters_are_no_ops(worktree.get()) ? 1 : 0;
+  if (git_checkout_head(worktree.get(), &options) != 0) return git_failure("cannot check out its files");
+  return {};
 }
 
 }  // namespace
@@ -78,6 +108,7 @@ Expected<void> GitRepository::create_branch(const std::string& branch, const std
   auto target = lookup_commit(m_repository.get(), commit);
   if (!target) return target.error();
   git_reference* raw = nullptr;
+  std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
   if (git_branch_create(&raw, m_repository.get(), branch.c_str(), target->get(), 0) != 0) {
     return git_failure("cannot create the branch '" + branch + "' in " + quoted(m_folder));
   }
@@ -88,6 +119,7 @@ Expected<void> GitRepository::create_branch(const std::string& branch, const std
 Expected<void> GitRepository::delete_branch(const std::string& branch) {
   auto reference = lookup_branch(m_repository.get(), branch);
   if (!reference) return reference.error();
+  std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
   if (git_branch_delete(reference->get()) != 0) {
     return git_failure("cannot delete the branch '" + branch + "' in " + quoted(m_folder));
   }
@@ -98,25 +130,26 @@ Expected<void> GitRepository::add_worktree(const std::string& name, const std::f
                                            const std::string& branch) {
   auto reference = lookup_branch(m_repository.get(), branch);
   if (!reference) return reference.error();
-  std::filesystem::path bookkeeping = std::filesystem::path(git_repository_commondir(m_repository.get())) / "worktrees";
+  std::filesystem::path common = std::filesystem::path(git_repository_commondir(m_repository.get())).lexically_normal();
+  std::filesystem::path bookkeeping = common / "worktrees" / name;
   std::error_code ec;
-  if (std::filesystem::exists(bookkeeping / name, ec) || std::filesystem::exists(folder, ec)) {
-    return make_error("cannot add the worktree '" + name + "' in " + quoted(folder) + ": it exists");
+  Expected<void> added;
+  {
+    std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
+    std::filesystem::create_directories(common / "worktrees", ec);
+    if (!std::filesystem::create_directory(bookkeeping, ec) || !std::filesystem::create_directory(folder, ec)) {
+      if (!ec) std::filesystem::remove(bookkeeping, ec);
+      return make_error("cannot add the worktree '" + name + "' in " + quoted(folder) + ": it exists");
+    }
+    added = write_worktree_links(bookkeeping, folder, common, git_reference_name(reference->get()));
   }
-  // Made up front: two attempts adding the repository's first worktrees at once race to make it.
-  std::filesystem::create_directories(bookkeeping, ec);
-
-  git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
-  options.ref = reference->get();
-  options.checkout_options.checkout_strategy = GIT_CHECKOUT_FORCE;
-  git_worktree* raw = nullptr;
-  if (git_worktree_add(&raw, m_repository.get(), name.c_str(), folder.c_str(), &options) != 0) {
-    Error error = git_failure("cannot add a worktree of " + quoted(m_folder) + " in " + quoted(folder));
-    std::filesystem::remove_all(bookkeeping / name, ec);  // a failed add leaves both behind
+  if (added) added = check_out_head(folder);
+  if (!added) {
+    std::filesystem::remove_all(bookkeeping, ec);  // what the failed add left behind
     std::filesystem::remove_all(folder, ec);
-    return error;
+    return make_error("cannot add a worktree of " + quoted(m_folder) + " in " + quoted(folder) + ": " +
+                      added.error().message);
   }
-  GitHandle<git_worktree> added(raw);
   return {};
 }
 
@@ -128,6 +161,7 @@ Expected<void> GitRepository::prune_worktree(const std::string& name) {
   GitHandle<git_worktree> worktree(raw);
   git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
   options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_WORKING_TREE;
+  std::lock_guard<std::mutex> guard(git_bookkeeping_lock());
   if (git_worktree_prune(worktree.get(), &options) != 0) {
     return git_failure("cannot remove the worktree '" + name + "' of " + quoted(m_folder));
   }
@@ -178,7 +212,10 @@ Expected<Patch> GitRepository::diff_from(const std::string& commit) const {
   if (!tree) return tree.error();
   std::string failure = "cannot compare " + quoted(m_folder) + " with its starting point";
   git_diff_options options = GIT_DIFF_OPTIONS_INIT;
-  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+  // SHOW_BINARY: binary files as `GIT binary patch` literals, so that the patch applies (git apply,
+  // commit_patch) instead of saying "Binary files differ".
+  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT |
+                  GIT_DIFF_SHOW_BINARY;
   git_diff* raw_diff = nullptr;
   if (git_diff_tree_to_workdir_with_index(&raw_diff, m_repository.get(), tree->get(), &options) != 0) {
     return git_failure(failure);

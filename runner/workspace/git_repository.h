@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace agent_run {
 
@@ -40,8 +42,21 @@ class GitRepository {
   /// Stages every file that is not ignored and commits it on HEAD as agent-run; returns the commit.
   Expected<std::string> commit_everything(const std::string& message);
 
-  /// The working folder (index and untracked files included) compared with `commit`, as a patch.
+  /// The working folder (index and untracked files included) compared with `commit`, as a patch
+  /// that applies (binary files included).
   Expected<Patch> diff_from(const std::string& commit) const;
+
+  /// Applies `patch` (as diff_from writes it) to the tree of `base`, commits the result as a child
+  /// of `base` and points the local branch `branch` at it (created, or moved when it exists);
+  /// returns the new commit. HEAD, the index and the working folder are left alone.
+  Expected<std::string> commit_patch(const std::string& base, std::string_view patch, const std::string& branch,
+                                     const std::string& message);
+  /// Names of this repository's linked worktrees.
+  Expected<std::vector<std::string>> worktree_names() const;
+  /// Whether the linked worktree `name` still has its folder (git_worktree_validate).
+  bool worktree_is_valid(const std::string& name) const;
+  /// The repository's common folder (`.git` of the main worktree).
+  std::filesystem::path common_folder() const;
 
  private:
   GitRepository(GitHandle<git_repository> repository, std::filesystem::path folder)

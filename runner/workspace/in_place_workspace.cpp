@@ -21,6 +21,10 @@ class InPlaceWorkspace final : public Workspace {
 
   Expected<void> finish(KeepWorkspace) override { return {}; }
 
+  Expected<std::string> commit(const std::string& branch, const std::string& message) const override {
+    return commit_changes(*this, m_root, m_baseline, branch, message);
+  }
+
  private:
   std::filesystem::path m_root;
   std::string m_baseline;  // HEAD when the workspace was prepared; empty before the first commit

@@ -32,4 +32,9 @@ Expected<std::unique_ptr<Workspace>> make_copy_workspace(const std::filesystem::
 /// The git repository `source` itself, compared with the commit HEAD named when it was prepared.
 Expected<std::unique_ptr<Workspace>> make_in_place_workspace(const std::filesystem::path& source);
 
+/// Commits what `workspace` changed to `branch` of `repository` as a child of `base` (the shared
+/// part of every Workspace::commit).
+Expected<std::string> commit_changes(const Workspace& workspace, const std::filesystem::path& repository,
+                                     const std::string& base, const std::string& branch, const std::string& message);
+
 }  // namespace agent_run

@@ -1,7 +1,11 @@
 #include "workspace/workspace.h"
 
 #include "base/files.h"
+#include "base/json.h"
+#include "workspace/git_repository.h"
 #include "workspace/isolations.h"
+#include "workspace/scratch_area.h"
+#include "workspace/small_files.h"
 
 #include <cctype>
 #include <system_error>
@@ -49,6 +53,16 @@ Expected<ScratchPlace> make_scratch_place(const std::filesystem::path& source,
   return place;
 }
 
+/// Writes the holder's manifest before anything else is made, so that a later run can undo a
+/// workspace its killed run left behind (scratch_area.cpp reads it).
+Expected<void> write_manifest(const ScratchPlace& place, const std::filesystem::path& source, Isolation isolation) {
+  Json manifest = Json::object();
+  manifest.set("source", std::filesystem::absolute(source).lexically_normal().string())
+      .set("isolation", isolation == Isolation::worktree ? "worktree" : "copy")
+      .set("label", place.label);
+  return write_small_file(place.holder / k_workspace_manifest, manifest.dump());
+}
+
 Expected<void> check_folder(const std::filesystem::path& folder) {
   std::error_code ec;
   if (!std::filesystem::exists(folder, ec)) return make_error(quoted(folder) + " does not exist");
@@ -79,12 +93,25 @@ Expected<std::unique_ptr<Workspace>> Workspace::prepare(const WorkspaceSpec& spe
   }
   auto place = make_scratch_place(spec.repo, scratch_parent, name);
   if (!place) return place.error();
+  if (auto written = write_manifest(*place, spec.repo, isolation); !written) {
+    std::filesystem::remove_all(place->holder, ec);
+    return written.error();
+  }
   auto workspace = isolation == Isolation::worktree
                        ? make_worktree_workspace(spec.repo, spec.ref, *place)
                        : make_copy_workspace(spec.repo, is_repository_top ? std::optional(spec.ref) : std::nullopt,
                                              *place);
   if (!workspace) std::filesystem::remove_all(place->holder, ec);
   return workspace;
+}
+
+Expected<std::string> commit_changes(const Workspace& workspace, const std::filesystem::path& repository,
+                                     const std::string& base, const std::string& branch, const std::string& message) {
+  auto patch = workspace.diff();
+  if (!patch) return patch.error();
+  auto target = GitRepository::open(repository);
+  if (!target) return target.error();
+  return target->commit_patch(base, patch->text, branch, message);
 }
 
 }  // namespace agent_run

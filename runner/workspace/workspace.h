@@ -35,6 +35,11 @@ class Workspace {
   virtual Expected<Patch> diff() const = 0;
   /// Removes the folder (and the worktree's bookkeeping in the source repository) unless kept.
   virtual Expected<void> finish(KeepWorkspace keep) = 0;
+  /// Commits everything changed (diff()) to the local branch `branch` of the task's repository,
+  /// created or moved, as a child of the commit the workspace started from; returns the commit.
+  /// HEAD, index and files of the task's repository stay as they are. Fails for a copy of a
+  /// folder that is not a git repository.
+  virtual Expected<std::string> commit(const std::string& branch, const std::string& message) const = 0;
 };
 
 }  // namespace agent_run

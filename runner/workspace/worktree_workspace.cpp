@@ -1,20 +1,11 @@
 #include "workspace/git_repository.h"
 #include "workspace/isolations.h"
 
-#include <mutex>
 #include <system_error>
 
 namespace agent_run {
 
 namespace {
-
-/// Serialises changes to a repository's worktree bookkeeping within this process. libgit2 1.5's
-/// git_worktree_add reads every other worktree's HEAD to refuse a branch checked out twice; a
-/// worktree half made by another thread makes it fail with "reference is already checked out".
-std::mutex& worktree_bookkeeping_lock() {
-  static std::mutex lock;
-  return lock;
-}
 
 /// A linked worktree of the task's repository on a branch of its own, at the task's ref.
 class WorktreeWorkspace final : public Workspace {
@@ -35,6 +26,10 @@ class WorktreeWorkspace final : public Workspace {
     return repository->diff_from(m_baseline);
   }
 
+  Expected<std::string> commit(const std::string& branch, const std::string& message) const override {
+    return commit_changes(*this, m_source, m_baseline, branch, message);
+  }
+
   /// Prunes the worktree, deletes its branch and removes the holder folder, trying every step.
   Expected<void> finish(KeepWorkspace keep) override {
     if (m_finished || keep == KeepWorkspace::yes) {
@@ -47,7 +42,6 @@ class WorktreeWorkspace final : public Workspace {
     if (!source) {
       outcome = source.error();
     } else {
-      std::lock_guard<std::mutex> guard(worktree_bookkeeping_lock());
       outcome = source->prune_worktree(m_worktree);
       auto deleted = source->delete_branch(m_branch);
       if (outcome && !deleted) outcome = deleted;
@@ -80,7 +74,6 @@ Expected<std::unique_ptr<Workspace>> make_worktree_workspace(const std::filesyst
   if (!commit) return commit.error();
   std::string branch = "agent-run/" + place.label;
   std::string worktree = "agent-run-" + place.label;
-  std::lock_guard<std::mutex> guard(worktree_bookkeeping_lock());
   AR_TRY(repository->create_branch(branch, *commit));
   auto added = repository->add_worktree(worktree, place.root, branch);
   if (!added) {

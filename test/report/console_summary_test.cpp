@@ -81,7 +81,8 @@ BOOST_AUTO_TEST_CASE(run_summary_marks_estimated_tokens_unknown_cost_and_interru
              "1 attempt: 1 passed, 0 failed, 0 errors, 0 skipped\n"
              "usage: ~1234 tokens (estimated): 1000 input, 200 output, 30 cache read, 4 cache write; cost unknown\n"
              "tool calls: 1, 0 denied\n"
-             "interrupted: the reports hold only the attempts that finished\n");
+             "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
+             "and those not started\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

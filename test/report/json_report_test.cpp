@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(attempt_lists_and_figures_keep_the_struct_field_names) {
              R"({"input_tokens":1000,"output_tokens":200,"cache_read_input_tokens":30,)"
              R"("cache_creation_input_tokens":4,"reasoning_tokens":50,"estimated":false,"cost_usd":0.25})");
   BOOST_TEST(at(attempt, "durations").dump() ==
-             R"({"total_ms":1234,"setup_ms":100,"model_ms":800,"tools_ms":200,"checks_ms":134})");
+             R"({"total_ms":1234,"setup_ms":100,"model_ms":800,"tools_ms":200,"checks_ms":134,"workspace_ms":0,"cleanup_ms":0})");
   BOOST_TEST(at(attempt, "setup").as_array().at(0).dump() ==
              R"({"run":"pip install -e .","passed":true,"exit_code":0,"timed_out":false,"duration_ms":100,"output_tail":""})");
   BOOST_TEST(at(attempt, "checks").as_array().at(0).dump() ==
@@ -163,6 +163,24 @@ BOOST_AUTO_TEST_CASE(writer_output_validates_against_the_report_schema) {
   report.attempts.clear();
   result = validate_against_schema(report_to_json(report));
   BOOST_TEST(result.exit_code == 0, result.output);
+}
+
+BOOST_AUTO_TEST_CASE(commit_shard_and_workspace_times_are_written_and_validate) {
+  RunReport report = sample_report();
+  report.shard = ShardRecord{2, 4};
+  report.attempts[0].commit = CommitRecord{"agent/fix-bug-1", std::string(40, 'c')};
+  report.attempts[0].durations.workspace_ms = 310;
+  report.attempts[0].durations.cleanup_ms = 45;
+  Json json = parsed(report);
+  BOOST_TEST(at(at(json, "run"), "shard").dump() == R"({"index":2,"total":4})");
+  BOOST_TEST(at(at(json, "attempts").as_array()[0], "commit").dump() ==
+             R"({"branch":"agent/fix-bug-1","sha":")" + std::string(40, 'c') + R"("})");
+  BOOST_TEST(at(at(json, "attempts").as_array()[1], "commit").is_null());
+  BOOST_TEST(at(at(at(json, "attempts").as_array()[0], "durations"), "workspace_ms").as_int() == 310);
+  test::CommandResult result = validate_against_schema(report_to_json(report));
+  BOOST_TEST(result.exit_code == 0, result.output);
+  report.shard.reset();
+  BOOST_TEST(at(at(parsed(report), "run"), "shard").is_null());
 }
 
 BOOST_AUTO_TEST_CASE(report_schema_rejects_an_unknown_outcome_a_missing_field_and_an_extra_one) {

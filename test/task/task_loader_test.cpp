@@ -168,18 +168,18 @@ BOOST_AUTO_TEST_CASE(a_misspelt_required_key_gets_a_suggestion_and_no_second_mes
 
 BOOST_AUTO_TEST_CASE(a_missing_prompt_is_reported_beside_other_problems) {
   BOOST_TEST(
-      error_of("commit: true\nfrobnicate: 1\n") ==
-      "tasks/x.yaml:1:1: 'commit' is not supported yet\n"
+      error_of("mcp_servers: {}\nfrobnicate: 1\n") ==
+      "tasks/x.yaml:1:1: 'mcp_servers' is not supported yet\n"
       "tasks/x.yaml:1:1: missing required key 'prompt'\n"
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, checks, repeat, script, answers, sandbox, secrets, web_search)");
+      "limits, tools, policy, diagnostics, checks, repeat, script, commit, answers, sandbox, secrets, web_search)");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_key_far_from_any_lists_the_known_keys) {
   BOOST_TEST(
       error_of("prompt: p\nfrobnicate: 1\n") ==
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, checks, repeat, script, answers, sandbox, secrets, web_search)");
+      "limits, tools, policy, diagnostics, checks, repeat, script, commit, answers, sandbox, secrets, web_search)");
 }
 
 BOOST_AUTO_TEST_CASE(wrong_types_are_errors_naming_the_value) {
@@ -236,23 +236,24 @@ BOOST_AUTO_TEST_CASE(every_problem_in_a_file_is_reported_in_file_order) {
                       "  turns: 0\n"
                       "  time: 15 minutes\n"
                       "tools: [gerp, bash, mcp__x]\n"
-                      "commit: true\n"
+                      "mcp_servers: {}\n"
                       "prompt: again\n") ==
              "tasks/x.yaml:1:5: 'id' must be letters, digits, '.', '_' or '-', got 'bad id!'\n"
              "tasks/x.yaml:4:10: 'limits.turns' must be a positive integer, got '0'\n"
              "tasks/x.yaml:5:9: 'limits.time' is not a duration: '15 minutes' (use 90s, 15m or 1h)\n"
              "tasks/x.yaml:6:9: unknown tool 'gerp' (did you mean 'grep'?)\n"
              "tasks/x.yaml:6:21: 'mcp__x' is not a tool name: MCP tools are written mcp__SERVER__TOOL\n"
-             "tasks/x.yaml:7:1: 'commit' is not supported yet\n"
+             "tasks/x.yaml:7:1: 'mcp_servers' is not supported yet\n"
              "tasks/x.yaml:8:1: duplicate key 'prompt' (first at 2:1)");
 }
 
 BOOST_AUTO_TEST_CASE(keys_of_later_versions_are_not_supported_yet) {
   BOOST_TEST(error_of("prompt: p\n"
                       "mcp_servers:\n  fs: {command: npx}\n"
-                      "commit: true\n") ==
-             "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet\n"
-             "tasks/x.yaml:4:1: 'commit' is not supported yet");
+                      "answers:\n  - otherwise: fail\n"
+                      "commit: {branch: b}\n"
+                      "sandbox: {network: off}\n") ==
+             "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet");
 }
 
 BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {

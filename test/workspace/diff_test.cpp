@@ -18,17 +18,37 @@ std::string git(const std::string& arguments, const fs::path& cwd) {
   return result.output;
 }
 
-/// git's own `git diff <base>` of the folder `root` with untracked files included: they are added
+/// git's own `git diff --binary <base>` of the folder `root` with untracked files included: they are added
 /// as intent-to-add on a scratch copy of the index, so the workspace's index is left alone.
 std::string git_diff(const fs::path& root, const std::string& base) {
   test::CommandResult result = test::run_shell(
       "index=$(mktemp) && cp \"$(git rev-parse --git-path index)\" \"$index\" && "
       "GIT_INDEX_FILE=\"$index\" git add -N . && "
-      "GIT_INDEX_FILE=\"$index\" git diff --no-color --no-ext-diff --no-renames " + base +
+      "GIT_INDEX_FILE=\"$index\" git diff --binary --no-color --no-ext-diff --no-renames " + base +
           "; status=$?; rm -f \"$index\"; exit $status",
       root);
   BOOST_REQUIRE_MESSAGE(result.exit_code == 0, "git diff: " + result.output);
   return result.output;
+}
+
+/// `patch` with the compressed data lines of its binary patches replaced by `<data>`: libgit2 and
+/// git compress at different zlib levels, so those bytes differ while both decode to the same file.
+std::string without_binary_data(const std::string& patch) {
+  std::string out;
+  bool in_binary = false;
+  std::size_t start = 0;
+  while (start < patch.size()) {
+    std::size_t end = patch.find('\n', start);
+    end = end == std::string::npos ? patch.size() : end + 1;
+    std::string line = patch.substr(start, end - start);
+    start = end;
+    if (line.starts_with("diff --git ")) in_binary = false;
+    if (line == "GIT binary patch\n") in_binary = true;
+    bool data = in_binary && line != "\n" && !line.starts_with("literal ") && !line.starts_with("delta ") &&
+                line != "GIT binary patch\n";
+    out += data ? "<data>\n" : line;
+  }
+  return out;
 }
 
 void write(const fs::path& file, const std::string& text) {
@@ -67,7 +87,7 @@ Patch diff_of(const Workspace& workspace) {
 }
 
 void check_every_kind_of_change(const Patch& patch, const std::string& expected) {
-  BOOST_TEST(patch.text == expected);
+  BOOST_TEST(without_binary_data(patch.text) == without_binary_data(expected));
   BOOST_TEST(patch.files_changed == 5);
   BOOST_TEST(patch.lines_added == 4);
   BOOST_TEST(patch.lines_removed == 2);
@@ -76,7 +96,9 @@ void check_every_kind_of_change(const Patch& patch, const std::string& expected)
   BOOST_TEST(patch.text.find("deleted file mode 100644\n") != std::string::npos);
   BOOST_TEST(patch.text.find("-sea\n+ocean\n") != std::string::npos);
   BOOST_TEST(patch.text.find("+++ b/new/deep/file.txt\n@@ -0,0 +1,2 @@\n+first\n+second\n") != std::string::npos);
-  BOOST_TEST(patch.text.find("Binary files /dev/null and b/bin.dat differ\n") != std::string::npos);
+  BOOST_TEST(patch.text.find("diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..") !=
+             std::string::npos);
+  BOOST_TEST(patch.text.find("GIT binary patch\nliteral 10\n") != std::string::npos);
   BOOST_TEST(patch.text.find("ignored.log") == std::string::npos);
 }
 

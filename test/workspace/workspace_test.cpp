@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -160,6 +161,30 @@ BOOST_AUTO_TEST_CASE(worktrees_of_one_repository_can_be_prepared_at_once) {
   BOOST_TEST(line_count(git("worktree list", fixture.repo)) == 5);
   for (auto& result : results) BOOST_REQUIRE((*result)->finish(KeepWorkspace::no));
   BOOST_TEST(line_count(git("worktree list", fixture.repo)) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(worktrees_of_one_repository_made_and_removed_by_six_threads_at_once_never_fail) {
+  // Without GitRepository's bookkeeping lock, libgit2's branch deletion takes a worktree another
+  // thread is adding or pruning for one holding the branch, and a few of these finishes fail.
+  TwoCommitRepository fixture;
+  WorkspaceSpec spec = fixture.spec();
+  std::mutex mutex;
+  std::vector<std::string> failures;
+  std::vector<std::thread> threads;
+  for (int thread = 0; thread < 6; ++thread) {
+    threads.emplace_back([&] {
+      for (int round = 0; round < 15; ++round) {
+        auto workspace = Workspace::prepare(spec, fixture.scratch, "busy");
+        auto finished = workspace ? (*workspace)->finish(KeepWorkspace::no) : Expected<void>(workspace.error());
+        std::lock_guard<std::mutex> guard(mutex);
+        if (!finished) failures.push_back(finished.error().message);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  BOOST_TEST(failures.size() == 0u, (failures.empty() ? std::string() : failures.front()));
+  BOOST_TEST(line_count(git("worktree list", fixture.repo)) == 1);
+  BOOST_TEST(git("branch --list 'agent-run/*'", fixture.repo) == "");
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_ref_is_an_error_naming_it_and_the_repository_and_leaves_nothing) {

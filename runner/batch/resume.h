@@ -1,0 +1,25 @@
+#pragma once
+
+#include "batch/attempt_plan.h"
+#include "report/run_report.h"
+
+#include <vector>
+
+namespace agent_run {
+
+/// What --resume takes over from the report a previous run left in the --out folder.
+struct ResumeState {
+  std::vector<AttemptResult> done;  // finished attempts that are in this run's plan: not run again
+  int interrupted = 0;              // attempts the previous run reported as interrupted: run again
+  int stale = 0;                    // attempts of edited, removed or unplanned tasks: dropped
+};
+
+/// Splits a previous run's attempts by the key of attempt_key (task id and file content, model,
+/// repeat index): those this run plans and the previous run finished are kept; interrupted ones
+/// and those of edited or unplanned tasks are dropped (and run again when planned).
+ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan>& plans);
+
+/// The type of an attempt's outcome when SIGINT or SIGTERM stopped it (its outcome is error).
+inline constexpr const char* k_interrupted = "interrupted";
+
+}  // namespace agent_run

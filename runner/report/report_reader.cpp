@@ -1,0 +1,379 @@
+#include "report/report_reader.h"
+
+#include "base/files.h"
+
+#include <functional>
+#include <type_traits>
+
+namespace agent_run {
+
+namespace {
+
+constexpr const char* k_report_schema = "agent-run-report/1";
+
+/// Reads typed members of one document, keeping the first problem (with the field's path).
+class FieldReader {
+ public:
+  explicit FieldReader(std::string source) : m_source(std::move(source)) {}
+
+  bool ok() const { return !m_problem; }
+  Error error() const { return make_error(m_source + ": " + m_problem.value_or("")); }
+  void fail(const std::string& path, const std::string& what) {
+    if (!m_problem) m_problem = path + ": " + what;
+  }
+
+  /// The member `key` of `object` when it is there and not null; a problem when `object` is not an object.
+  const Json* member(const Json& object, std::string_view key, const std::string& path) {
+    if (!object.is_object()) {
+      fail(path, "expected an object");
+      return nullptr;
+    }
+    const Json* value = object.find(key);
+    return value && !value->is_null() ? value : nullptr;
+  }
+
+  void read(const Json& object, std::string_view key, const std::string& path, std::string& out) {
+    const Json* value = member(object, key, path);
+    if (!value) return;
+    if (!value->is_string()) return fail(join_path(path, key), "expected a string");
+    out = value->as_string();
+  }
+
+  template <typename Integer>
+    requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool>)
+  void read(const Json& object, std::string_view key, const std::string& path, Integer& out) {
+    const Json* value = member(object, key, path);
+    if (!value) return;
+    if (!value->is_integer()) return fail(join_path(path, key), "expected a whole number");
+    out = static_cast<Integer>(value->as_int());
+  }
+
+  void read(const Json& object, std::string_view key, const std::string& path, bool& out) {
+    const Json* value = member(object, key, path);
+    if (!value) return;
+    if (!value->is_bool()) return fail(join_path(path, key), "expected true or false");
+    out = value->as_bool();
+  }
+
+  /// Calls `each(item, item_path)` for every item of the array member `key`.
+  void for_each(const Json& object, std::string_view key, const std::string& path,
+                const std::function<void(const Json&, const std::string&)>& each) {
+    const Json* value = member(object, key, path);
+    if (!value) return;
+    std::string array_path = join_path(path, key);
+    if (!value->is_array()) return fail(array_path, "expected an array");
+    for (std::size_t i = 0; i < value->as_array().size() && ok(); ++i) {
+      each(value->as_array()[i], array_path + "[" + std::to_string(i) + "]");
+    }
+  }
+
+  /// Reads the array member `key`, whose items must be strings.
+  void read_strings(const Json& object, std::string_view key, const std::string& path, std::vector<std::string>& out) {
+    for_each(object, key, path, [&](const Json& item, const std::string& at) {
+      if (!item.is_string()) return fail(at, "expected a string");
+      out.push_back(item.as_string());
+    });
+  }
+
+  static std::string join_path(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+
+ private:
+  std::string m_source;
+  std::optional<std::string> m_problem;
+};
+
+Usage read_usage(FieldReader& in, const Json& json, const std::string& path) {
+  Usage usage;
+  in.read(json, "input_tokens", path, usage.input_tokens);
+  in.read(json, "output_tokens", path, usage.output_tokens);
+  in.read(json, "cache_read_input_tokens", path, usage.cache_read_input_tokens);
+  in.read(json, "cache_creation_input_tokens", path, usage.cache_creation_input_tokens);
+  in.read(json, "reasoning_tokens", path, usage.reasoning_tokens);
+  in.read(json, "estimated", path, usage.estimated);
+  if (const Json* cost = in.member(json, "cost_usd", path)) {
+    if (!cost->is_number()) in.fail(FieldReader::join_path(path, "cost_usd"), "expected a number or null");
+    else usage.cost_usd = cost->as_double();
+  }
+  return usage;
+}
+
+ToolCallRecord read_tool_call(FieldReader& in, const Json& json, const std::string& path) {
+  ToolCallRecord call;
+  in.read(json, "turn", path, call.turn);
+  in.read(json, "id", path, call.id);
+  in.read(json, "name", path, call.name);
+  in.read(json, "input_summary", path, call.input_summary);
+  in.read(json, "decision", path, call.decision);
+  in.read(json, "decided_by", path, call.decided_by);
+  in.read(json, "rule_id", path, call.rule_id);
+  in.read(json, "reason", path, call.reason);
+  in.read(json, "duration_ms", path, call.duration_ms);
+  in.read(json, "result_bytes", path, call.result_bytes);
+  in.read(json, "is_error", path, call.is_error);
+  return call;
+}
+
+Problem read_problem(FieldReader& in, const Json& json, const std::string& path) {
+  Problem problem;
+  in.read(json, "path", path, problem.path);
+  in.read(json, "line", path, problem.line);
+  in.read(json, "column", path, problem.column);
+  in.read(json, "severity", path, problem.severity);
+  in.read(json, "message", path, problem.message);
+  in.read(json, "code", path, problem.code);
+  in.read(json, "other_file", path, problem.other_file);
+  return problem;
+}
+
+EditDiagnostics read_edit_diagnostics(FieldReader& in, const Json& json, const std::string& path) {
+  EditDiagnostics diagnostics;
+  in.read(json, "checker", path, diagnostics.checker);
+  in.read(json, "checker_version", path, diagnostics.checker_version);
+  in.read(json, "checker_kind", path, diagnostics.checker_kind);
+  in.read(json, "status", path, diagnostics.status);
+  in.read(json, "note", path, diagnostics.note);
+  for (auto [key, list] : {std::pair{"problems", &diagnostics.problems}, std::pair{"introduced", &diagnostics.introduced},
+                           std::pair{"resolved", &diagnostics.resolved}}) {
+    in.for_each(json, key, path, [&](const Json& item, const std::string& at) { list->push_back(read_problem(in, item, at)); });
+  }
+  in.read(json, "compared", path, diagnostics.compared);
+  in.read(json, "duration_ms", path, diagnostics.duration_ms);
+  return diagnostics;
+}
+
+EditRecord read_edit(FieldReader& in, const Json& json, const std::string& path) {
+  EditRecord edit;
+  in.read(json, "turn", path, edit.turn);
+  in.read(json, "tool_call_id", path, edit.tool_call_id);
+  in.read(json, "tool", path, edit.tool);
+  in.read(json, "path", path, edit.path);
+  in.read(json, "lines_added", path, edit.lines_added);
+  in.read(json, "lines_removed", path, edit.lines_removed);
+  if (const Json* diagnostics = in.member(json, "diagnostics", path)) {  // null: diagnostics were off
+    edit.diagnostics = read_edit_diagnostics(in, *diagnostics, path + ".diagnostics");
+  }
+  return edit;
+}
+
+CheckRecord read_check(FieldReader& in, const Json& json, const std::string& path) {
+  CheckRecord check;
+  in.read(json, "run", path, check.run);
+  in.read(json, "passed", path, check.passed);
+  in.read(json, "exit_code", path, check.exit_code);
+  in.read(json, "timed_out", path, check.timed_out);
+  in.read(json, "duration_ms", path, check.duration_ms);
+  in.read(json, "output_tail", path, check.output_tail);
+  return check;
+}
+
+Durations read_durations(FieldReader& in, const Json& json, const std::string& path) {
+  Durations durations;
+  in.read(json, "total_ms", path, durations.total_ms);
+  in.read(json, "setup_ms", path, durations.setup_ms);
+  in.read(json, "model_ms", path, durations.model_ms);
+  in.read(json, "tools_ms", path, durations.tools_ms);
+  in.read(json, "checks_ms", path, durations.checks_ms);
+  in.read(json, "workspace_ms", path, durations.workspace_ms);
+  in.read(json, "cleanup_ms", path, durations.cleanup_ms);
+  return durations;
+}
+
+ModelTryRecord read_model_try(FieldReader& in, const Json& json, const std::string& path) {
+  ModelTryRecord failed;
+  in.read(json, "try", path, failed.try_number);
+  in.read(json, "status", path, failed.status);
+  in.read(json, "error_type", path, failed.error_type);
+  in.read(json, "message", path, failed.message);
+  in.read(json, "request_id", path, failed.request_id);
+  in.read(json, "wait_ms", path, failed.wait_ms);
+  in.read(json, "duration_ms", path, failed.duration_ms);
+  return failed;
+}
+
+ModelCallRecord read_model_call(FieldReader& in, const Json& json, const std::string& path) {
+  ModelCallRecord call;
+  in.read(json, "turn", path, call.turn);
+  in.read(json, "request_id", path, call.request_id);
+  in.read(json, "response_model", path, call.response_model);
+  in.read(json, "stop_reason", path, call.stop_reason);
+  in.read(json, "error", path, call.error);
+  if (const Json* usage = in.member(json, "usage", path)) call.usage = read_usage(in, *usage, path + ".usage");
+  in.read(json, "duration_ms", path, call.duration_ms);
+  in.for_each(json, "failed_tries", path, [&](const Json& item, const std::string& at) {
+    call.failed_tries.push_back(read_model_try(in, item, at));
+  });
+  return call;
+}
+
+TodoItem read_todo(FieldReader& in, const Json& json, const std::string& path) {
+  TodoItem item;
+  in.read(json, "content", path, item.content);
+  in.read(json, "status", path, item.status);
+  return item;
+}
+
+QuestionRecord read_question(FieldReader& in, const Json& json, const std::string& path) {
+  QuestionRecord question;
+  in.read(json, "turn", path, question.turn);
+  in.read(json, "question", path, question.question);
+  in.read_strings(json, "options", path, question.options);
+  in.read(json, "answer", path, question.answer);
+  in.read(json, "answered_by", path, question.answered_by);
+  in.read(json, "rule_index", path, question.rule_index);
+  return question;
+}
+
+BackgroundProcessRecord read_background_process(FieldReader& in, const Json& json, const std::string& path) {
+  BackgroundProcessRecord process;
+  in.read(json, "handle", path, process.handle);
+  in.read(json, "command", path, process.command);
+  in.read(json, "pid", path, process.pid);
+  in.read(json, "ended_by", path, process.ended_by);
+  in.read(json, "exit_code", path, process.exit_code);
+  in.read(json, "signal", path, process.signal);
+  in.read(json, "output_bytes", path, process.output_bytes);
+  in.read(json, "duration_ms", path, process.duration_ms);
+  return process;
+}
+
+EscapedProcessRecord read_escaped_process(FieldReader& in, const Json& json, const std::string& path) {
+  EscapedProcessRecord process;
+  in.read(json, "pid", path, process.pid);
+  in.read(json, "command", path, process.command);
+  return process;
+}
+
+/// Reads what the model, the session tools and the processes of an attempt left in its record.
+void read_attempt_session(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
+  in.for_each(json, "model_calls", path, [&](const Json& item, const std::string& at) {
+    attempt.model_calls.push_back(read_model_call(in, item, at));
+  });
+  in.read_strings(json, "warnings", path, attempt.warnings);
+  in.for_each(json, "todos", path,
+              [&](const Json& item, const std::string& at) { attempt.todos.push_back(read_todo(in, item, at)); });
+  in.for_each(json, "questions", path,
+              [&](const Json& item, const std::string& at) { attempt.questions.push_back(read_question(in, item, at)); });
+  in.for_each(json, "background_processes", path, [&](const Json& item, const std::string& at) {
+    attempt.background_processes.push_back(read_background_process(in, item, at));
+  });
+  in.for_each(json, "escaped_processes", path, [&](const Json& item, const std::string& at) {
+    attempt.escaped_processes.push_back(read_escaped_process(in, item, at));
+  });
+  in.read(json, "sandboxed", path, attempt.sandboxed);
+}
+
+/// Reads the attempt's identity and outcome; the rest is read by read_attempt.
+void read_attempt_identity(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
+  in.read(json, "task_id", path, attempt.task_id);
+  if (in.ok() && attempt.task_id.empty()) in.fail(path, "has no task_id");
+  in.read(json, "task_file", path, attempt.task_file);
+  in.read(json, "task_sha256", path, attempt.task_sha256);
+  in.read(json, "policy_file", path, attempt.policy_file);
+  in.read(json, "policy_sha256", path, attempt.policy_sha256);
+  in.read(json, "model", path, attempt.model);
+  in.read(json, "repeat_index", path, attempt.repeat_index);
+  std::string outcome;
+  in.read(json, "outcome", path, outcome);
+  if (auto parsed = outcome_from_string(outcome)) attempt.outcome = *parsed;
+  else if (in.ok()) in.fail(path + ".outcome", "expected passed, failed, error or skipped, got '" + outcome + "'");
+  in.read(json, "outcome_type", path, attempt.outcome_type);
+  in.read(json, "message", path, attempt.message);
+  in.read(json, "started_at", path, attempt.started_at);
+}
+
+AttemptResult read_attempt(FieldReader& in, const Json& json, const std::string& path) {
+  AttemptResult attempt;
+  read_attempt_identity(in, json, path, attempt);
+  in.read(json, "stop_reason", path, attempt.stop_reason);
+  in.read(json, "turns", path, attempt.turns);
+  in.for_each(json, "tool_calls", path,
+              [&](const Json& item, const std::string& at) { attempt.tool_calls.push_back(read_tool_call(in, item, at)); });
+  in.for_each(json, "edits", path,
+              [&](const Json& item, const std::string& at) { attempt.edits.push_back(read_edit(in, item, at)); });
+  if (const Json* usage = in.member(json, "usage", path)) attempt.usage = read_usage(in, *usage, path + ".usage");
+  if (const Json* durations = in.member(json, "durations", path)) {
+    attempt.durations = read_durations(in, *durations, path + ".durations");
+  }
+  in.for_each(json, "setup", path,
+              [&](const Json& item, const std::string& at) { attempt.setup.push_back(read_check(in, item, at)); });
+  in.for_each(json, "checks", path,
+              [&](const Json& item, const std::string& at) { attempt.checks.push_back(read_check(in, item, at)); });
+  if (const Json* patch = in.member(json, "patch", path)) {
+    in.read(*patch, "files_changed", path + ".patch", attempt.patch.files_changed);
+    in.read(*patch, "lines_added", path + ".patch", attempt.patch.lines_added);
+    in.read(*patch, "lines_removed", path + ".patch", attempt.patch.lines_removed);
+  }
+  in.read(json, "transcript_path", path, attempt.transcript_path);
+  in.read(json, "patch_path", path, attempt.patch_path);
+  if (const Json* commit = in.member(json, "commit", path)) {
+    CommitRecord record;
+    in.read(*commit, "branch", path + ".commit", record.branch);
+    in.read(*commit, "sha", path + ".commit", record.sha);
+    attempt.commit = record;
+  }
+  read_attempt_session(in, json, path, attempt);
+  return attempt;
+}
+
+void read_run(FieldReader& in, const Json& run, RunReport& report) {
+  in.read(run, "runner_version", "run", report.runner_version);
+  in.read(run, "started_at", "run", report.started_at);
+  in.read(run, "duration_ms", "run", report.duration_ms);
+  in.for_each(run, "command_line", "run", [&](const Json& word, const std::string& at) {
+    if (!word.is_string()) return in.fail(at, "expected a string");
+    report.command_line.push_back(word.as_string());
+  });
+  if (const Json* policy = in.member(run, "policy", "run")) {
+    in.read(*policy, "file", "run.policy", report.policy_file);
+    in.read(*policy, "sha256", "run.policy", report.policy_sha256);
+  }
+  in.read(run, "interrupted", "run", report.interrupted);
+  if (const Json* shard = in.member(run, "shard", "run")) {
+    ShardRecord record;
+    in.read(*shard, "index", "run.shard", record.index);
+    in.read(*shard, "total", "run.shard", record.total);
+    report.shard = record;
+  }
+  if (const Json* prices = in.member(run, "price_table", "run")) {
+    in.read(*prices, "version", "run.price_table", report.price_table_version);
+    in.read(*prices, "file", "run.price_table", report.price_table_file);
+  }
+}
+
+}  // namespace
+
+std::optional<Outcome> outcome_from_string(std::string_view text) {
+  for (Outcome outcome : {Outcome::passed, Outcome::failed, Outcome::error, Outcome::skipped}) {
+    if (text == to_string(outcome)) return outcome;
+  }
+  return std::nullopt;
+}
+
+Expected<RunReport> report_from_json(const Json& json, const std::string& source) {
+  if (!json.is_object()) return make_error(source + ": not an agent-run report (expected a JSON object)");
+  std::string schema = json.get_string("schema");
+  if (schema != k_report_schema) {
+    return make_error(source + ": not an agent-run report this version reads (schema '" + schema + "', expected '" +
+                      k_report_schema + "')");
+  }
+  FieldReader in(source);
+  RunReport report;
+  if (const Json* run = in.member(json, "run", "")) read_run(in, *run, report);
+  in.for_each(json, "attempts", "", [&](const Json& item, const std::string& at) {
+    report.attempts.push_back(read_attempt(in, item, at));
+  });
+  if (!in.ok()) return in.error();
+  return report;
+}
+
+Expected<RunReport> read_report_file(const std::filesystem::path& file) {
+  auto text = read_file(file);
+  if (!text) return text.error();
+  auto json = parse_json(*text);
+  if (!json) return make_error(file.string() + ": not valid JSON: " + json.error().message);
+  return report_from_json(*json, file.string());
+}
+
+}  // namespace agent_run

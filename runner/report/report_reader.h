@@ -1,0 +1,23 @@
+#pragma once
+
+#include "base/expected.h"
+#include "base/json.h"
+#include "report/run_report.h"
+
+#include <filesystem>
+#include <string>
+
+namespace agent_run {
+
+/// Reads a report.json back into a RunReport, for --resume and merge: strict about the schema
+/// (`agent-run-report/1`) and the types of the fields it knows, silent about fields it does not
+/// know. Errors name the file and the field: `out/report.json: attempts[3].outcome: ...`.
+Expected<RunReport> read_report_file(const std::filesystem::path& file);
+
+/// The same, from an already parsed document; `source` names it in errors.
+Expected<RunReport> report_from_json(const Json& json, const std::string& source);
+
+/// Reads an outcome's name (`passed`, `failed`, `error`, `skipped`).
+std::optional<Outcome> outcome_from_string(std::string_view text);
+
+}  // namespace agent_run

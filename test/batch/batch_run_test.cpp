@@ -1,0 +1,189 @@
+#include "batch/batch_fixture.h"
+
+#include "base/files.h"
+#include "report/report_reader.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <csignal>
+#include <sys/wait.h>
+
+namespace agent_run {
+namespace {
+
+namespace fs = std::filesystem;
+using test::BatchFixture;
+using test::RecordingObserver;
+
+/// A task whose check passes only when `count` attempts are in their checks at the same time.
+std::string barrier_task(const fs::path& barrier, int count) {
+  return "prompt: wait for the others\npolicy: ../policy.yaml\nchecks:\n  - run: \"touch " + barrier.string() +
+         "/$(basename $(dirname $(pwd)))-$$; for i in $(seq 150); do [ $(ls " + barrier.string() + " | wc -l) -ge " +
+         std::to_string(count) + " ] && exit 0; sleep 0.1; done; exit 1\"\nscript:\n  - say: Done.\n";
+}
+
+std::vector<std::string> outcomes(const RunReport& report) {
+  std::vector<std::string> out;
+  for (const AttemptResult& attempt : report.attempts) {
+    out.push_back(attempt.task_id + " " + to_string(attempt.outcome) + " " + attempt.outcome_type);
+  }
+  return out;
+}
+
+std::size_t attempts_on_disk(const fs::path& out) {
+  auto report = read_report_file(out / "report.json");
+  BOOST_REQUIRE_MESSAGE(report.has_value(), (report ? std::string() : report.error().message));
+  return report->attempts.size();
+}
+
+bool is_running(pid_t pid) {
+  auto stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat) return false;
+  std::size_t state = stat->rfind(')') + 2;
+  return state < stat->size() && (*stat)[state] != 'Z';
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(batch_run)
+
+BOOST_AUTO_TEST_CASE(parallel_attempts_run_at_once_and_the_report_keeps_the_plan_order) {
+  test::TempFolder barrier;
+  std::map<std::string, std::string> files;
+  for (const char* id : {"d", "b", "c", "a"}) files[std::string(id) + ".yaml"] = barrier_task(barrier.path(), 4);
+  BatchFixture fixture(files);
+  RecordingObserver observer;
+  std::size_t finished = 0;
+  observer.on_finished = [&](const AttemptResult&) {
+    BOOST_TEST(attempts_on_disk(fixture.out) == ++finished);  // rewritten before the observer hears of it
+  };
+  auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 4);
+  BOOST_REQUIRE(report.has_value());
+  BOOST_TEST(outcomes(*report) == (std::vector<std::string>{"a passed passed", "b passed passed", "c passed passed",
+                                                            "d passed passed"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(!report->interrupted);
+  for (const test::HeardEvent& event : observer.events) BOOST_TEST(event.thread == std::this_thread::get_id());
+  BOOST_TEST(observer.events.back().what == "run 4");
+  BOOST_TEST(fs::is_empty(fixture.scratch));
+  BOOST_TEST(test::run_shell("git worktree list | wc -l", fixture.repo).output == "1\n");
+}
+
+BOOST_AUTO_TEST_CASE(an_attempt_that_throws_is_an_error_and_the_others_carry_on) {
+  BatchFixture fixture({{"boom.yaml", test::sleeping_task("0")}, {"fine.yaml", test::sleeping_task("0")},
+                        {"later.yaml", test::sleeping_task("0")}});
+  auto scripted = fixture.settings.make_model;
+  fixture.settings.make_model = [&](const Task& task, const std::string& model) -> Expected<std::unique_ptr<ModelClient>> {
+    if (task.id == "boom") throw std::runtime_error("model client exploded");
+    return scripted(task, model);
+  };
+  RecordingObserver observer;
+  auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 2);
+  BOOST_REQUIRE(report.has_value());
+  BOOST_TEST(outcomes(*report) == (std::vector<std::string>{"boom error runner.crashed", "fine passed passed",
+                                                            "later passed passed"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(report->attempts[0].message == "agent-run failed while running this attempt: model client exploded");
+}
+
+BOOST_AUTO_TEST_CASE(a_cancellation_kills_the_running_command_and_starts_nothing_new) {
+  test::TempFolder marks;
+  fs::path pid_file = marks.path() / "pid";
+  fs::path script = marks.write("slow.sh", "echo $$ > " + pid_file.string() + "\nexec sleep 60\n");  // no `$` in a bash call
+  BatchFixture fixture({{"a-slow.yaml", "prompt: p\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: "
+                                        "{command: \"sh " + script.string() + "\"}}\n  - say: x\n"},
+                        {"b-next.yaml", test::sleeping_task("0")},
+                        {"c-last.yaml", test::sleeping_task("0")}});
+  RecordingObserver observer;
+  std::thread canceller;
+  observer.on_progress = [&](const AttemptPlan&, const AttemptProgress& progress) {
+    if (progress.turn != 1 || canceller.joinable()) return;
+    canceller = std::thread([&] {
+      for (int i = 0; i < 200 && !fs::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      fixture.cancellation.cancel(SIGTERM);
+    });
+  };
+  auto started = std::chrono::steady_clock::now();
+  auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 1);
+  canceller.join();
+  BOOST_REQUIRE(report.has_value());
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(20)));
+  BOOST_TEST(report->interrupted);
+  BOOST_TEST(outcomes(*report) == std::vector<std::string>{"a-slow error interrupted"}, boost::test_tools::per_element());
+  BOOST_TEST(report->attempts[0].message ==
+             "interrupted by SIGTERM during the agent loop; agent-run --resume runs it again");
+  auto pid = read_file(pid_file);
+  BOOST_REQUIRE(pid.has_value());
+  BOOST_TEST(!is_running(std::stoi(*pid)));
+  BOOST_TEST(fs::is_empty(fixture.scratch));
+  BOOST_TEST(attempts_on_disk(fixture.out) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(what_setup_leaves_running_serves_the_checks_and_is_killed_when_the_attempt_ends) {
+  test::TempFolder marks;
+  std::string pid_file = (marks.path() / "daemon.pid").string();
+  BatchFixture fixture({{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - \"setsid -f sh -c 'echo $$ > " +
+                                       pid_file + "; exec sleep 60' </dev/null >/dev/null 2>&1; while [ ! -s " + pid_file +
+                                       " ]; do sleep 0.01; done\"\nchecks:\n  - run: \"kill -0 $(cat " + pid_file +
+                                       ")\"\nscript:\n  - say: Done.\n"}});
+  AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
+  BOOST_TEST(result.outcome_type == "passed", result.message);  // the daemon was alive during the checks
+  auto pid = read_file(pid_file);
+  BOOST_REQUIRE(pid.has_value());
+  BOOST_TEST(!is_running(std::stoi(*pid)));
+  BOOST_REQUIRE(result.escaped_processes.size() == 1u);
+  BOOST_TEST(result.escaped_processes[0].pid == std::stoi(*pid));
+  BOOST_TEST(result.escaped_processes[0].command == "sleep 60");
+}
+
+BOOST_AUTO_TEST_CASE(attempts_the_report_already_holds_are_not_run_again) {
+  BatchFixture fixture({{"a.yaml", test::sleeping_task("0")}, {"b.yaml", test::sleeping_task("0")},
+                        {"c.yaml", test::sleeping_task("0")}});
+  std::vector<AttemptPlan> plans = fixture.plans();
+  RunReport previous;
+  previous.attempts.push_back(run_attempt(plans[1], fixture.settings));
+  previous.attempts.back().message = "from before";
+  RecordingObserver observer;
+  auto report = run_batch(plans, fixture.settings, previous, observer, 2);
+  BOOST_REQUIRE(report.has_value());
+  std::vector<std::string> started;
+  for (const test::HeardEvent& event : observer.events) {
+    if (event.what.starts_with("started")) started.push_back(event.what);
+  }
+  std::sort(started.begin(), started.end());
+  BOOST_TEST(started == (std::vector<std::string>{"started a #1", "started c #1"}), boost::test_tools::per_element());
+  BOOST_TEST(outcomes(*report) == (std::vector<std::string>{"a passed passed", "b passed passed", "c passed passed"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(report->attempts[1].message == "from before");
+}
+
+BOOST_AUTO_TEST_CASE(in_place_attempts_on_one_repository_run_one_at_a_time) {
+  std::string exclusive = "prompt: p\npolicy: ../policy.yaml\nworkspace: {repo: .., isolation: in-place}\nchecks:\n"
+                          "  - run: \"mkdir in-use && sleep 0.5 && rmdir in-use\"\nscript:\n  - say: Done.\n";
+  BatchFixture fixture({{"one.yaml", exclusive}, {"two.yaml", exclusive}});
+  RecordingObserver observer;
+  auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 2);
+  BOOST_REQUIRE(report.has_value());
+  BOOST_TEST(outcomes(*report) == (std::vector<std::string>{"one passed passed", "two passed passed"}),
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(progress_reports_the_phases_and_turns_of_an_attempt) {
+  BatchFixture fixture({{"t.yaml", test::sleeping_task("0")}});
+  RecordingObserver observer;
+  auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 1);
+  BOOST_REQUIRE(report.has_value());
+  std::vector<std::string> heard;
+  for (const test::HeardEvent& event : observer.events) heard.push_back(event.what);
+  BOOST_TEST(heard == (std::vector<std::string>{"started t #1", "progress t #1 workspace 0", "progress t #1 setup 0",
+                                                "progress t #1 agent 0", "progress t #1 agent 1", "progress t #1 agent 2",
+                                                "progress t #1 checks 2", "progress t #1 patch 2", "progress t #1 commit 2",
+                                                "progress t #1 cleanup 2", "finished t #1 passed", "run 1"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(report->attempts[0].durations.workspace_ms >= 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run

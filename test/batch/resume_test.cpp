@@ -1,0 +1,68 @@
+#include "batch/resume.h"
+
+#include <boost/test/unit_test.hpp>
+
+namespace agent_run {
+namespace {
+
+Task make_task(const std::string& id, char content) {
+  Task task;
+  task.id = id;
+  task.source = "tasks/" + id + ".yaml";
+  task.source_sha256 = std::string(64, content);
+  task.prompt = "p";
+  return task;
+}
+
+AttemptResult finished(const Task& task, int repeat_index, std::string outcome_type = "passed") {
+  AttemptResult result;
+  result.task_id = task.id;
+  result.task_sha256 = task.source_sha256;
+  result.model = "script";
+  result.repeat_index = repeat_index;
+  result.outcome = outcome_type == "passed" ? Outcome::passed : Outcome::error;
+  result.outcome_type = std::move(outcome_type);
+  return result;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(resume)
+
+BOOST_AUTO_TEST_CASE(finished_attempts_of_planned_unchanged_tasks_are_kept_and_the_rest_dropped) {
+  Task kept = make_task("kept", 'a');
+  Task edited = make_task("edited", 'b');
+  Task edited_before = make_task("edited", 'c');
+  Task gone = make_task("gone", 'd');
+  Policy policy;
+  std::vector<Task> tasks = {kept, edited};
+  auto plans = plan_attempts(tasks, {&policy, &policy}, PlanOptions{{}, 2, std::nullopt, {}});
+  BOOST_REQUIRE(plans.has_value());
+
+  RunReport previous;
+  previous.attempts = {finished(kept, 0), finished(kept, 1, k_interrupted), finished(edited_before, 0),
+                       finished(gone, 0), finished(kept, 0)};
+  ResumeState state = resume_from(previous, *plans);
+  BOOST_REQUIRE_EQUAL(state.done.size(), 1u);
+  BOOST_TEST(state.done[0].task_id == "kept");
+  BOOST_TEST(state.done[0].repeat_index == 0);
+  BOOST_TEST(state.interrupted == 1);
+  BOOST_TEST(state.stale == 3);  // the edited task, the task no longer planned, and a duplicate
+}
+
+BOOST_AUTO_TEST_CASE(errors_count_as_finished_but_interruptions_do_not) {
+  Task task = make_task("t", 'a');
+  Policy policy;
+  std::vector<Task> tasks = {task};
+  auto plans = plan_attempts(tasks, {&policy}, PlanOptions{{}, 2, std::nullopt, {}});
+  BOOST_REQUIRE(plans.has_value());
+  RunReport previous;
+  previous.attempts = {finished(task, 0, "model.unavailable"), finished(task, 1, k_interrupted)};
+  ResumeState state = resume_from(previous, *plans);
+  BOOST_REQUIRE_EQUAL(state.done.size(), 1u);
+  BOOST_TEST(state.done[0].outcome_type == "model.unavailable");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run

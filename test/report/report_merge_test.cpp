@@ -1,0 +1,149 @@
+#include "report/report_merge.h"
+#include "report/sample_report.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+namespace agent_run {
+namespace {
+
+using test::sample_attempt;
+
+RunReport shard_report(int index, int total, std::vector<AttemptResult> attempts, std::string started_at) {
+  RunReport report;
+  report.runner_version = "0.1.0";
+  report.started_at = std::move(started_at);
+  report.duration_ms = 1000;
+  report.shard = ShardRecord{index, total};
+  report.price_table_version = "2026-08-01";
+  report.price_table_file = "built-in";
+  report.attempts = std::move(attempts);
+  return report;
+}
+
+std::vector<std::string> ids_and_paths(const RunReport& report) {
+  std::vector<std::string> out;
+  for (const AttemptResult& attempt : report.attempts) {
+    out.push_back(attempt.task_id + " " + std::to_string(attempt.repeat_index) + " " + attempt.transcript_path);
+  }
+  return out;
+}
+
+std::string merge_error(const std::vector<MergeInput>& inputs) {
+  auto merged = merge_reports(inputs, {"agent-run", "merge"});
+  return merged ? std::string("(merged)") : merged.error().message;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(report_merge)
+
+BOOST_AUTO_TEST_CASE(shards_merge_in_task_order_with_the_run_spanning_them_all) {
+  std::vector<MergeInput> inputs = {
+      {"shard-2", shard_report(2, 2, {sample_attempt("b", 0, Outcome::passed), sample_attempt("d", 0, Outcome::failed)},
+                               "2026-08-22T10:00:05Z")},
+      {"shard-1", shard_report(1, 2, {sample_attempt("a", 0, Outcome::passed), sample_attempt("a", 1, Outcome::error),
+                                      sample_attempt("c", 0, Outcome::passed)},
+                               "2026-08-22T10:00:00Z")}};
+  inputs[0].report.interrupted = true;
+  auto merged = merge_reports(inputs, {"agent-run", "merge", "shard-1", "shard-2"});
+  BOOST_REQUIRE_MESSAGE(merged.has_value(), (merged ? std::string() : merged.error().message));
+  BOOST_TEST(ids_and_paths(merged->report) ==
+                 (std::vector<std::string>{"a 0 attempts/a/1/transcript.jsonl", "a 1 attempts/a/2/transcript.jsonl",
+                                           "b 0 attempts/b/1/transcript.jsonl", "c 0 attempts/c/1/transcript.jsonl",
+                                           "d 0 attempts/d/1/transcript.jsonl"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(merged->report.started_at == "2026-08-22T10:00:00Z");
+  BOOST_TEST(merged->report.duration_ms == 6000);
+  BOOST_TEST(merged->report.interrupted);
+  BOOST_TEST(!merged->report.shard.has_value());
+  BOOST_TEST(merged->report.command_line.size() == 4u);
+  BOOST_TEST(merged->report.price_table_version == "2026-08-01");
+  BOOST_TEST(merged->report.price_table_file == "built-in");
+  BOOST_TEST(merged->warnings.empty());
+  BOOST_REQUIRE_EQUAL(merged->copies.size(), 10u);
+  BOOST_TEST(merged->copies[0].from == std::filesystem::path("shard-1/attempts/a/1/transcript.jsonl"));
+  BOOST_TEST(merged->copies[0].to == "attempts/a/1/transcript.jsonl");
+}
+
+BOOST_AUTO_TEST_CASE(runs_of_one_task_with_different_models_get_folders_named_by_model) {
+  AttemptResult first = sample_attempt("t", 0, Outcome::passed);
+  AttemptResult second = sample_attempt("t", 0, Outcome::passed);
+  second.model = "openai/gpt";
+  RunReport one = shard_report(1, 1, {first}, "2026-08-22T10:00:00Z");
+  RunReport two = shard_report(1, 1, {second}, "2026-08-22T11:00:00Z");
+  one.shard.reset();
+  two.shard.reset();
+  auto merged = merge_reports({{"night-a", one}, {"night-b", two}}, {});
+  BOOST_REQUIRE(merged.has_value());
+  BOOST_TEST(ids_and_paths(merged->report) == (std::vector<std::string>{"t 0 attempts/t/script/1/transcript.jsonl",
+                                                                        "t 0 attempts/t/openai-gpt/1/transcript.jsonl"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(merged->copies[2].from == std::filesystem::path("night-b/attempts/t/1/transcript.jsonl"));
+}
+
+BOOST_AUTO_TEST_CASE(overlapping_and_mismatched_runs_are_refused_with_the_folders_named) {
+  auto attempt = [](const std::string& id) { return sample_attempt(id, 0, Outcome::passed); };
+  RunReport a = shard_report(1, 2, {attempt("a")}, "2026-08-22T10:00:00Z");
+  RunReport b = shard_report(2, 2, {attempt("b")}, "2026-08-22T10:00:00Z");
+  BOOST_TEST(merge_error({{"x", a}, {"y", a}}) == "overlapping runs: 'x' and 'y' are both shard 1/2");
+  RunReport three = shard_report(2, 3, {attempt("b")}, "2026-08-22T10:00:00Z");
+  BOOST_TEST(merge_error({{"x", a}, {"y", three}}) == "mismatched runs: 'x' is a shard of 2 and 'y' a shard of 3");
+  RunReport again = b;
+  again.shard.reset();
+  again.attempts = {attempt("a")};
+  BOOST_TEST(merge_error({{"x", a}, {"z", again}}) ==
+             "overlapping runs: attempt 'a #1 [script]' is in both 'x' and 'z'");
+  again.attempts[0].repeat_index = 1;
+  again.attempts[0].task_sha256 = std::string(64, 'f');
+  BOOST_TEST(merge_error({{"x", a}, {"z", again}}) ==
+             "mismatched runs: task 'a' has different task files in 'x' (sha256 aaaaaaaaaaaa) and 'z' (sha256 "
+             "ffffffffffff); merge runs of the same task files");
+  RunReport newer = b;
+  newer.runner_version = "0.2.0";
+  BOOST_TEST(merge_error({{"x", a}, {"y", newer}}) ==
+             "mismatched runs: 'x' was written by agent-run 0.1.0 and 'y' by 0.2.0; merge reports of one runner version");
+  RunReport other_policy = b;
+  a.policy_file = "p1.yaml";
+  a.policy_sha256 = std::string(64, '1');
+  other_policy.policy_file = "p2.yaml";
+  other_policy.policy_sha256 = std::string(64, '2');
+  BOOST_TEST(merge_error({{"x", a}, {"y", other_policy}}) ==
+             "mismatched runs: 'x' and 'y' ran under different policies (--policy p1.yaml and p2.yaml)");
+  RunReport repriced = b;
+  repriced.price_table_version = "2026-09-01";
+  repriced.price_table_file = "prices.json";
+  BOOST_TEST(merge_error({{"y", b}, {"x", repriced}}) ==
+             "mismatched runs: 'y' priced its model calls with the price table 2026-08-01 (built-in) and 'x' with "
+             "2026-09-01 (prices.json); merge runs priced by one table (--prices)");
+  RunReport escaping = b;
+  escaping.attempts[0].patch_path = "../../etc/passwd";
+  BOOST_TEST(merge_error({{"y", escaping}}) == "'y': attempt 'b #1 [script]' names a file outside its folder");
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_shard_is_a_warning_not_a_refusal) {
+  RunReport a = shard_report(1, 3, {sample_attempt("a", 0, Outcome::passed)}, "2026-08-22T10:00:00Z");
+  RunReport c = shard_report(3, 3, {sample_attempt("c", 0, Outcome::passed)}, "2026-08-22T10:00:00Z");
+  auto merged = merge_reports({{"x", a}, {"z", c}}, {});
+  BOOST_REQUIRE(merged.has_value());
+  BOOST_TEST(merged->warnings == std::vector<std::string>{"shard 2/3 is missing: its attempts are not in the merged report"},
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(merged_files_are_copied_and_missing_ones_listed) {
+  test::TempFolder input;
+  test::TempFolder out;
+  input.write("attempts/a/1/transcript.jsonl", "{\"type\":\"prompt\"}\n");
+  RunReport report = shard_report(1, 1, {sample_attempt("a", 0, Outcome::passed)}, "2026-08-22T10:00:00Z");
+  auto merged = merge_reports({{input.path(), report}}, {});
+  BOOST_REQUIRE(merged.has_value());
+  auto missing = copy_merged_files(*merged, out.path());
+  BOOST_REQUIRE(missing.has_value());
+  BOOST_TEST(out.read("attempts/a/1/transcript.jsonl") == "{\"type\":\"prompt\"}\n");
+  BOOST_TEST(*missing == std::vector<std::string>{(input.path() / "attempts/a/1/patch.diff").string()},
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run

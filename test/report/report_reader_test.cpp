@@ -1,0 +1,149 @@
+#include "report/report_reader.h"
+#include "report/report_writers.h"
+#include "report/sample_report.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+namespace agent_run {
+namespace {
+
+/// A sample report with every optional field set too.
+RunReport full_report() {
+  RunReport report = test::sample_report();
+  report.shard = ShardRecord{3, 4};
+  report.interrupted = true;
+  report.attempts[0].commit = CommitRecord{"agent/fix-bug-1", std::string(40, 'c')};
+  report.attempts[0].durations.workspace_ms = 12;
+  report.attempts[0].durations.cleanup_ms = 3;
+  report.attempts[1].usage.cost_usd.reset();
+  report.attempts[1].usage.estimated = true;
+  report.price_table_version = "2026-08-01";
+  report.price_table_file = "prices/custom.json";
+  AttemptResult& first = report.attempts[0];
+  first.policy_file = "policies/default.yaml";
+  first.policy_sha256 = std::string(64, 'd');
+  ModelCallRecord call;
+  call.turn = 1;
+  call.request_id = "req_2";
+  call.response_model = "claude-x-20260801";
+  call.stop_reason = "tool_use";
+  call.usage = first.usage;
+  call.duration_ms = 4100;
+  call.failed_tries.push_back(ModelTryRecord{1, 529, "overloaded_error", "Overloaded", "req_1", 2000, 150});
+  call.failed_tries.push_back(ModelTryRecord{2, 0, "connection", "connection reset", "", 0, 20});
+  first.model_calls.push_back(call);
+  ModelCallRecord failed;
+  failed.turn = 2;
+  failed.error = "retries exhausted";
+  failed.usage = Usage::zero();
+  first.model_calls.push_back(failed);
+  first.warnings = {"limits.cost_usd ($1.00) was not enforced: the cost of openai/x is unknown"};
+  first.todos = {TodoItem{"read the parser", "completed"}, TodoItem{"fix the bug", "in_progress"}};
+  first.questions.push_back(QuestionRecord{2, "Which database?", {"sqlite", "postgres"}, "sqlite", "rule", 0});
+  first.background_processes.push_back(BackgroundProcessRecord{"bg1", "python3 -m http.server", 4242, "attempt_end",
+                                                               -1, 15, 1234, 5000});
+  first.escaped_processes.push_back(EscapedProcessRecord{4250, "sleep 1000"});
+  first.sandboxed = true;
+  EditDiagnostics diagnostics;
+  diagnostics.checker = "pyright-langserver";
+  diagnostics.checker_version = "1.1.400";
+  diagnostics.checker_kind = "server";
+  diagnostics.status = "problems";
+  diagnostics.problems = {Problem{"src/a.py", 3, 5, "error", "\"x\" is not defined", "reportUndefinedVariable", false},
+                          Problem{"src/b.py", 9, 1, "warning", "unused import", "", true}};
+  diagnostics.introduced = {diagnostics.problems[0]};
+  diagnostics.resolved = {Problem{"src/a.py", 1, 1, "error", "syntax error", "", false}};
+  diagnostics.compared = true;
+  diagnostics.duration_ms = 640;
+  first.edits[0].diagnostics = diagnostics;
+  return report;
+}
+
+std::string error_reading(const std::string& text) {
+  auto json = parse_json(text);
+  BOOST_REQUIRE(json.has_value());
+  auto report = report_from_json(*json, "out/report.json");
+  return report ? std::string("(read)") : report.error().message;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(report_reader)
+
+BOOST_AUTO_TEST_CASE(what_the_writer_writes_the_reader_reads_back_field_for_field) {
+  RunReport report = full_report();
+  Json written = report_to_json(report);
+  auto read = report_from_json(written, "report.json");
+  BOOST_REQUIRE_MESSAGE(read.has_value(), (read ? std::string() : read.error().message));
+  BOOST_TEST(report_to_json(*read).dump_pretty() == written.dump_pretty());
+  BOOST_TEST(read->shard->index == 3);
+  BOOST_TEST(!read->attempts[1].usage.cost_usd.has_value());
+  BOOST_TEST(read->attempts[0].commit->branch == "agent/fix-bug-1");
+  BOOST_TEST(!read->attempts[1].commit.has_value());
+  const AttemptResult& first = read->attempts[0];
+  BOOST_TEST(read->price_table_version == "2026-08-01");
+  BOOST_TEST(first.policy_sha256 == std::string(64, 'd'));
+  BOOST_REQUIRE(first.model_calls.size() == 2u);
+  BOOST_REQUIRE(first.model_calls[0].failed_tries.size() == 2u);
+  BOOST_TEST(first.model_calls[0].failed_tries[0].status == 529);
+  BOOST_TEST(first.model_calls[0].failed_tries[0].wait_ms == 2000);
+  BOOST_TEST(first.model_calls[1].error == "retries exhausted");
+  BOOST_TEST(first.warnings.size() == 1u);
+  BOOST_TEST(first.todos[1].status == "in_progress");
+  BOOST_REQUIRE(first.questions.size() == 1u);
+  BOOST_TEST(first.questions[0].options == (std::vector<std::string>{"sqlite", "postgres"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(first.background_processes[0].signal == 15);
+  BOOST_TEST(first.background_processes[0].output_bytes == 1234u);
+  BOOST_TEST(first.escaped_processes[0].command == "sleep 1000");
+  BOOST_TEST(first.sandboxed);
+  BOOST_REQUIRE(first.edits[0].diagnostics.has_value());
+  BOOST_TEST(first.edits[0].diagnostics->problems[1].other_file);
+  BOOST_TEST(first.edits[0].diagnostics->resolved[0].message == "syntax error");
+  BOOST_TEST(!read->attempts[1].edits[0].diagnostics.has_value());
+  BOOST_TEST(!read->attempts[1].sandboxed);
+}
+
+BOOST_AUTO_TEST_CASE(a_file_is_read_from_disk_and_fields_it_does_not_know_are_ignored) {
+  test::TempFolder folder;
+  Json json = report_to_json(full_report());
+  json.set("later_field", Json::object().set("x", 1));
+  json.as_object()[1].second.set("run_level_addition", "y");
+  folder.write("report.json", json.dump_pretty());
+  auto read = read_report_file(folder.path() / "report.json");
+  BOOST_REQUIRE_MESSAGE(read.has_value(), (read ? std::string() : read.error().message));
+  BOOST_TEST(read->attempts.size() == 4u);
+  BOOST_TEST(read->policy_sha256 == std::string(64, 'b'));
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_the_file_and_the_field) {
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/2", "run": {}, "attempts": []})") ==
+             "out/report.json: not an agent-run report this version reads (schema 'agent-run-report/2', expected "
+             "'agent-run-report/1')");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {"duration_ms": "long"}, "attempts": []})") ==
+             "out/report.json: run.duration_ms: expected a whole number");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed"}, {"task_id": "b", "outcome": "won"}]})") ==
+             "out/report.json: attempts[1].outcome: expected passed, failed, error or skipped, got 'won'");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "usage": {"cost_usd": "free"}}]})") ==
+             "out/report.json: attempts[0].usage.cost_usd: expected a number or null");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [{"outcome": "passed"}]})") ==
+             "out/report.json: attempts[0]: has no task_id");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "model_calls": [{"failed_tries": [{"try": "one"}]}]}]})") ==
+             "out/report.json: attempts[0].model_calls[0].failed_tries[0].try: expected a whole number");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "questions": [{"options": ["a", 2]}]}]})") ==
+             "out/report.json: attempts[0].questions[0].options[1]: expected a string");
+  test::TempFolder folder;
+  folder.write("report.json", "{\"schema\": ");
+  auto truncated = read_report_file(folder.path() / "report.json");
+  BOOST_REQUIRE(!truncated.has_value());
+  BOOST_TEST(truncated.error().message.starts_with((folder.path() / "report.json").string() + ": not valid JSON: "));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run
