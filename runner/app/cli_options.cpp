@@ -255,7 +255,7 @@ std::string usage_text() {
       "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
-      "       agent-run tool --workspace DIR [--policy FILE] [--json] < calls.jsonl\n"
+      "       agent-run tool --workspace DIR [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
       "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent would\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {

@@ -5,6 +5,8 @@
 #include "base/json.h"
 #include "base/text.h"
 #include "batch/attempt_session.h"
+#include "diagnostics/edit_checker.h"
+#include "report/report_writers.h"
 #include "policy/policy_loader.h"
 
 #include <istream>
@@ -17,6 +19,7 @@ namespace {
 struct ToolSession {
   Policy policy = builtin_policy();
   ToolRegistry tools = make_tool_registry(std::nullopt);
+  std::optional<EditChecker> diagnostics;  // per-edit diagnostics, as in a run; none with --no-diagnostics
   ToolContext context;
 };
 
@@ -38,6 +41,9 @@ Expected<void> open_session(const CliOptions& options, const ProgramContext& pro
   session.context.workspace = workspace;
   session.context.environment = program.environment;
   session.context.grep_backend = *grep_backend;
+  if (!options.no_diagnostics) {
+    session.context.diagnostics = &session.diagnostics.emplace();
+  }
   return {};
 }
 
@@ -72,7 +78,8 @@ Json json_line(int number, const ToolCall& call, const AnsweredCall& answered) {
     edit = Json::object()
                .set("path", answered.output.edit->path)
                .set("lines_added", answered.output.edit->lines_added)
-               .set("lines_removed", answered.output.edit->lines_removed);
+               .set("lines_removed", answered.output.edit->lines_removed)
+               .set("diagnostics", edit_diagnostics_to_json(answered.output.edit->diagnostics));
   }
   return Json::object()
       .set("call", number)

@@ -48,8 +48,6 @@ Json problem_to_json(const Problem& problem) {
   return json;
 }
 
-Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics);
-
 Json edit_to_json(const EditRecord& edit) {
   Json json = Json::object();
   json.set("turn", edit.turn)
@@ -65,21 +63,6 @@ Json edit_to_json(const EditRecord& edit) {
 template <typename T, typename Convert>
 Json array_of(const std::vector<T>& items, Convert convert);
 
-Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics) {
-  if (!diagnostics) return Json(nullptr);
-  Json json = Json::object();
-  json.set("checker", diagnostics->checker)
-      .set("checker_version", diagnostics->checker_version)
-      .set("checker_kind", diagnostics->checker_kind)
-      .set("status", diagnostics->status)
-      .set("note", diagnostics->note)
-      .set("problems", array_of(diagnostics->problems, problem_to_json))
-      .set("introduced", array_of(diagnostics->introduced, problem_to_json))
-      .set("resolved", array_of(diagnostics->resolved, problem_to_json))
-      .set("compared", diagnostics->compared)
-      .set("duration_ms", diagnostics->duration_ms);
-  return json;
-}
 
 Json check_to_json(const CheckRecord& check) {
   Json json = Json::object();
@@ -268,6 +251,22 @@ Json report_to_json(const RunReport& report) {
   json.set("schema", k_report_schema)
       .set("run", run_to_json(report))
       .set("attempts", array_of(report.attempts, attempt_to_json));
+  return json;
+}
+
+Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics) {
+  if (!diagnostics) return Json(nullptr);
+  Json json = Json::object();
+  json.set("checker", diagnostics->checker)
+      .set("checker_version", diagnostics->checker_version)
+      .set("checker_kind", diagnostics->checker_kind)
+      .set("status", diagnostics->status)
+      .set("note", diagnostics->note)
+      .set("problems", array_of(diagnostics->problems, problem_to_json))
+      .set("introduced", array_of(diagnostics->introduced, problem_to_json))
+      .set("resolved", array_of(diagnostics->resolved, problem_to_json))
+      .set("compared", diagnostics->compared)
+      .set("duration_ms", diagnostics->duration_ms);
   return json;
 }
 

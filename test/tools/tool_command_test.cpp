@@ -79,6 +79,27 @@ BOOST_AUTO_TEST_CASE(json_output_has_the_decision_the_result_and_the_edit) {
   BOOST_TEST(lines[1].find("edit")->is_null());
 }
 
+BOOST_AUTO_TEST_CASE(an_edit_gets_its_diagnostics_as_in_a_run_unless_they_are_off) {
+  TempFolder workspace;
+  workspace.write("policy.yaml", "version: 1\nrules:\n  - id: writes\n    allow: [write_file]\n");
+  const std::string call =
+      "{\"tool\": \"write_file\", \"input\": {\"path\": \"run.sh\", \"content\": \"#!/bin/sh\\nif true; then\\n\"}}\n";
+  const std::string policy = "--policy " + shell_quote((workspace.path() / "policy.yaml").string());
+  CommandResult result = run_tool(workspace, call, policy + " --json");
+  BOOST_TEST_INFO(result.output);
+  auto line = parse_json(result.output.substr(0, result.output.find('\n')));
+  BOOST_REQUIRE(line.has_value());
+  const Json* diagnostics = line->find("edit")->find("diagnostics");
+  BOOST_REQUIRE(diagnostics != nullptr);
+  BOOST_TEST(diagnostics->get_string("status") == "problems");
+  BOOST_TEST(line->find("result")->get_string("content").find("diagnostics (") != std::string::npos);
+
+  CommandResult off = run_tool(workspace, call, policy + " --json --no-diagnostics");
+  auto off_line = parse_json(off.output.substr(0, off.output.find('\n')));
+  BOOST_REQUIRE(off_line.has_value());
+  BOOST_TEST(off_line->find("edit")->find("diagnostics")->is_null());
+}
+
 BOOST_AUTO_TEST_CASE(the_environment_forces_the_builtin_grep) {
   TempFolder workspace;
   workspace.write("a.txt", "needle\n");
