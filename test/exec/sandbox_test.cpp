@@ -149,15 +149,15 @@ BOOST_AUTO_TEST_CASE(without_bubblewrap_a_sandboxed_task_is_an_error_never_unsan
 }
 
 BOOST_AUTO_TEST_CASE(the_command_line_puts_the_command_after_bubblewrap_s_options) {
-  ProcessSpec spec = shell_command("make", "/work/ws/sub", 5s);
-  ProcessSpec wrapped = sandboxed(spec, SandboxSpec{}, "/work/ws");
+  ProcessSpec spec = shell_command("make", "/srv/ws/sub", 5s);
+  ProcessSpec wrapped = sandboxed(spec, SandboxSpec{}, "/srv/ws");
   std::string line = join(wrapped.argv, " ");
   BOOST_TEST(line ==
              "bwrap --die-with-parent --unshare-pid --unshare-ipc --unshare-uts --unshare-net --ro-bind / / --tmpfs "
-             "/tmp --tmpfs /var/tmp --bind /work/ws /work/ws --dev /dev --proc /proc --chdir /work/ws/sub -- /bin/sh "
+             "/tmp --tmpfs /var/tmp --bind /srv/ws /srv/ws --dev /dev --proc /proc --chdir /srv/ws/sub -- /bin/sh "
              "-c make");
   BOOST_TEST(wrapped.timeout.count() == 5000);
-  BOOST_TEST(wrapped.cwd == "/work/ws/sub");
+  BOOST_TEST(wrapped.cwd == "/srv/ws/sub");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
