@@ -29,14 +29,23 @@ void add_escapes(const ProcessTableSummary& processes, AttemptResult& result) {
 
 }  // namespace
 
-Expected<void> check_task_sandbox(const Task& task) {
-  if (!task.sandbox) return {};
-  return check_sandbox_works(*task.sandbox);
+std::optional<SandboxSpec> attempt_sandbox(const Task& task, const Policy& policy) {
+  return task.sandbox ? task.sandbox : policy.sandbox;
 }
 
-void prepare_session(const Task& task, SessionState& session) {
+Expected<void> check_attempt_sandbox(const Task& task, const Policy& policy) {
+  std::optional<SandboxSpec> sandbox = attempt_sandbox(task, policy);
+  if (!sandbox) return {};
+  auto works = check_sandbox_works(*sandbox);
+  if (!works && !task.sandbox) {
+    return make_error("the policy " + policy.source.string() + " asks for a sandbox: " + works.error().message);
+  }
+  return works;
+}
+
+void prepare_session(const Task& task, const Policy& policy, SessionState& session) {
   session.answers = task.answers;
-  session.sandbox = task.sandbox;
+  session.sandbox = attempt_sandbox(task, policy);
   session.secrets = task.secrets;
   session.web.search_command = task.web_search;
 }
