@@ -36,11 +36,7 @@ std::optional<SandboxSpec> attempt_sandbox(const Task& task, const Policy& polic
 Expected<void> check_attempt_sandbox(const Task& task, const Policy& policy) {
   std::optional<SandboxSpec> sandbox = attempt_sandbox(task, policy);
   if (!sandbox) return {};
-  auto works = check_sandbox_works(*sandbox);
-  if (!works && !task.sandbox) {
-    return make_error("the policy " + policy.source.string() + " asks for a sandbox: " + works.error().message);
-  }
-  return works;
+  return check_sandbox_works(*sandbox, task.sandbox ? "the task" : "the policy " + policy.source.string());
 }
 
 void prepare_session(const Task& task, const Policy& policy, SessionState& session) {
