@@ -29,14 +29,19 @@ void add_escapes(const ProcessTableSummary& processes, AttemptResult& result) {
 
 }  // namespace
 
-Expected<void> check_task_sandbox(const Task& task) {
-  if (!task.sandbox) return {};
-  return check_sandbox_works(*task.sandbox);
+std::optional<SandboxSpec> attempt_sandbox(const Task& task, const Policy& policy) {
+  return task.sandbox ? task.sandbox : policy.sandbox;
 }
 
-void prepare_session(const Task& task, SessionState& session) {
+Expected<void> check_attempt_sandbox(const Task& task, const Policy& policy) {
+  std::optional<SandboxSpec> sandbox = attempt_sandbox(task, policy);
+  if (!sandbox) return {};
+  return check_sandbox_works(*sandbox, task.sandbox ? "the task" : "the policy " + policy.source.string());
+}
+
+void prepare_session(const Task& task, const Policy& policy, SessionState& session) {
   session.answers = task.answers;
-  session.sandbox = task.sandbox;
+  session.sandbox = attempt_sandbox(task, policy);
   session.secrets = task.secrets;
   session.web.search_command = task.web_search;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
+#include "policy/policy.h"
 #include "report/run_report.h"
 #include "task/task.h"
 #include "tools/session_state.h"
@@ -9,12 +10,16 @@ namespace agent_run {
 
 // The process and session tools' part of one attempt (run_attempt.cpp calls these).
 
-/// An error when the task asks for a sandbox that bubblewrap cannot give on this machine: such a
-/// task is an error (`sandbox.unavailable`), never run unsandboxed.
-Expected<void> check_task_sandbox(const Task& task);
+/// The attempt's sandbox: the task's `sandbox:` when it has one, else its policy's, else none.
+std::optional<SandboxSpec> attempt_sandbox(const Task& task, const Policy& policy);
 
-/// The session state the task's keys set: answers:, sandbox:, secrets:, web_search:.
-void prepare_session(const Task& task, SessionState& session);
+/// An error when the task or its policy asks for a sandbox that bubblewrap cannot give on this
+/// machine: such an attempt is an error (`sandbox.unavailable`), never run unsandboxed.
+Expected<void> check_attempt_sandbox(const Task& task, const Policy& policy);
+
+/// The session state the task's keys set (answers:, sandbox:, secrets:, web_search:), with the
+/// policy's sandbox: when the task has none.
+void prepare_session(const Task& task, const Policy& policy, SessionState& session);
 
 /// Ends every process the attempt left running (background processes, escapes) and copies the
 /// session tools' records (todos, questions, processes) into the result.

@@ -110,7 +110,8 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   context.workspace = workspace.root();
   context.environment = settings.environment;
   context.cancellation = settings.cancellation;
-  prepare_session(*plan.task, context.session);
+  prepare_session(*plan.task, *plan.policy, context.session);
+  context.session.status.context_window = model.context_window();  // from the price table; script: unknown
   context.grep_backend = settings.grep_backend;
   if (plan.task->diagnostics) context.diagnostics = settings.diagnostics;
   if (!plan.policy->source.empty()) {
@@ -163,7 +164,7 @@ void commit_result(const AttemptPlan& plan, const Workspace& workspace, AttemptR
 bool run_steps(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
                ProcessTable& commands, AttemptResult& result, ProgressReporter& reporter) {
   reporter.phase("setup");
-  if (auto sandbox = check_task_sandbox(*plan.task); !sandbox) {
+  if (auto sandbox = check_attempt_sandbox(*plan.task, *plan.policy); !sandbox) {
     set_outcome(result, Outcome::error, "sandbox.unavailable", sandbox.error().message);
     return false;
   }

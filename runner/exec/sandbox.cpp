@@ -33,18 +33,18 @@ ProcessSpec sandboxed(const ProcessSpec& spec, const SandboxSpec& sandbox, const
   return wrapped;
 }
 
-Expected<void> check_sandbox_works(const SandboxSpec& sandbox) {
+Expected<void> check_sandbox_works(const SandboxSpec& sandbox, const std::string& asked_by) {
   ProcessSpec probe;
   probe.argv = {"true"};
   probe.timeout = std::chrono::seconds(20);
   auto result = run_process(sandboxed(probe, sandbox, "/"));
   if (!result) {
-    return make_error("the task asks for a sandbox, but bubblewrap is not installed (" + result.error().message +
+    return make_error(asked_by + " asks for a sandbox, but bubblewrap is not installed (" + result.error().message +
                       "); install Debian's 'bubblewrap' package (ci/setup.sh does), or remove 'sandbox:'");
   }
   if (result->exit_code != 0) {
     std::string said(trim(result->output));
-    return make_error("the task asks for a sandbox, but bubblewrap cannot make its namespaces here: " +
+    return make_error(asked_by + " asks for a sandbox, but bubblewrap cannot make its namespaces here: " +
                       (said.empty() ? "exit code " + std::to_string(result->exit_code) : said) +
                       " (unprivileged user namespaces may be disabled on this machine)");
   }

@@ -29,7 +29,8 @@ struct SandboxSpec {
 ProcessSpec sandboxed(const ProcessSpec& spec, const SandboxSpec& sandbox, const std::filesystem::path& workspace);
 
 /// Checks that bubblewrap is installed and can make the namespaces `sandbox` needs on this machine,
-/// by running it once. The error says what is missing and how to get it.
-Expected<void> check_sandbox_works(const SandboxSpec& sandbox);
+/// by running it once. The error says who asked (`asked_by`: "the task", "the policy FILE"), what is
+/// missing and how to get it.
+Expected<void> check_sandbox_works(const SandboxSpec& sandbox, const std::string& asked_by = "the task");
 
 }  // namespace agent_run

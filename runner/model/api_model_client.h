@@ -39,6 +39,9 @@ class ApiModelClient final : public ModelClient {
   Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
   void set_deadline(Clock::SteadyTime deadline) override { m_deadline = deadline; }
   ModelCallRecord last_call() const override { return m_last; }
+  std::optional<std::int64_t> context_window() const override {
+    return m_price ? m_price->context_window : std::nullopt;
+  }
 
  private:
   DecodedTurn try_once(const HttpRequest& request);

@@ -5,6 +5,8 @@
 #include "model/conversation.h"
 #include "report/model_call.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ class ModelClient {
   /// What the last complete() went through on the wire: request id, answering model and the
   /// failed tries. The caller fills in the turn, usage and outcome. Empty for clients without an API.
   virtual ModelCallRecord last_call() const { return {}; }
+
+  /// The model's context window in tokens, for context_status; nullopt when not known.
+  virtual std::optional<std::int64_t> context_window() const { return std::nullopt; }
 };
 
 }  // namespace agent_run

@@ -30,13 +30,27 @@ std::optional<std::string> without_date_suffix(std::string_view name) {
   return std::nullopt;
 }
 
+/// A model's `context_window`: a whole number of tokens, at least 1.
+Expected<std::int64_t> parse_context_window(const std::string& where, const Json& value) {
+  if (!value.is_integer() || value.as_int() < 1) {
+    return make_error(where + ".context_window: must be a whole number of tokens, at least 1");
+  }
+  return value.as_int();
+}
+
 Expected<ModelPrice> parse_price(const std::string& where, const Json& entry) {
   if (!entry.is_object()) return make_error(where + ": must be an object of prices in USD per million tokens");
-  static const std::vector<std::string> k_keys = {"input", "output", "cache_read", "cache_write"};
+  static const std::vector<std::string> k_keys = {"input", "output", "cache_read", "cache_write", "context_window"};
   ModelPrice price;
   std::optional<double> cache_read;
   std::optional<double> cache_write;
   for (const auto& [key, value] : entry.as_object()) {
+    if (key == "context_window") {
+      auto window = parse_context_window(where, value);
+      if (!window) return window.error();
+      price.context_window = *window;
+      continue;
+    }
     if (!value.is_number() || value.as_double() < 0) {
       return make_error(where + "." + key + ": must be a number of USD per million tokens, at least 0");
     }
@@ -47,7 +61,7 @@ Expected<ModelPrice> parse_price(const std::string& where, const Json& entry) {
     else {
       auto suggestion = closest_match(key, k_keys);
       return make_error(where + ": unknown key '" + key + "'" + (suggestion ? " (did you mean '" + *suggestion + "'?)" : "") +
-                        "; the keys are input, output, cache_read, cache_write");
+                        "; the keys are input, output, cache_read, cache_write, context_window");
     }
   }
   if (!entry.find("input") || !entry.find("output")) return make_error(where + ": needs both 'input' and 'output'");

@@ -3,6 +3,7 @@
 #include "base/expected.h"
 #include "report/usage.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -17,6 +18,7 @@ struct ModelPrice {
   double output = 0;         // output, reasoning included
   double cache_read = 0;     // input read from the prompt cache
   double cache_write = 0;    // input written to the prompt cache (Anthropic's 5-minute rate)
+  std::optional<std::int64_t> context_window;  // the model's context window in tokens, when the table knows it
 };
 
 /// The price table: its version (written in every report), where it came from, and a price per
@@ -32,7 +34,7 @@ struct PriceTable {
 };
 
 /// Parses a price table (JSON: `{"version", "models": {"provider/name": {"input", "output",
-/// "cache_read", "cache_write"}}}`). Errors name `source`, the entry and the bad key or value.
+/// "cache_read", "cache_write", "context_window"}}}`; context_window, in tokens, is optional). Errors name `source`, the entry and the bad key or value.
 Expected<PriceTable> parse_price_table(std::string_view json_text, const std::string& source);
 
 /// Reads and parses a price table file (--prices).

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "exec/sandbox.h"
 #include "policy/path_pattern.h"
 #include "policy/regex_pattern.h"
 
@@ -59,6 +60,8 @@ struct Policy {
   std::string sha256;               // of the file's content
   Verdict unmatched = Verdict::deny;
   std::vector<Rule> rules;
+  std::optional<SandboxSpec> sandbox;  // `sandbox:`: bash and background processes inside bubblewrap,
+                                       // unless the task has its own `sandbox:`, which wins
 };
 
 /// Where a call would act: what the policy needs beyond the call to decide it.

@@ -6,6 +6,7 @@
 #include "base/yaml_document.h"
 #include "policy/policy_examples.h"
 #include "policy/rule_reading.h"
+#include "policy/sandbox_reading.h"
 #include "policy/tool_names.h"
 
 #include <algorithm>
@@ -83,7 +84,7 @@ namespace {
 void read_version(const YamlNode& root, YamlChecker& checker) {
   const YamlNode* version = root.find("version");
   if (!version) {
-    if (!has_misspelling_of(root, "version", {"version", "unmatched", "rules"})) {
+    if (!has_misspelling_of(root, "version", {"version", "unmatched", "rules", "sandbox"})) {
       checker.add(root.mark, "missing required key 'version' (write 'version: 1')");
     }
   } else if (!version->is_scalar() || version->style != ScalarStyle::plain || version->scalar != "1") {
@@ -194,6 +195,12 @@ void read_rules(const YamlNode& root, YamlChecker& checker, Policy& policy) {
   }
 }
 
+void read_sandbox(const YamlNode& root, YamlChecker& checker, Policy& policy) {
+  const YamlNode* sandbox = root.find("sandbox");
+  if (!sandbox) return;
+  policy.sandbox = read_sandbox_spec(*sandbox, checker);
+}
+
 /// Runs every example; each failure is a problem at the example's position.
 void check_examples_at_load(const Policy& policy, YamlChecker& checker) {
   for (const ExampleOutcome& outcome : check_examples(policy)) {
@@ -210,10 +217,11 @@ Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::
   YamlChecker checker(source.string());
   YamlDocument document = parse_yaml(yaml_text);
   checker.add_all(document.problems);
-  if (document.root && checker.check_map(*document.root, "", {"version", "unmatched", "rules"})) {
+  if (document.root && checker.check_map(*document.root, "", {"version", "unmatched", "rules", "sandbox"})) {
     read_version(*document.root, checker);
     read_unmatched(*document.root, checker, policy);
     read_rules(*document.root, checker, policy);
+    read_sandbox(*document.root, checker, policy);
   }
   if (checker.ok() && examples == ExampleCheck::at_load) check_examples_at_load(policy, checker);
   if (!checker.ok()) return checker.error();

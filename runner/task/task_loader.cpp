@@ -5,6 +5,7 @@
 #include "base/text.h"
 #include "base/yaml_document.h"
 #include "policy/policy_loader.h"
+#include "policy/sandbox_reading.h"
 
 #include <algorithm>
 #include <cctype>
@@ -324,17 +325,7 @@ void read_answers(const YamlNode& value, TaskReading& reading) {
 }
 
 void read_sandbox(const YamlNode& value, TaskReading& reading) {
-  YamlChecker& checker = reading.checker;
-  SandboxSpec sandbox;
-  if (!value.is_null() && !checker.check_map(value, "sandbox", {"network", "write"})) return;
-  if (const YamlNode* network = value.find("network")) {
-    if (checker.choice(*network, "sandbox.network", {"off", "on"}) == "on") sandbox.network = SandboxNetwork::on;
-  }
-  if (const YamlNode* write = value.find("write")) {
-    auto choice = checker.choice(*write, "sandbox.write", {"workspace", "anywhere"});
-    if (choice == "anywhere") sandbox.write = SandboxWrite::anywhere;
-  }
-  reading.task.sandbox = sandbox;
+  if (auto sandbox = read_sandbox_spec(value, reading.checker)) reading.task.sandbox = *sandbox;
 }
 
 bool is_environment_name(const std::string& name) {

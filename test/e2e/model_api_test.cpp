@@ -141,6 +141,26 @@ void check_usage_totals(const Json& report_usage, const StreamedUsage& streamed,
   BOOST_TEST(report_usage.find("cost_usd")->as_double() == cost_usd(*price, as_usage), boost::test_tools::tolerance(1e-9));
 }
 
+/// An Anthropic stream of one turn reporting `input_tokens` and `cache_read` tokens of input: a
+/// context_status call, or (without `tool_id`) a last text.
+std::string anthropic_turn(const std::string& tool_id, int input_tokens, int cache_read) {
+  std::string usage = R"("usage":{"input_tokens":)" + std::to_string(input_tokens) +
+                      R"(,"cache_creation_input_tokens":0,"cache_read_input_tokens":)" + std::to_string(cache_read) +
+                      R"(,"output_tokens":7})";
+  std::string block = tool_id.empty()
+                          ? R"({"type":"text","text":"done"})"
+                          : R"({"type":"tool_use","id":")" + tool_id + R"(","name":"context_status","input":{}})";
+  return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-4-5-20250929\","
+         "\"id\":\"msg_status\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"stop_reason\":null," +
+         usage + "}}\n\n"
+         "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":" + block +
+         "}\n\n"
+         "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+         "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" +
+         (tool_id.empty() ? "end_turn" : "tool_use") + "\",\"stop_sequence\":null}," + usage + "}\n\n"
+         "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+}
+
 }  // namespace
 
 BOOST_FIXTURE_TEST_SUITE(model_api_end_to_end, ModelApiFixture)
@@ -288,6 +308,37 @@ BOOST_AUTO_TEST_CASE(an_unpriced_model_has_an_unknown_cost_and_its_cost_limit_is
   BOOST_TEST(warnings[0].as_string().find("limits.cost_usd ($5.00) was not enforced") != std::string::npos);
   BOOST_TEST(server.requests().at(0).header("Authorization") == "");  // a local server with no key gets none
   check_report_schema();
+}
+
+BOOST_AUTO_TEST_CASE(context_status_reports_the_context_against_a_priced_models_window) {
+  ReplayServer server({sse_response(anthropic_turn("toolu_status_1", 1500, 1000), "req_status_1"),
+                       sse_response(anthropic_turn("", 2600, 1000), "req_status_2")});
+  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+                             {"--model", "anthropic/claude-sonnet-4-5-20250929"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 1);  // the agent wrote no hello.sh: its check fails
+  auto requests = server.requests();
+  BOOST_REQUIRE(requests.size() == 2u);
+  BOOST_TEST_INFO(requests[1].body);
+  // 1500 uncached + 1000 cached input in the last request, against the table's 200000 for the model.
+  BOOST_TEST(requests[1].body.find("context: 2500 of 200000 tokens (1%) in the last request") != std::string::npos);
+  BOOST_TEST(requests[1].body.find("window is not known") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(context_status_says_an_unlisted_models_window_is_not_known) {
+  ReplayServer server({sse_response(anthropic_turn("toolu_status_1", 1500, 0), "req_status_1"),
+                       sse_response(anthropic_turn("", 2600, 0), "req_status_2")});
+  TempFolder prices;  // a table that prices the model but gives no window
+  std::filesystem::path table = prices.write(
+      "prices.json", R"({"version": "t", "models": {"anthropic/claude-sonnet-4-5": {"input": 3, "output": 15}}})");
+  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+                             {"--model", "anthropic/claude-sonnet-4-5", "--prices", table.string()});
+  BOOST_TEST_INFO(result.output);
+  auto requests = server.requests();
+  BOOST_REQUIRE(requests.size() == 2u);
+  BOOST_TEST_INFO(requests[1].body);
+  BOOST_TEST(requests[1].body.find("context: 1500 tokens in the last request; the model's window is not known") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

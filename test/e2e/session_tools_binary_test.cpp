@@ -1,5 +1,7 @@
 #include "base/json.h"
+#include "exec/sandbox.h"
 #include "support/fixtures.h"
+#include "support/loopback_listener.h"
 #include "support/process_probes.h"
 
 #include <boost/test/unit_test.hpp>
@@ -43,6 +45,29 @@ script:
   - call: {tool: ask_user, input: {question: "Deploy to production now?", options: ["yes", "no"]}}
   - say: never reached
 )";
+}
+
+/// A policy that allows `sh SCRIPT` and, when `sandbox` is not empty, has that `sandbox:` line.
+std::string policy_with_sandbox(const std::string& sandbox) {
+  return std::string(k_policy) + (sandbox.empty() ? "" : "sandbox: " + sandbox + "\n");
+}
+
+/// A task (with no sandbox: of its own) whose one command connects to 127.0.0.1:`port`.
+std::string connecting_task() {
+  return "prompt: p\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: {command: sh connect.sh}}\n";
+}
+
+std::string connect_script(int port) {
+  return "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", " + std::to_string(port) +
+         "), timeout=3); print(\"connected\")'\n";
+}
+
+/// Runs the sandbox tests only where bubblewrap works (exec_tests' sandbox_availability says why not).
+boost::test_tools::assertion_result sandbox_usable(boost::unit_test::test_unit_id) {
+  auto works = check_sandbox_works(SandboxSpec{});
+  boost::test_tools::assertion_result usable(works.has_value());
+  if (!works) usable.message() << "sandbox tests not run: " << works.error().message;
+  return usable;
 }
 
 }  // namespace
@@ -126,6 +151,60 @@ BOOST_AUTO_TEST_CASE(a_sandboxed_task_without_bubblewrap_is_an_error_never_unsan
   BOOST_TEST(attempt.get_string("outcome") == "error");
   BOOST_TEST(attempt.get_string("outcome_type") == "sandbox.unavailable");
   BOOST_TEST(attempt.get_string("message").find("bubblewrap is not installed") != std::string::npos);
+  BOOST_TEST(attempt.find("tool_calls")->as_array().empty());  // nothing ran
+}
+
+BOOST_AUTO_TEST_CASE(a_policys_sandbox_cuts_the_network_of_a_task_without_one,
+                     *boost::unit_test::precondition(sandbox_usable)) {
+  LoopbackListener listener;
+  for (const std::string& sandbox : {std::string(), std::string("{network: off, write: workspace}")}) {
+    TempFolder repo;
+    TempFolder out;
+    make_git_repository(repo.path(), {{"policy.yaml", policy_with_sandbox(sandbox)},
+                                      {"connect.sh", connect_script(listener.port())},
+                                      {"tasks/connect.yaml", connecting_task()}});
+    CommandResult result = run_agent_run({"tasks/connect.yaml", "--out", out.path().string()}, repo.path());
+    BOOST_TEST_INFO(result.output);
+    BOOST_TEST(result.exit_code == 0);
+    const Json attempt = parse_json(out.read("report.json")).value().find("attempts")->as_array().at(0);
+    std::string transcript = out.read("attempts/connect/1/transcript.jsonl");
+    BOOST_TEST_INFO(transcript);
+    BOOST_TEST(attempt.find("tool_calls")->as_array().at(0).get_string("decision") == "allowed");
+    if (sandbox.empty()) {  // the same command reaches the listener without the policy's sandbox
+      BOOST_TEST(attempt.find("sandboxed")->as_bool() == false);
+      BOOST_TEST(listener.connections() == 1);
+      BOOST_TEST(transcript.find("connected") != std::string::npos);
+    } else {
+      BOOST_TEST(attempt.find("sandboxed")->as_bool() == true);
+      BOOST_TEST(listener.connections() == 1);  // no new connection
+      BOOST_TEST(transcript.find("Connection refused") != std::string::npos);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_policys_sandbox_without_bubblewrap_is_an_error_never_unsandboxed) {
+  TempFolder repo;
+  TempFolder out;
+  TempFolder bin;  // a PATH with git and sh but no bwrap
+  for (const char* tool : {"git", "sh"}) {
+    run_shell("ln -s \"$(command -v " + std::string(tool) + ")\" " + shell_quote((bin.path() / tool).string()), bin.path());
+  }
+  make_git_repository(repo.path(), {{"policy.yaml", policy_with_sandbox("{network: off}")},
+                                    {"tasks/boxed.yaml", "prompt: p\npolicy: ../policy.yaml\n"
+                                                         "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
+  CommandResult result = run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(AGENT_RUN_BINARY) +
+                                       " tasks/boxed.yaml --out " + shell_quote(out.path().string()),
+                                   repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 3);
+  auto report = parse_json(out.read("report.json"));
+  BOOST_REQUIRE(report.has_value());
+  const Json& attempt = report->find("attempts")->as_array().at(0);
+  BOOST_TEST(attempt.get_string("outcome") == "error");
+  BOOST_TEST(attempt.get_string("outcome_type") == "sandbox.unavailable");
+  BOOST_TEST_INFO(attempt.get_string("message"));
+  BOOST_TEST(attempt.get_string("message").find("policy.yaml asks for a sandbox, but bubblewrap is not installed") !=
+             std::string::npos);
   BOOST_TEST(attempt.find("tool_calls")->as_array().empty());  // nothing ran
 }
 

@@ -18,6 +18,9 @@ BOOST_AUTO_TEST_CASE(the_shipped_table_parses_and_has_a_version) {
   BOOST_REQUIRE(sonnet != nullptr);
   BOOST_TEST(sonnet->input == 3.0);
   BOOST_TEST(sonnet->cache_write == 3.75);
+  BOOST_TEST(sonnet->context_window.value_or(0) == 200000);
+  BOOST_TEST(table->find("anthropic/claude-haiku-4-5-20251001")->context_window.value_or(0) == 200000);
+  BOOST_TEST(!table->find("openai/gpt-4o")->context_window.has_value());  // not given: context_status says unknown
 }
 
 BOOST_AUTO_TEST_CASE(a_dated_model_name_finds_its_undated_entry_and_an_unknown_one_finds_nothing) {
@@ -48,12 +51,29 @@ BOOST_AUTO_TEST_CASE(a_users_table_is_read_from_a_file_and_cache_prices_default_
   BOOST_TEST(table->find("openai/llama3")->cache_read == 0.1);
 }
 
+BOOST_AUTO_TEST_CASE(a_context_window_is_read_when_given_and_must_be_a_positive_whole_number) {
+  auto table = parse_price_table(
+      R"({"version": "1", "models": {"openai/a": {"input": 1, "output": 2, "context_window": 128000}, "openai/b": {"input": 1, "output": 2}}})",
+      "p.json");
+  BOOST_REQUIRE_MESSAGE(table.has_value(), (table ? std::string() : table.error().message));
+  BOOST_TEST(table->find("openai/a")->context_window.value_or(0) == 128000);
+  BOOST_TEST(table->find("openai/a")->output == 2.0);
+  BOOST_TEST(!table->find("openai/b")->context_window.has_value());
+  for (const char* bad : {"0", "-5", "1.5", "\"big\""}) {
+    auto wrong = parse_price_table(std::string(R"({"version": "1", "models": {"openai/x": {"input": 1, "output": 2, "context_window": )") +
+                                       bad + "}}}",
+                                   "p.json");
+    BOOST_REQUIRE(!wrong.has_value());
+    BOOST_TEST(wrong.error().message == "p.json: models.\"openai/x\".context_window: must be a whole number of tokens, at least 1");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(mistakes_in_a_table_name_the_entry_and_suggest_the_key) {
   auto typo = parse_price_table(R"({"version": "1", "models": {"openai/x": {"input": 1, "ouput": 2}}})", "p.json");
   BOOST_REQUIRE(!typo.has_value());
   BOOST_TEST(typo.error().message ==
              "p.json: models.\"openai/x\": unknown key 'ouput' (did you mean 'output'?); the keys are input, output, "
-             "cache_read, cache_write");
+             "cache_read, cache_write, context_window");
   auto negative = parse_price_table(R"({"version": "1", "models": {"openai/x": {"input": -1, "output": 2}}})", "p.json");
   BOOST_TEST(negative.error().message == "p.json: models.\"openai/x\".input: must be a number of USD per million tokens, at least 0");
   auto unversioned = parse_price_table(R"({"models": {}})", "p.json");

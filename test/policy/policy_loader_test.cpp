@@ -79,6 +79,28 @@ BOOST_AUTO_TEST_CASE(version_is_required_and_must_be_1) {
   BOOST_TEST(error_of("version: \"1\"\n") == "policies/p.yaml:1:10: 'version' must be 1, got the string '1'");
 }
 
+BOOST_AUTO_TEST_CASE(a_sandbox_key_is_read_like_the_task_files) {
+  BOOST_TEST(!load_policy("version: 1\n", "p.yaml")->sandbox.has_value());
+  Expected<Policy> boxed = load_policy("version: 1\nsandbox: {network: off, write: workspace}\n", "p.yaml");
+  BOOST_REQUIRE_MESSAGE(boxed.has_value(), (boxed ? std::string() : boxed.error().message));
+  BOOST_REQUIRE(boxed->sandbox.has_value());
+  BOOST_TEST((boxed->sandbox->network == SandboxNetwork::off));
+  BOOST_TEST((boxed->sandbox->write == SandboxWrite::workspace));
+  Expected<Policy> open = load_policy("version: 1\nsandbox:\n  network: on\n  write: anywhere\n", "p.yaml");
+  BOOST_REQUIRE(open.has_value());
+  BOOST_TEST((open->sandbox->network == SandboxNetwork::on));
+  BOOST_TEST((open->sandbox->write == SandboxWrite::anywhere));
+  BOOST_TEST(load_policy("version: 1\nsandbox:\n", "p.yaml")->sandbox.has_value());  // empty: the defaults
+  BOOST_TEST(error_of("version: 1\nsandbox: {network: none}\n") ==
+             "policies/p.yaml:2:20: 'sandbox.network' must be off or on, got 'none' (did you mean 'on'?)");
+  BOOST_TEST(error_of("version: 1\nsandbox: {write: everywhere}\n") ==
+             "policies/p.yaml:2:18: 'sandbox.write' must be workspace or anywhere, got 'everywhere'");
+  BOOST_TEST(error_of("version: 1\nsandbox: {netwrk: off}\n") ==
+             "policies/p.yaml:2:11: unknown key 'netwrk' in 'sandbox' (did you mean 'network'?)");
+  BOOST_TEST(error_of("version: 1\nsandbox: off\n") != "");
+  BOOST_TEST(error_of("version: 1\nsandbx: {}\n") == "policies/p.yaml:2:1: unknown key 'sandbx' (did you mean 'sandbox'?)");
+}
+
 BOOST_AUTO_TEST_CASE(unknown_keys_get_a_suggestion) {
   BOOST_TEST(error_of("version: 1\nunmached: deny\n") ==
              "policies/p.yaml:2:1: unknown key 'unmached' (did you mean 'unmatched'?)");
