@@ -88,7 +88,7 @@ Expected<std::vector<AttemptPlan>> plan_attempts(const std::vector<Task>& tasks,
     for (const std::string& model : models) {
       for (int r = 0; r < repeat; ++r) {
         plans.push_back(AttemptPlan{&task, policy_of[i], model, r,
-                                    ReportFolder::attempt_folder(task.id, model, r, model_in_path)});
+                                    ReportFolder::attempt_folder(task.id, model, r, model_in_path), model_in_path});
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include "base/expected.h"
 #include "policy/policy.h"
+#include "report/report_folder.h"
 #include "report/run_report.h"
 #include "task/task.h"
 
@@ -18,6 +19,7 @@ struct AttemptPlan {
   std::string model;
   int repeat_index = 0;  // 0-based
   std::string folder;    // its folder in the report folder: attempts/<task>/[<model>/]<n>
+  ModelInPath model_in_path = ModelInPath::omitted;  // shown when the task runs with several models
 };
 
 /// What the command line changes about the plan.

@@ -49,8 +49,7 @@ void add_command_lines(const char* kind, const std::vector<CheckRecord>& command
 
 std::string attempt_label(const AttemptPlan& plan) {
   std::string label = plan.task->id + " #" + std::to_string(plan.repeat_index + 1);
-  bool model_in_folder = plan.folder != ReportFolder::attempt_folder(plan.task->id, plan.repeat_index);
-  return model_in_folder ? label + " [" + plan.model + "]" : label;
+  return plan.model_in_path == ModelInPath::shown ? label + " [" + plan.model + "]" : label;
 }
 
 std::vector<std::string> attempt_detail_lines(const AttemptResult& result) {

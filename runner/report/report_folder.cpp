@@ -9,20 +9,17 @@ namespace agent_run {
 
 ReportFolder::ReportFolder(std::filesystem::path root) : m_root(std::move(root)) {}
 
-std::string ReportFolder::attempt_folder(const std::string& task_id, int repeat_index) {
-  return "attempts/" + task_id + "/" + std::to_string(repeat_index + 1);
-}
-
 std::string ReportFolder::attempt_folder(const std::string& task_id, const std::string& model, int repeat_index,
                                          ModelInPath model_in_path) {
-  if (model_in_path == ModelInPath::omitted) return attempt_folder(task_id, repeat_index);
+  const std::string repeat = std::to_string(repeat_index + 1);
+  if (model_in_path == ModelInPath::omitted) return "attempts/" + task_id + "/" + repeat;
   std::string name;
   for (char c : model) {
     bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
     name += keep ? c : '-';
   }
   if (name.empty() || name.front() == '.') name.insert(0, "m");
-  return "attempts/" + task_id + "/" + name + "/" + std::to_string(repeat_index + 1);
+  return "attempts/" + task_id + "/" + name + "/" + repeat;
 }
 
 Expected<void> ReportFolder::write(const RunReport& report) const {
