@@ -1,6 +1,6 @@
 #pragma once
 
-#include "diagnostics/edit_diagnostics.h"
+#include "report/edit_diagnostics.h"
 #include "diagnostics/languages.h"
 
 #include <chrono>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/json.h"
-#include "diagnostics/edit_diagnostics.h"
+#include "report/edit_diagnostics.h"
 
 #include <filesystem>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "report/model_call.h"
-#include "diagnostics/edit_diagnostics.h"
+#include "report/edit_diagnostics.h"
 #include "report/usage.h"
 
 #include <optional>
