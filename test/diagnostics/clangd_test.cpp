@@ -17,7 +17,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   workspace.write("compile_flags.txt", "-std=c++17\n-xc++\n");
   workspace.write("helper.hpp", "#pragma once\ninline int helper() { return 1; }\n");
   workspace.write("main.cpp", "#include \"helper.hpp\"\n\nint main() {\n  return helper();\n}\n");
-  EditChecker checker;
+  EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
   auto warm = checker.warm_up(workspace.path() / "main.cpp", workspace.path(), environment, 30s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "clangd", (warm ? *warm : warm.error().message));

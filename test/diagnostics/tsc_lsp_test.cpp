@@ -19,7 +19,7 @@ BOOST_AUTO_TEST_CASE(typescript_7_is_its_own_pull_server) {
   workspace.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n");
   workspace.write("helper.ts", "export function helper(): number {\n  return 1;\n}\n");
   workspace.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper());\n");
-  EditChecker checker;
+  EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
   auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 30s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "tsc --lsp", (warm ? *warm : warm.error().message));

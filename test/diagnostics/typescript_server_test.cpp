@@ -18,7 +18,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   workspace.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n");
   workspace.write("helper.ts", "export function helper(): number {\n  return 1;\n}\n");
   workspace.write("main.ts", "import { helper } from \"./helper\";\n\nconst y: string = 1;\nconsole.log(helper(), y);\n");
-  EditChecker checker;
+  EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
   auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 60s, Silence::means_waiting);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "typescript-language-server", (warm ? *warm : warm.error().message));

@@ -326,8 +326,9 @@ BOOST_AUTO_TEST_CASE(a_real_report_reads_back_field_for_field) {
   RunFixture fixture;
   // A task that fills the session tools' fields too: a plan, a question, a background process and
   // a process escaped from its group (a script: the policy refuses `&` and `$!` in a bash call).
-  fs::path escape = fixture.temp.write("escape.sh", "setsid sleep 1000 >/dev/null 2>&1 &\necho $! > " +
-                                                        (fixture.temp.path() / "escaped.pid").string() + "\nsleep 0.3\n");
+  fs::path escape = fixture.temp.write("escape.sh", "setsid sleep 1000 >/dev/null 2>&1 &\np=$!\n"
+                                                    "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done\n"
+                                                    "echo $p > " + (fixture.temp.path() / "escaped.pid").string() + "\n");
   fixture.temp.write("repo/tasks/e-session.yaml",
                      "prompt: p\npolicy: ../policy.yaml\nanswers:\n  - otherwise: first\nscript:\n"
                      "  - call: {tool: todo_write, input: {todos: [{content: look, status: in_progress}]}}\n"

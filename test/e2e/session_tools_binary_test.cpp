@@ -24,7 +24,9 @@ rules:
 /// A script that leaves a process behind outside its process group and writes its pid to `pid_file`
 /// (the policy cannot allow `&` or `$!` in a command line, but it can allow running a script).
 std::string escape_script(const std::string& pid_file) {
-  return "setsid sleep 1000 >/dev/null 2>&1 &\necho $! > " + pid_file + "\nsleep 0.3\n";
+  return "setsid sleep 1000 >/dev/null 2>&1 &\np=$!\n"
+         "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done\n"  // it has left the group
+         "echo $p > " + pid_file + "\n";
 }
 
 /// A task that plans, starts a server in the background, leaves an escaped process behind, asks two

@@ -105,7 +105,8 @@ BOOST_AUTO_TEST_CASE(a_timeout_kills_the_sandboxed_command_and_its_children) {
 BOOST_AUTO_TEST_CASE(an_escape_inside_the_sandbox_dies_with_it) {
   test::TempFolder workspace;
   ProcessTable table;
-  ProcessResult result = run_command(table, "setsid sleep 1000 >/dev/null 2>&1 & sleep 0.2; echo started",
+  ProcessResult result = run_command(table, "setsid sleep 1000 >/dev/null 2>&1 & p=$!; "
+                                     "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; echo started",
                                      workspace.path(), SandboxSpec{});
   BOOST_TEST(result.output == "started\n");
   BOOST_TEST(processes_marked(table.marker()).empty());  // its PID namespace ended with the command

@@ -93,8 +93,10 @@ BOOST_AUTO_TEST_CASE(the_environment_lacks_what_the_task_marks_secret_and_carrie
 }
 
 BOOST_AUTO_TEST_CASE(escapes_outlive_the_call_and_die_when_the_attempt_ends) {
-  ToolOutput output = bash("setsid sleep 1000 >/dev/null 2>&1 & echo $!; "
-                           "(setsid sh -c 'exec sleep 1000' >/dev/null 2>&1 &); sleep 0.3");
+  // Returns once both have left the command's session (setsid has exec'd sleep), never after a fixed time.
+  ToolOutput output = bash("setsid sleep 1000 >/dev/null 2>&1 & p=$!; setsid sh -c 'exec sleep 1000' >/dev/null 2>&1 & q=$!; "
+                           "for r in $p $q; do until [ \"$(cat /proc/$r/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; done; "
+                           "echo $p");
   pid_t escaped = pids_in(output.content).at(0);
   BOOST_TEST(is_alive(escaped));
   BOOST_TEST(processes_marked(context.session.processes.marker()).size() == 2u);
