@@ -1,6 +1,6 @@
 #include "agent/agent_loop.h"
 
-#include "agent/tool_call.h"
+#include "agent/answer_call.h"
 #include "agent/transcript_events.h"
 #include "base/cancellation.h"
 #include "report/transcript_writer.h"

@@ -4,7 +4,7 @@
 #include "model/model_client.h"
 #include "policy/policy.h"
 #include "report/run_report.h"
-#include "task/task.h"
+#include "agent/limits.h"
 #include "tools/tool_registry.h"
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "agent/tool_call.h"
+#include "agent/answer_call.h"
 #include "app/commands.h"
 #include "app/grep_setting.h"
 #include "base/clock.h"

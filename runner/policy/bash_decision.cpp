@@ -1,6 +1,6 @@
 #include "policy/bash_decision.h"
 
-#include "model/conversation.h"
+#include "tools/tool_call.h"
 #include "policy/rule_matching.h"
 
 #include <algorithm>

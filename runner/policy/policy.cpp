@@ -1,6 +1,6 @@
 #include "policy/policy.h"
 
-#include "model/conversation.h"
+#include "tools/tool_call.h"
 #include "policy/bash_decision.h"
 #include "policy/rule_matching.h"
 

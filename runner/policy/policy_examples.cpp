@@ -1,6 +1,6 @@
 #include "policy/policy_examples.h"
 
-#include "model/conversation.h"
+#include "tools/tool_call.h"
 #include "policy/shell_parser.h"
 
 namespace agent_run {

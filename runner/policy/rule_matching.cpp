@@ -1,6 +1,6 @@
 #include "policy/rule_matching.h"
 
-#include "model/conversation.h"
+#include "tools/tool_call.h"
 #include "policy/tool_names.h"
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "base/json.h"
+#include "agent/limits.h"
 #include "exec/sandbox.h"
+#include "model/scripted_turn.h"
 #include "tools/ask_user_answers.h"
+#include "workspace/workspace_spec.h"
 
-#include <chrono>
-#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,45 +13,10 @@
 
 namespace agent_run {
 
-/// How an attempt's workspace is made from the task's repository.
-enum class Isolation {
-  worktree,  // a git worktree at `ref` (the default for a git repository)
-  copy,      // a copy of the folder (the default for a plain folder)
-  in_place,  // the folder itself: a CI step working on its own checkout
-};
-
-/// Where the agent works (the task file's `workspace:` key).
-struct WorkspaceSpec {
-  std::filesystem::path repo;             // absolute; default: the git repository holding the task file
-  std::string ref = "HEAD";               // commit, branch or tag to start from (worktree and copy of a repository)
-  std::optional<Isolation> isolation;     // nullopt: worktree for a git repository, else copy
-};
-
-/// Caps on one attempt (the task file's `limits:` key); a limit that is hit ends the attempt as failed.
-struct Limits {
-  int turns = 30;                                               // model round trips
-  std::optional<std::int64_t> tokens;                           // input + output tokens, all turns
-  std::optional<double> cost_usd;                               // only enforceable when prices are known
-  std::chrono::milliseconds time = std::chrono::minutes(15);    // wall time of the agent loop
-  std::chrono::milliseconds tool_timeout = std::chrono::minutes(2);  // one tool call, one check, one setup command
-};
-
 /// One entry of the task file's `checks:` list: what makes an attempt pass.
 struct Check {
   std::string run;  // a shell command run in the workspace after the agent stops; exit 0 = passed
   bool no_new_diagnostics = false;  // instead of `run`: the edits left no problem they introduced
-};
-
-/// One tool call the scripted model makes.
-struct ScriptedCall {
-  std::string tool;
-  Json input = Json::object();
-};
-
-/// One turn of the scripted model: optional text and any number of tool calls.
-struct ScriptedTurn {
-  std::string say;
-  std::vector<ScriptedCall> calls;
 };
 
 /// Where a passed attempt's changes are committed (the task file's `commit:` key): a branch of the

@@ -2,7 +2,7 @@
 
 #include "base/json.h"
 #include "report/edit_diagnostics.h"
-#include "model/conversation.h"
+#include "tools/tool_call.h"
 #include "tools/session_state.h"
 
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "agent/tool_call.h"
+#include "agent/answer_call.h"
 
 namespace agent_run {
 

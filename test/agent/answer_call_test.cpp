@@ -1,5 +1,5 @@
 #include "agent/agent_loop.h"
-#include "agent/tool_call.h"
+#include "agent/answer_call.h"
 #include "support/fakes.h"
 #include "support/fixtures.h"
 
