@@ -1,6 +1,6 @@
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
-#include "tools/file_walk.h"
+#include "search/file_walk.h"
 #include "tools/tool_input.h"
 
 #include <fcntl.h>

@@ -1,8 +1,8 @@
 #include "base/text.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
-#include "tools/grep_report.h"
-#include "tools/safe_open.h"
+#include "search/grep_report.h"
+#include "base/safe_open.h"
 #include "tools/tool_input.h"
 
 #include <sys/stat.h>

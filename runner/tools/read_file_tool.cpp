@@ -1,9 +1,9 @@
 #include "base/digest.h"
-#include "tools/base64.h"
+#include "base/base64.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
 #include "tools/image_file.h"
-#include "tools/safe_open.h"
+#include "base/safe_open.h"
 #include "tools/tool_input.h"
 
 #include <unistd.h>

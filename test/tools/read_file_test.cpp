@@ -1,4 +1,4 @@
-#include "tools/base64.h"
+#include "base/base64.h"
 #include "tools/tool.h"
 #include "tools_fixture.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
-#include "tools/grep_search.h"
+#include "search/grep_search.h"
 
 #include <memory>
 #include <optional>

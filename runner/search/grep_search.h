@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
-#include "tools/file_walk.h"
+#include "search/file_walk.h"
 
 #include <chrono>
 #include <cstdint>

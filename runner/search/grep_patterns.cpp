@@ -1,4 +1,4 @@
-#include "tools/grep_search.h"
+#include "search/grep_search.h"
 
 #include <re2/re2.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
-#include "tools/glob_pattern.h"
+#include "search/glob_pattern.h"
 
 #include <string>
 #include <string_view>

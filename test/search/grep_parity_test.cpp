@@ -4,9 +4,9 @@
 // and late NUL bytes, hidden files, nested .gitignore files, ignored folders, a nested repository,
 // symlinks) and run the same searches through both, comparing every file, line and byte.
 
-#include "tools/grep_report.h"
-#include "tools/grep_search.h"
-#include "tools_fixture.h"
+#include "search/grep_report.h"
+#include "search/grep_search.h"
+#include "tools/tools_fixture.h"
 
 #include <chrono>
 #include <fstream>

@@ -1,7 +1,7 @@
 #include "base/json.h"
-#include "tools/base64.h"
-#include "tools/grep_search.h"
-#include "tools/safe_open.h"
+#include "base/base64.h"
+#include "search/grep_search.h"
+#include "base/safe_open.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,4 @@
-#include "tools/safe_open.h"
+#include "base/safe_open.h"
 
 #include "base/text.h"
 

@@ -1,6 +1,6 @@
-#include "tools/glob_pattern.h"
-#include "tools/ignore_rules.h"
-#include "tools_fixture.h"
+#include "search/glob_pattern.h"
+#include "search/ignore_rules.h"
+#include "tools/tools_fixture.h"
 
 #include <sys/stat.h>
 #include <utime.h>

@@ -1,4 +1,4 @@
-#include "tools/ignore_rules.h"
+#include "search/ignore_rules.h"
 
 namespace agent_run {
 

@@ -1,8 +1,8 @@
-#include "tools/grep_search.h"
+#include "search/grep_search.h"
 
-#include "tools/line_collector.h"
-#include "tools/line_matcher.h"
-#include "tools/safe_open.h"
+#include "search/line_collector.h"
+#include "search/line_matcher.h"
+#include "base/safe_open.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "tools/grep_report.h"
+#include "search/grep_report.h"
 
 namespace agent_run {
 

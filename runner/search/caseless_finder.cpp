@@ -1,4 +1,4 @@
-#include "tools/caseless_finder.h"
+#include "search/caseless_finder.h"
 
 #include <cstdint>
 #include <cstring>

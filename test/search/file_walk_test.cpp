@@ -1,5 +1,5 @@
-#include "tools/file_walk.h"
-#include "tools_fixture.h"
+#include "search/file_walk.h"
+#include "tools/tools_fixture.h"
 
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-#include "tools/line_collector.h"
+#include "search/line_collector.h"
 
 #include <algorithm>
 

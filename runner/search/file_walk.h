@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
-#include "tools/ignore_rules.h"
+#include "search/ignore_rules.h"
 
 #include <filesystem>
 #include <functional>

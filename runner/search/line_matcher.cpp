@@ -1,6 +1,6 @@
-#include "tools/line_matcher.h"
+#include "search/line_matcher.h"
 
-#include "tools/caseless_finder.h"
+#include "search/caseless_finder.h"
 
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>

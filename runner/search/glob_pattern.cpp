@@ -1,4 +1,4 @@
-#include "tools/glob_pattern.h"
+#include "search/glob_pattern.h"
 
 #include <re2/re2.h>
 

@@ -1,6 +1,6 @@
-#include "tools/file_walk.h"
+#include "search/file_walk.h"
 
-#include "tools/safe_open.h"
+#include "base/safe_open.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tools/grep_search.h"
+#include "search/grep_search.h"
 
 #include <cstdint>
 #include <string_view>
