@@ -31,9 +31,7 @@ std::optional<Clock::WallTime> parse_http_date(std::string_view text) {
 }
 
 bool lower_contains(std::string_view text, std::string_view needle) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower.find(needle) != std::string::npos;
+  return to_lower(text).find(needle) != std::string::npos;
 }
 
 }  // namespace

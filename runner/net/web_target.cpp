@@ -1,5 +1,7 @@
 #include "net/web_target.h"
 
+#include "base/text.h"
+
 #include <Poco/Exception.h>
 #include <Poco/URI.h>
 
@@ -9,11 +11,6 @@
 namespace agent_run {
 
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 /// How the host was written in the URL.
 enum class HostSpelling { address, name };
@@ -55,7 +52,7 @@ Expected<WebTarget> check_web_target(const std::string& url, const HostResolver&
   }
   WebTarget target;
   target.url = url;
-  target.scheme = lower(uri.getScheme());
+  target.scheme = to_lower(uri.getScheme());
   if (target.scheme != "http" && target.scheme != "https") {
     return make_error("only http and https URLs can be fetched, not '" + (target.scheme.empty() ? url : target.scheme + ":") + "'");
   }

@@ -32,12 +32,6 @@ bool one_of(std::string_view name, const std::array<std::string_view, N>& names)
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 /// One tag: its lower-case name, whether it closes, and its attributes' raw text.
 struct Tag {
   std::string name;
@@ -54,14 +48,14 @@ Tag parse_tag(std::string_view inside) {
   }
   std::size_t start = i;
   while (i < inside.size() && (std::isalnum(static_cast<unsigned char>(inside[i])) || inside[i] == '-')) ++i;
-  tag.name = lower(inside.substr(start, i - start));
+  tag.name = to_lower(inside.substr(start, i - start));
   tag.attributes = inside.substr(i);
   return tag;
 }
 
 /// The value of attribute `name` (quoted or bare), or empty.
 std::string attribute(std::string_view attributes, std::string_view name) {
-  std::string lowered = lower(attributes);
+  std::string lowered = to_lower(attributes);
   for (std::size_t at = lowered.find(name); at != std::string::npos; at = lowered.find(name, at + 1)) {
     bool starts_word = at == 0 || std::isspace(static_cast<unsigned char>(lowered[at - 1]));
     std::size_t i = at + name.size();
@@ -133,7 +127,7 @@ class HtmlReader {
 
  private:
   std::string find_title() const {
-    std::string lowered = lower(m_html.substr(0, std::min<std::size_t>(m_html.size(), 65536)));
+    std::string lowered = to_lower(m_html.substr(0, std::min<std::size_t>(m_html.size(), 65536)));
     std::size_t open = lowered.find("<title");
     std::size_t start = open == std::string::npos ? open : lowered.find('>', open);
     std::size_t end = start == std::string::npos ? start : lowered.find("</title", start);

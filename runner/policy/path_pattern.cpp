@@ -1,5 +1,7 @@
 #include "policy/path_pattern.h"
 
+#include "base/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -206,8 +208,7 @@ bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path)
 bool is_in_git_folder(const CanonicalPath& path) {
   for (std::string part : path.inside ? relative_segments(path) : split_segments(path.absolute)) {
     while (!part.empty() && (part.back() == '.' || part.back() == ' ')) part.pop_back();
-    std::transform(part.begin(), part.end(), part.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (part == ".git") return true;
+    if (equal_ignoring_case(part, ".git")) return true;
   }
   return false;
 }

@@ -1,5 +1,7 @@
 #include "policy/web_target.h"
 
+#include "base/text.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -9,12 +11,6 @@ namespace {
 
 bool is_host_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
-}
-
-std::string lower(std::string_view text) {
-  std::string result(text);
-  std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return std::tolower(c); });
-  return result;
 }
 
 Expected<int> read_port(std::string_view digits, std::string_view url) {
@@ -47,7 +43,7 @@ Expected<ParsedUrl> read_authority(std::string_view authority, ParsedUrl target,
     port = host.substr(colon + 1);
     host = host.substr(0, colon);
   }
-  target.host = lower(host);
+  target.host = to_lower(host);
   if (target.host.size() > 1 && target.host.back() == '.' && target.host[0] != '[') target.host.pop_back();
   if (target.host.empty()) return make_error("the URL '" + shown + "' has no host");
   if (target.host[0] != '[' && !std::all_of(target.host.begin(), target.host.end(), is_host_char)) {
@@ -74,7 +70,7 @@ Expected<ParsedUrl> parse_web_target(std::string_view url) {
   std::size_t colon = url.find("://");
   if (colon == std::string_view::npos) return make_error("'" + shown + "' is not an absolute http or https URL");
   ParsedUrl target;
-  target.scheme = lower(url.substr(0, colon));
+  target.scheme = to_lower(url.substr(0, colon));
   if (target.scheme != "http" && target.scheme != "https") {
     return make_error("the URL '" + shown + "' has the scheme '" + target.scheme + "'; only http and https are fetched");
   }
