@@ -5,22 +5,13 @@
 #include "policy/rule_matching.h"
 
 #include <algorithm>
-#include <array>
 #include <optional>
 
 namespace agent_run {
 
 ApprovalClass approval_class(std::string_view tool_name) {
-  static constexpr std::array<std::string_view, 3> k_automatic = {"read_file", "glob", "grep"};
-  static constexpr std::array<std::string_view, 5> k_never = {"process_output", "process_kill", "todo_write",
-                                                              "context_status", "ask_user"};
-  if (std::find(k_automatic.begin(), k_automatic.end(), tool_name) != k_automatic.end()) {
-    return ApprovalClass::automatic;
-  }
-  if (std::find(k_never.begin(), k_never.end(), tool_name) != k_never.end()) {
-    return ApprovalClass::never;
-  }
-  return ApprovalClass::prompts;
+  const BuiltinTool* tool = find_builtin_tool(tool_name);
+  return tool ? tool->approval : ApprovalClass::prompts;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "exec/sandbox.h"
 #include "policy/path_pattern.h"
 #include "policy/regex_pattern.h"
+#include "tools/tool_table.h"
 
 #include <filesystem>
 #include <optional>
@@ -16,13 +17,6 @@ namespace agent_run {
 struct ToolCall;
 
 enum class Verdict { allow, deny };
-
-/// The seed's approval classes: how a tool is treated when no rule names it.
-enum class ApprovalClass {
-  automatic,  // read_file, glob, grep: allowed unless a deny rule matches
-  prompts,    // edit_file, write_file, bash, web_*, mcp__*: need an allow rule, else `unmatched`
-  never,      // the runner's own state (todo_write, ...): not subject to rules
-};
 
 /// One of a rule's `examples`: a call it must (or must not) decide, checked when the policy loads.
 struct RuleExample {
@@ -82,7 +76,7 @@ struct Decision {
   std::vector<std::string> steps;  // how it was reached, one line each, for `policy explain`
 };
 
-/// The approval class of a tool name; unknown tools (MCP tools among them) need approval.
+/// The approval class of a tool name, from the tool table; unknown tools (MCP tools among them) need approval.
 ApprovalClass approval_class(std::string_view tool_name);
 
 /// Decides one tool call: a protected path or a command that cannot be checked denies; then the

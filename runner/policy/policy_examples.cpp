@@ -1,7 +1,8 @@
 #include "policy/policy_examples.h"
 
-#include "tools/tool_call.h"
 #include "policy/shell_parser.h"
+#include "tools/tool_call.h"
+#include "tools/tool_table.h"
 
 namespace agent_run {
 
@@ -14,8 +15,8 @@ std::vector<ToolCall> calls_of(const Rule& rule, const std::string& text) {
     if (tool == "bash") calls.push_back(ToolCall{"example", tool, Json::object().set("command", text)});
     else if (tool == "web_fetch") calls.push_back(ToolCall{"example", tool, Json::object().set("url", text)});
     else if (tool.rfind("mcp__", 0) == 0) calls.push_back(ToolCall{"example", text, Json::object()});
-    else if (tool == "read_file" || tool == "edit_file" || tool == "write_file" || tool == "glob" || tool == "grep") {
-      calls.push_back(ToolCall{"example", tool, Json::object().set("path", text)});
+    else if (takes_a_path(tool)) {
+      calls.push_back(ToolCall{"example", tool, Json::object().set(std::string(find_builtin_tool(tool)->path_key), text)});
     }
   }
   return calls;

@@ -2,6 +2,7 @@
 
 #include "tools/tool_call.h"
 #include "policy/tool_names.h"
+#include "tools/tool_table.h"
 
 #include <algorithm>
 
@@ -9,16 +10,12 @@ namespace agent_run {
 
 namespace {
 
-/// The field of a file tool's input that names its path, and its default.
-std::optional<std::string> path_of(const ToolCall& call) {
-  const Json* path = call.input.find("path");
+/// The path a file tool's call names (its table's path key, else the table's default), if any.
+std::optional<std::string> path_of(const ToolCall& call, const BuiltinTool& tool) {
+  const Json* path = call.input.find(tool.path_key);
   if (path && path->is_string()) return path->as_string();
-  if (call.name == "glob" || call.name == "grep") return std::string(".");
+  if (!tool.path_default.empty()) return std::string(tool.path_default);
   return std::nullopt;
-}
-
-bool is_path_tool(std::string_view name) {
-  return name == "read_file" || name == "edit_file" || name == "write_file" || name == "glob" || name == "grep";
 }
 
 bool any_pattern_matches(const Rule& rule, const CanonicalPath& path) {
@@ -92,12 +89,17 @@ void add_word_paths(const std::string& word, const DecisionContext& context, std
 
 }  // namespace
 
-bool writes_files(std::string_view tool_name) { return tool_name == "edit_file" || tool_name == "write_file"; }
+bool writes_files(std::string_view tool_name) {
+  const BuiltinTool* tool = find_builtin_tool(tool_name);
+  return tool != nullptr && tool->writes_files;
+}
 
 CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
   CallFacts facts;
-  if (is_path_tool(call.name)) {
-    if (std::optional<std::string> path = path_of(call)) facts.paths = canonical_paths(context.workspace, *path);
+  if (takes_a_path(call.name)) {
+    if (std::optional<std::string> path = path_of(call, *find_builtin_tool(call.name))) {
+      facts.paths = canonical_paths(context.workspace, *path);
+    }
   } else if (call.name == "web_fetch") {
     const Json* url = call.input.find("url");
     Expected<ParsedUrl> target = url && url->is_string() ? parse_web_target(url->as_string())

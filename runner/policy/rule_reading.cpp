@@ -2,16 +2,13 @@
 
 #include "policy/policy_loader.h"
 #include "policy/web_target.h"
+#include "tools/tool_table.h"
 
 #include <algorithm>
 
 namespace agent_run {
 
 namespace {
-
-bool is_file_tool(std::string_view name) {
-  return name == "read_file" || name == "edit_file" || name == "write_file" || name == "glob" || name == "grep";
-}
 
 /// The tools of `rule` that `accepted` does not accept, quoted, or empty when all are accepted.
 template <typename Accepts>
@@ -34,7 +31,7 @@ void read_paths(const YamlNode& node, const std::string& name, YamlChecker& chec
     if (pattern) rule.paths.push_back(std::move(*pattern));
     else checker.add((*items)[i].mark, "'" + *text + "': " + pattern.error().message);
   }
-  std::string outside = tools_outside(rule, [](const std::string& tool) { return is_file_tool(tool) || tool == "bash"; });
+  std::string outside = tools_outside(rule, [](const std::string& tool) { return takes_a_path(tool) || tool == "bash"; });
   if (!outside.empty()) {
     checker.add(node.mark, "'paths' applies to the file tools and bash, not to " + outside + ": put them in a rule of their own");
   } else if (rule.verdict == Verdict::allow && std::count(rule.tools.begin(), rule.tools.end(), "bash")) {

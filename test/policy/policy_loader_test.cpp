@@ -116,8 +116,8 @@ BOOST_AUTO_TEST_CASE(unknown_tool_names_are_errors_with_a_suggestion) {
              "policies/p.yaml:4:48: tool name patterns such as 'web_*' are for MCP tools only (mcp__SERVER__*)");
   BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: teleport\n") ==
              "policies/p.yaml:4:12: unknown tool 'teleport' (known tools: read_file, glob, grep, edit_file, "
-             "write_file, bash, process_output, process_kill, todo_write, context_status, ask_user, web_search, "
-             "web_fetch, or mcp__SERVER__TOOL)");
+             "write_file, bash, process_output, process_kill, todo_write, context_status, ask_user, web_fetch, "
+             "web_search, or mcp__SERVER__TOOL)");
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_rule_ids_are_errors_naming_both_lines) {
