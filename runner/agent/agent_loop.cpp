@@ -29,13 +29,15 @@ void update_status(SessionStatus& status, const AgentRun& run, const Usage& last
       last_turn.input_tokens + last_turn.cache_read_input_tokens + last_turn.cache_creation_input_tokens;
 }
 
-std::string stop_of(StopReason reason) {
+AgentStop stop_of(StopReason reason) {
   switch (reason) {
-    case StopReason::max_tokens: return "model.max_tokens";
-    case StopReason::refusal: return "model.refusal";
-    case StopReason::context_window: return "model.context_window";
-    default: return "end_turn";
+    case StopReason::max_tokens: return AgentStop::model_max_tokens;
+    case StopReason::refusal: return AgentStop::model_refusal;
+    case StopReason::context_window: return AgentStop::model_context_window;
+    case StopReason::end_turn:
+    case StopReason::tool_use: break;
   }
+  return AgentStop::end_turn;
 }
 
 }  // namespace
@@ -61,7 +63,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
   m_model.set_deadline(deadline);
   for (;;) {
     if (context.cancellation && context.cancellation->cancelled()) {
-      run.stop = "interrupted";
+      run.stop = AgentStop::interrupted;
       run.message = "the run was interrupted";
       break;
     }
@@ -71,7 +73,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
     }
     auto turn = ask_model(conversation, run);
     if (!turn) {
-      run.stop = m_clock.now() >= deadline ? "limit.time" : "model.error";
+      run.stop = m_clock.now() >= deadline ? AgentStop::limit_time : AgentStop::model_error;
       run.message = turn.error().message;
       break;
     }
@@ -87,10 +89,10 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
     }
     update_status(context.session.status, run, turn->usage);
     conversation.messages.push_back(answer_tool_calls(turn->message.tool_calls, run, context, limits, deadline));
-    if (!run.stop.empty()) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
+    if (run.stop) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
   }
   note_unenforced_cost_limit(run, limits);
-  record(stop_event(run.stop, run.message));
+  record(stop_event(*run.stop, run.message));
   return run;
 }
 
@@ -102,20 +104,12 @@ void AgentLoop::note_unenforced_cost_limit(AgentRun& run, const Limits& limits) 
                          m_model.model_name() + " is unknown (no price for it in the price table)");
 }
 
-std::optional<std::string> AgentLoop::limit_reached(const AgentRun& run, const Limits& limits,
-                                                    Clock::SteadyTime deadline) const {
-  if (run.turns >= limits.turns) {
-    return "limit.turns";
-  }
-  if (m_clock.now() >= deadline) {
-    return "limit.time";
-  }
-  if (limits.tokens && run.usage.total_tokens() >= *limits.tokens) {
-    return "limit.tokens";
-  }
-  if (limits.cost_usd && run.usage.cost_usd && *run.usage.cost_usd >= *limits.cost_usd) {
-    return "limit.cost";
-  }
+std::optional<AgentStop> AgentLoop::limit_reached(const AgentRun& run, const Limits& limits,
+                                                  Clock::SteadyTime deadline) const {
+  if (run.turns >= limits.turns) return AgentStop::limit_turns;
+  if (m_clock.now() >= deadline) return AgentStop::limit_time;
+  if (limits.tokens && run.usage.total_tokens() >= *limits.tokens) return AgentStop::limit_tokens;
+  if (limits.cost_usd && run.usage.cost_usd && *run.usage.cost_usd >= *limits.cost_usd) return AgentStop::limit_cost;
   return std::nullopt;
 }
 
@@ -147,7 +141,7 @@ Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRu
                                      const Limits& limits, Clock::SteadyTime deadline) {
   Message answers{Role::user, {}, {}, {}};
   for (const ToolCall& call : calls) {
-    if (!run.stop.empty()) {
+    if (run.stop) {
       answers.tool_results.push_back(ToolResult{call.id, "Not run: the attempt has ended.", true});
       continue;
     }
@@ -164,7 +158,7 @@ ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRun& run, Tool
   run.tools_ms += answered.record.duration_ms;
   const ToolOutput& output = answered.output;
   if (output.ends_attempt) {
-    run.stop = output.ends_attempt->type;
+    run.stop = output.ends_attempt->stop;
     run.message = output.ends_attempt->message;
   }
   if (output.edit) {

@@ -16,10 +16,7 @@ class TranscriptWriter;
 
 /// How the agent loop ended and everything it did on the way.
 struct AgentRun {
-  std::string stop;          // end_turn | limit.turns | limit.time | limit.tokens | limit.cost |
-                             // model.error | model.max_tokens | model.refusal | model.context_window |
-                             // ask_user.unanswered (a tool ended the attempt) |
-                             // interrupted (ToolContext::cancellation fired)
+  std::optional<AgentStop> stop;  // set when the loop ends
   std::string message;       // a sentence for a person when the stop is not end_turn
   std::string final_text;    // the model's last words
   int turns = 0;
@@ -42,7 +39,7 @@ class AgentLoop {
   AgentRun run(const std::string& prompt, const Limits& limits, ToolContext& context);
 
  private:
-  std::optional<std::string> limit_reached(const AgentRun& run, const Limits& limits, Clock::SteadyTime deadline) const;
+  std::optional<AgentStop> limit_reached(const AgentRun& run, const Limits& limits, Clock::SteadyTime deadline) const;
   Expected<ModelTurn> ask_model(const Conversation& conversation, AgentRun& run);
   Message answer_tool_calls(const std::vector<ToolCall>& calls, AgentRun& run, ToolContext& context,
                             const Limits& limits, Clock::SteadyTime deadline);

@@ -121,8 +121,8 @@ Json tool_result_event(const ToolCall& call, const ToolCallRecord& record, const
       .set("content", result.content);
 }
 
-Json stop_event(const std::string& stop, const std::string& message) {
-  return Json::object().set("type", "stop").set("stop", stop).set("message", message);
+Json stop_event(AgentStop stop, const std::string& message) {
+  return Json::object().set("type", "stop").set("stop", to_string(stop)).set("message", message);
 }
 
 }  // namespace agent_run

@@ -55,7 +55,7 @@ std::string attempt_label(const AttemptPlan& plan) {
 std::vector<std::string> attempt_detail_lines(const AttemptResult& result) {
   std::vector<std::string> lines;
   if (result.outcome != Outcome::passed) {
-    lines.push_back("  " + std::string(to_string(result.outcome)) + " (" + result.outcome_type + "): " + result.message);
+    lines.push_back("  " + std::string(to_string(result.outcome)) + " (" + to_string(result.outcome_type) + "): " + result.message);
   }
   add_command_lines("setup", result.setup, lines);
   add_command_lines("check", result.checks, lines);

@@ -5,7 +5,6 @@
 #include "base/files.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
-#include "batch/resume.h"
 #include "report/transcript_writer.h"
 #include "workspace/repository_discovery.h"
 
@@ -83,7 +82,7 @@ bool interrupted(const AttemptSettings& settings) { return settings.cancellation
 void mark_interrupted(const AttemptSettings& settings, const std::string& during, AttemptResult& result) {
   int signal = settings.cancellation->signal();
   std::string by = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a stop request";
-  set_outcome(result, Outcome::error, k_interrupted,
+  set_outcome(result, OutcomeType::interrupted,
               "interrupted by " + by + " during " + during + "; agent-run --resume runs it again");
 }
 
@@ -154,7 +153,7 @@ void commit_result(const AttemptPlan& plan, const Workspace& workspace, AttemptR
   if (!commit || result.outcome != Outcome::passed || result.patch.files_changed == 0) return;
   auto sha = workspace.commit(commit->branch, commit->message);
   if (!sha) {
-    set_outcome(result, Outcome::error, "commit.failed", sha.error().message);
+    set_outcome(result, OutcomeType::commit_failed, sha.error().message);
     return;
   }
   result.commit = CommitRecord{commit->branch, *sha};
@@ -165,7 +164,7 @@ bool run_steps(const AttemptPlan& plan, const AttemptSettings& settings, Workspa
                ProcessTable& commands, AttemptResult& result, ProgressReporter& reporter) {
   reporter.phase("setup");
   if (auto sandbox = check_attempt_sandbox(*plan.task, *plan.policy); !sandbox) {
-    set_outcome(result, Outcome::error, "sandbox.unavailable", sandbox.error().message);
+    set_outcome(result, OutcomeType::sandbox_unavailable, sandbox.error().message);
     return false;
   }
   bool set_up = run_setup(*plan.task, workspace.root(), settings, commands, result);
@@ -176,7 +175,7 @@ bool run_steps(const AttemptPlan& plan, const AttemptSettings& settings, Workspa
   if (!set_up) return false;
   auto model = settings.make_model(*plan.task, plan.model);
   if (!model) {
-    set_outcome(result, Outcome::error, "model.unavailable", model.error().message);
+    set_outcome(result, OutcomeType::model_unavailable, model.error().message);
     return false;
   }
   reporter.phase("agent");
@@ -215,7 +214,7 @@ AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settin
   auto workspace = prepare_workspace(*plan.task, settings);
   result.durations.workspace_ms = elapsed_ms(started, settings.clock->now());
   if (!workspace) {
-    set_outcome(result, Outcome::error, "workspace.failed", workspace.error().message);
+    set_outcome(result, OutcomeType::workspace_failed, workspace.error().message);
   } else {
     run_in_workspace(plan, settings, **workspace, result, reporter);
     reporter.phase("cleanup");
@@ -224,10 +223,10 @@ AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settin
     auto finished = (*workspace)->finish(settings.keep);
     result.durations.cleanup_ms = elapsed_ms(cleanup_started, settings.clock->now());
     if (!finished && result.outcome == Outcome::passed) {
-      set_outcome(result, Outcome::error, "workspace.cleanup_failed", finished.error().message);
+      set_outcome(result, OutcomeType::workspace_cleanup_failed, finished.error().message);
     }
   }
-  if (interrupted(settings) && result.outcome == Outcome::error && result.outcome_type != k_interrupted) {
+  if (interrupted(settings) && result.outcome == Outcome::error && result.outcome_type != OutcomeType::interrupted) {
     mark_interrupted(settings, "its preparation", result);  // a workspace or model that failed because of it
   }
   result.durations.total_ms = elapsed_ms(started, settings.clock->now());

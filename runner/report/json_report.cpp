@@ -175,10 +175,10 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("model", attempt.model)
       .set("repeat_index", attempt.repeat_index)
       .set("outcome", to_string(attempt.outcome))
-      .set("outcome_type", attempt.outcome_type)
+      .set("outcome_type", to_string(attempt.outcome_type))
       .set("message", attempt.message)
       .set("started_at", attempt.started_at)
-      .set("stop_reason", attempt.stop_reason)
+      .set("stop_reason", attempt.stop_reason ? to_string(*attempt.stop_reason) : "")
       .set("turns", attempt.turns)
       .set("tool_calls", array_of(attempt.tool_calls, tool_call_to_json))
       .set("edits", array_of(attempt.edits, edit_to_json))
@@ -235,16 +235,6 @@ Json run_to_json(const RunReport& report) {
 }
 
 }  // namespace
-
-const char* to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::passed: return "passed";
-    case Outcome::failed: return "failed";
-    case Outcome::error: return "error";
-    case Outcome::skipped: return "skipped";
-  }
-  return "error";
-}
 
 Json report_to_json(const RunReport& report) {
   Json json = Json::object();

@@ -160,7 +160,7 @@ std::string result_element(const AttemptResult& attempt) {
   const char* element = attempt.outcome == Outcome::failed ? "failure"
                         : attempt.outcome == Outcome::error ? "error"
                                                             : "skipped";
-  std::string type = attempt.outcome_type.empty() ? to_string(attempt.outcome) : attempt.outcome_type;
+  std::string type = to_string(attempt.outcome_type);
   std::string out = "      <" + std::string(element);
   out += attribute("message", cap_message(xml_printable(attempt.message))) + attribute("type", type) + ">";
   out += xml_escape_text(result_body(attempt));

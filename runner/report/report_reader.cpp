@@ -276,9 +276,13 @@ void read_attempt_identity(FieldReader& in, const Json& json, const std::string&
   in.read(json, "repeat_index", path, attempt.repeat_index);
   std::string outcome;
   in.read(json, "outcome", path, outcome);
-  if (auto parsed = outcome_from_string(outcome)) attempt.outcome = *parsed;
+  if (auto parsed = outcome_named(outcome)) attempt.outcome = *parsed;
   else if (in.ok()) in.fail(path + ".outcome", "expected passed, failed, error or skipped, got '" + outcome + "'");
-  in.read(json, "outcome_type", path, attempt.outcome_type);
+  if (const Json* type = in.member(json, "outcome_type", path)) {
+    std::optional<OutcomeType> parsed = type->is_string() ? outcome_type_named(type->as_string()) : std::nullopt;
+    if (parsed) attempt.outcome_type = *parsed;
+    else if (in.ok()) in.fail(path + ".outcome_type", "expected an outcome type (passed, check.failed, ...), got " + type->dump());
+  }
   in.read(json, "message", path, attempt.message);
   in.read(json, "started_at", path, attempt.started_at);
 }
@@ -286,7 +290,10 @@ void read_attempt_identity(FieldReader& in, const Json& json, const std::string&
 AttemptResult read_attempt(FieldReader& in, const Json& json, const std::string& path) {
   AttemptResult attempt;
   read_attempt_identity(in, json, path, attempt);
-  in.read(json, "stop_reason", path, attempt.stop_reason);
+  std::string stop;
+  in.read(json, "stop_reason", path, stop);
+  if (auto parsed = agent_stop_named(stop)) attempt.stop_reason = *parsed;
+  else if (!stop.empty() && in.ok()) in.fail(path + ".stop_reason", "expected a stop reason (end_turn, limit.turns, ...), got '" + stop + "'");
   in.read(json, "turns", path, attempt.turns);
   in.for_each(json, "tool_calls", path,
               [&](const Json& item, const std::string& at) { attempt.tool_calls.push_back(read_tool_call(in, item, at)); });
@@ -344,12 +351,6 @@ void read_run(FieldReader& in, const Json& run, RunReport& report) {
 
 }  // namespace
 
-std::optional<Outcome> outcome_from_string(std::string_view text) {
-  for (Outcome outcome : {Outcome::passed, Outcome::failed, Outcome::error, Outcome::skipped}) {
-    if (text == to_string(outcome)) return outcome;
-  }
-  return std::nullopt;
-}
 
 Expected<RunReport> report_from_json(const Json& json, const std::string& source) {
   if (!json.is_object()) return make_error(source + ": not an agent-run report (expected a JSON object)");

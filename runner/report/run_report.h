@@ -1,7 +1,8 @@
 #pragma once
 
-#include "report/model_call.h"
 #include "report/edit_diagnostics.h"
+#include "report/model_call.h"
+#include "report/outcome.h"
 #include "report/usage.h"
 
 #include <optional>
@@ -9,9 +10,6 @@
 #include <vector>
 
 namespace agent_run {
-
-/// The outcome of one attempt; maps one to one onto JUnit (none, <failure>, <error>, <skipped>).
-enum class Outcome { passed, failed, error, skipped };
 
 /// One tool call the model made, with the policy's decision and what running it produced.
 struct ToolCallRecord {
@@ -117,11 +115,11 @@ struct AttemptResult {
   std::string policy_sha256;             // of that file's content
   std::string model;
   int repeat_index = 0;                  // 0-based
-  Outcome outcome = Outcome::error;
-  std::string outcome_type;              // machine-readable: check.failed, limit.turns, setup.failed, ...
+  Outcome outcome = Outcome::error;      // set with outcome_type by set_outcome (batch/attempt_steps.h)
+  OutcomeType outcome_type = OutcomeType::runner_crashed;  // until the attempt sets its own
   std::string message;                   // one line for a person
   std::string started_at;                // UTC, ISO 8601
-  std::string stop_reason;               // how the agent loop ended: end_turn, limit.turns, ...
+  std::optional<AgentStop> stop_reason;  // how the agent loop ended; nullopt when it did not run
   int turns = 0;
   std::vector<ToolCallRecord> tool_calls;
   std::vector<EditRecord> edits;
@@ -162,7 +160,5 @@ struct RunReport {
   std::string price_table_file;          // `built-in` or the --prices path
   std::vector<AttemptResult> attempts;
 };
-
-const char* to_string(Outcome outcome);
 
 }  // namespace agent_run

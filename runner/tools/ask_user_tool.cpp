@@ -63,7 +63,7 @@ class AskUserTool final : public Tool {
                                                        decision.rule_index});
     ToolOutput output{answer_text(decision), decision.answered_by == "fail", std::nullopt};
     if (decision.answered_by == "fail") {
-      output.ends_attempt = AttemptEnd{"ask_user.unanswered", "the agent asked \"" + *question +
+      output.ends_attempt = AttemptEnd{AgentStop::ask_user_unanswered, "the agent asked \"" + *question +
                                                                   "\" and no rule of the task's answers: matched; "
                                                                   "its fallback is fail"};
     }

@@ -37,7 +37,7 @@ struct WebSettings {
 
 /// A tool's request to end the attempt now, as failed (ask_user with `otherwise: fail`).
 struct AttemptEnd {
-  std::string type;     // the outcome's machine-readable type, e.g. ask_user.unanswered
+  AgentStop stop;       // how the agent loop ends, e.g. ask_user_unanswered
   std::string message;  // one line for a person
 };
 

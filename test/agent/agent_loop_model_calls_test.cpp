@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(a_model_failure_is_a_model_error_and_is_recorded) {
   RecordingModel model({});
   model.fail_with = "anthropic/x: HTTP 401 authentication_error: invalid x-api-key; check ANTHROPIC_API_KEY";
   AgentRun run = run_loop(model);
-  BOOST_TEST(run.stop == "model.error");
+  BOOST_TEST((run.stop == AgentStop::model_error));
   BOOST_TEST(run.message == *model.fail_with);
   BOOST_REQUIRE(run.model_calls.size() == 1u);
   BOOST_TEST(run.model_calls[0].error == *model.fail_with);
@@ -92,14 +92,14 @@ BOOST_AUTO_TEST_CASE(a_model_call_cut_off_by_the_deadline_is_a_time_limit) {
   model.fail_with = "the attempt's time limit was reached during the model call";
   model.on_call = [&] { clock.advance(61s); };
   AgentRun run = run_loop(model);
-  BOOST_TEST(run.stop == "limit.time");
+  BOOST_TEST((run.stop == AgentStop::limit_time));
   BOOST_TEST(run.message == *model.fail_with);
 }
 
 BOOST_AUTO_TEST_CASE(a_call_cut_by_the_output_limit_is_named_and_never_run) {
   RecordingModel model({cut_off_turn()});
   AgentRun run = run_loop(model);
-  BOOST_TEST(run.stop == "model.max_tokens");
+  BOOST_TEST((run.stop == AgentStop::model_max_tokens));
   BOOST_TEST(run.message ==
              "the model's answer was cut at its output token limit in the middle of a call to write_file; the call was not run");
   BOOST_TEST(run.tool_calls.empty());

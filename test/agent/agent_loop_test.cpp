@@ -38,7 +38,7 @@ BOOST_AUTO_TEST_CASE(tool_results_are_fed_back_to_the_model) {
   folder.write("notes.txt", "hello\n");
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "notes.txt")), says("done")});
   AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST(run.stop == "end_turn");
+  BOOST_TEST((run.stop == AgentStop::end_turn));
   BOOST_TEST(run.turns == 2);
   BOOST_REQUIRE(model.received.size() == 2);
   const Message& answer = model.received[1].messages.back();
@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(denied_call_is_reported_back_and_runs_nothing) {
   BOOST_REQUIRE(run.tool_calls.size() == 1);
   BOOST_TEST(run.tool_calls[0].decision == "denied");
   BOOST_TEST(run.tool_calls[0].rule_id == "no-shell");
-  BOOST_TEST(run.stop == "end_turn");
+  BOOST_TEST((run.stop == AgentStop::end_turn));
 }
 
 BOOST_AUTO_TEST_CASE(unmatched_call_is_denied_by_default) {
@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(turn_limit_stops_the_loop) {
   std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "missing.txt")));
   RecordingModel model(endless);
   AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST(run.stop == "limit.turns");
+  BOOST_TEST((run.stop == AgentStop::limit_turns));
   BOOST_TEST(run.turns == 3);
   BOOST_TEST(model.received.size() == 3u);
 }
@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE(wall_time_limit_stops_the_loop_without_sleeping) {
   RecordingModel model(endless);
   model.on_call = [&] { clock.advance(std::chrono::seconds(25)); };
   AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST(run.stop == "limit.time");
+  BOOST_TEST((run.stop == AgentStop::limit_time));
   BOOST_TEST(run.turns == 3);
 }
 
@@ -96,12 +96,12 @@ BOOST_AUTO_TEST_CASE(token_and_cost_limits_stop_the_loop) {
   limits.tokens = 25;
   std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "x"), 10));
   RecordingModel tokens_model(endless);
-  BOOST_TEST(run_loop(tokens_model, builtin_policy()).stop == "limit.tokens");
+  BOOST_TEST((run_loop(tokens_model, builtin_policy()).stop == AgentStop::limit_tokens));
   limits.tokens.reset();
   limits.cost_usd = 0.025;
   RecordingModel cost_model(endless);
   AgentRun run_with_cost = run_loop(cost_model, builtin_policy());
-  BOOST_TEST(run_with_cost.stop == "limit.cost");
+  BOOST_TEST((run_with_cost.stop == AgentStop::limit_cost));
   BOOST_TEST(run_with_cost.turns == 3);
 }
 
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(model_failure_ends_the_run_as_a_model_error) {
   RecordingModel model({});
   model.fail_with = "endpoint unreachable";
   AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST(run.stop == "model.error");
+  BOOST_TEST((run.stop == AgentStop::model_error));
   BOOST_TEST(run.message == "endpoint unreachable");
   BOOST_TEST(run.turns == 0);
 }

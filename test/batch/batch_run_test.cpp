@@ -25,7 +25,7 @@ std::string barrier_task(const fs::path& barrier, int count) {
 std::vector<std::string> outcomes(const RunReport& report) {
   std::vector<std::string> out;
   for (const AttemptResult& attempt : report.attempts) {
-    out.push_back(attempt.task_id + " " + to_string(attempt.outcome) + " " + attempt.outcome_type);
+    out.push_back(attempt.task_id + " " + to_string(attempt.outcome) + " " + to_string(attempt.outcome_type));
   }
   return out;
 }
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(what_setup_leaves_running_serves_the_checks_and_is_killed_w
                                        " ]; do sleep 0.01; done\"\nchecks:\n  - run: \"kill -0 $(cat " + pid_file +
                                        ")\"\nscript:\n  - say: Done.\n"}});
   AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
-  BOOST_TEST(result.outcome_type == "passed", result.message);  // the daemon was alive during the checks
+  BOOST_TEST((result.outcome_type == OutcomeType::passed), result.message);  // the daemon was alive during the checks
   auto pid = read_file(pid_file);
   BOOST_REQUIRE(pid.has_value());
   BOOST_TEST(!is_running(std::stoi(*pid)));

@@ -39,7 +39,7 @@ struct ProgressFixture {
     result.patch_path = "attempts/rename/2/patch.diff";
     result.transcript_path = "attempts/rename/2/transcript.jsonl";
     if (outcome == Outcome::failed) {
-      result.outcome_type = "check.failed";
+      result.outcome_type = OutcomeType::check_failed;
       result.message = "check `make test` exited 2";
       result.checks.push_back(CheckRecord{"make test", false, 2, false, 40, "compiling\nFAILED: parser\n"});
     }

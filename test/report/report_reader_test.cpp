@@ -137,6 +137,13 @@ BOOST_AUTO_TEST_CASE(errors_name_the_file_and_the_field) {
   BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
                            R"({"task_id": "a", "outcome": "passed", "questions": [{"options": ["a", 2]}]}]})") ==
              "out/report.json: attempts[0].questions[0].options[1]: expected a string");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "failed", "outcome_type": "check.flaky"}]})") ==
+             "out/report.json: attempts[0].outcome_type: expected an outcome type (passed, check.failed, ...), got "
+             "\"check.flaky\"");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "stop_reason": "tired"}]})") ==
+             "out/report.json: attempts[0].stop_reason: expected a stop reason (end_turn, limit.turns, ...), got 'tired'");
   test::TempFolder folder;
   folder.write("report.json", "{\"schema\": ");
   auto truncated = read_report_file(folder.path() / "report.json");

@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(fallback_fail_ends_the_attempt_with_a_clear_type) {
   ToolOutput output = ask("Use tabs or spaces?", {"tabs", "spaces"});
   BOOST_TEST(output.is_error);
   BOOST_REQUIRE(output.ends_attempt.has_value());
-  BOOST_TEST(output.ends_attempt->type == "ask_user.unanswered");
+  BOOST_TEST((output.ends_attempt->stop == AgentStop::ask_user_unanswered));
   BOOST_TEST(output.ends_attempt->message ==
              "the agent asked \"Use tabs or spaces?\" and no rule of the task's answers: matched; its fallback is fail");
   BOOST_TEST(context.session.questions.at(0).answered_by == "fail");
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(in_the_agent_loop_fail_stops_at_once_and_skips_the_rest_of_
   FakeClock clock;
   AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
   AgentRun run = loop.run("ship it", Limits{}, context);
-  BOOST_TEST(run.stop == "ask_user.unanswered");
+  BOOST_TEST((run.stop == AgentStop::ask_user_unanswered));
   BOOST_TEST(run.message.find("Deploy to production?") != std::string::npos);
   BOOST_TEST(model.received.size() == 1u);      // the model is not asked again
   BOOST_TEST(run.tool_calls.size() == 1u);      // c2 was not run
