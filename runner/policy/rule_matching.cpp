@@ -1,6 +1,7 @@
 #include "policy/rule_matching.h"
 
 #include "tools/tool_call.h"
+#include "policy/host_pattern.h"
 #include "policy/tool_names.h"
 #include "tools/tool_table.h"
 
@@ -33,7 +34,7 @@ bool paths_match(const Rule& rule, const std::vector<CanonicalPath>& paths) {
                                        : std::all_of(paths.begin(), paths.end(), matched);
 }
 
-bool web_matches(const Rule& rule, const ParsedUrl& target) {
+bool web_matches(const Rule& rule, const WebUrl& target) {
   const bool allow = rule.verdict == Verdict::allow;
   if (!rule.hosts.empty() && std::none_of(rule.hosts.begin(), rule.hosts.end(), [&](const std::string& host) {
         return host_pattern_matches(host, target.host);
@@ -102,8 +103,8 @@ CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
     }
   } else if (call.name == "web_fetch") {
     const Json* url = call.input.find("url");
-    Expected<ParsedUrl> target = url && url->is_string() ? parse_web_target(url->as_string())
-                                                         : Expected<ParsedUrl>(make_error("the call has no url"));
+    Expected<WebUrl> target = url && url->is_string() ? parse_web_url(url->as_string())
+                                                         : Expected<WebUrl>(make_error("the call has no url"));
     if (target) facts.web = *target;
     else facts.problem = target.error().message;
   }

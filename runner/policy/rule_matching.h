@@ -1,8 +1,8 @@
 #pragma once
 
+#include "net/web_url.h"
 #include "policy/command_views.h"
 #include "policy/policy.h"
-#include "policy/web_target.h"
 
 #include <optional>
 #include <string>
@@ -14,7 +14,7 @@ namespace agent_run {
 /// names and, for web_fetch, where it would connect.
 struct CallFacts {
   std::vector<CanonicalPath> paths;
-  std::optional<ParsedUrl> web;
+  std::optional<WebUrl> web;
   std::string problem;  // the call names something that cannot be checked (a URL read two ways)
 };
 

@@ -1,7 +1,7 @@
 #include "policy/rule_reading.h"
 
 #include "policy/policy_loader.h"
-#include "policy/web_target.h"
+#include "policy/host_pattern.h"
 #include "tools/tool_table.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "policy/web_target.h"
+#include "net/web_url.h"
 
 #include "base/text.h"
 
@@ -8,10 +8,6 @@
 namespace agent_run {
 
 namespace {
-
-bool is_host_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
-}
 
 Expected<int> read_port(std::string_view digits, std::string_view url) {
   if (digits.empty() || digits.size() > 5 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) {
@@ -23,7 +19,7 @@ Expected<int> read_port(std::string_view digits, std::string_view url) {
 }
 
 /// Splits `authority` into host and port; a bracketed IPv6 literal keeps its brackets.
-Expected<ParsedUrl> read_authority(std::string_view authority, ParsedUrl target, std::string_view url) {
+Expected<WebUrl> read_authority(std::string_view authority, WebUrl target, std::string_view url) {
   const std::string shown(url);
   if (authority.find('@') != std::string_view::npos) {
     return make_error("the URL '" + shown + "' carries credentials (user@host), which are refused");
@@ -60,7 +56,9 @@ Expected<ParsedUrl> read_authority(std::string_view authority, ParsedUrl target,
 
 }  // namespace
 
-Expected<ParsedUrl> parse_web_target(std::string_view url) {
+bool is_host_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
+
+Expected<WebUrl> parse_web_url(std::string_view url) {
   const std::string shown(url);
   for (char c : url) {
     if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7F || c == '\\' || static_cast<unsigned char>(c) >= 0x80) {
@@ -69,42 +67,23 @@ Expected<ParsedUrl> parse_web_target(std::string_view url) {
   }
   std::size_t colon = url.find("://");
   if (colon == std::string_view::npos) return make_error("'" + shown + "' is not an absolute http or https URL");
-  ParsedUrl target;
+  WebUrl target;
   target.scheme = to_lower(url.substr(0, colon));
   if (target.scheme != "http" && target.scheme != "https") {
     return make_error("the URL '" + shown + "' has the scheme '" + target.scheme + "'; only http and https are fetched");
   }
   target.port = target.scheme == "https" ? 443 : 80;
   std::string_view rest = url.substr(colon + 3);
-  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
+  const std::size_t authority_end = std::min(rest.find_first_of("/?#"), rest.size());
+  std::string_view authority = rest.substr(0, authority_end);
   if (authority.find('%') != std::string_view::npos) {
     return make_error("the URL '" + shown + "' has a percent-encoded host");
   }
+  std::string_view request_target = rest.substr(authority_end);
+  request_target = request_target.substr(0, request_target.find('#'));
+  target.request_target = request_target.empty() || request_target[0] != '/' ? "/" + std::string(request_target)
+                                                                             : std::string(request_target);
   return read_authority(authority, std::move(target), url);
-}
-
-std::optional<std::string> host_pattern_problem(std::string_view pattern) {
-  if (pattern == "*") return std::nullopt;
-  std::string_view domain = pattern.substr(0, 2) == "*." ? pattern.substr(2) : pattern;
-  if (domain.empty()) return "a host pattern must name a host";
-  if (domain[0] == '[' && domain.back() == ']') return std::nullopt;
-  if (!std::all_of(domain.begin(), domain.end(), is_host_char)) {
-    return "'" + std::string(pattern) + "' is not a lower-case host name (letters, digits, '-' and '.'; "
-           "'*.' only at the start; internationalised names as xn--...)";
-  }
-  if (domain.front() == '.' || domain.back() == '.' || domain.find("..") != std::string_view::npos) {
-    return "'" + std::string(pattern) + "' has an empty label";
-  }
-  return std::nullopt;
-}
-
-bool host_pattern_matches(std::string_view pattern, std::string_view host) {
-  if (pattern == "*") return true;
-  if (pattern.substr(0, 2) == "*.") {
-    std::string_view suffix = pattern.substr(1);  // ".example.com": a dot boundary, never the domain itself
-    return host.size() > suffix.size() && host.substr(host.size() - suffix.size()) == suffix;
-  }
-  return host == pattern;
 }
 
 }  // namespace agent_run
