@@ -1,7 +1,5 @@
 #include "policy/path_pattern.h"
 
-#include "base/text.h"
-
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -203,18 +201,6 @@ bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path)
       return segments_match(pattern.segments, split_segments(path.absolute));
   }
   return false;
-}
-
-bool is_in_git_folder(const CanonicalPath& path) {
-  for (std::string part : path.inside ? relative_segments(path) : split_segments(path.absolute)) {
-    while (!part.empty() && (part.back() == '.' || part.back() == ' ')) part.pop_back();
-    if (equal_ignoring_case(part, ".git")) return true;
-  }
-  return false;
-}
-
-bool is_at_or_under(const CanonicalPath& path, const fs::path& protected_path) {
-  return is_inside(protected_path.lexically_normal(), fs::path(path.absolute));
 }
 
 }  // namespace agent_run

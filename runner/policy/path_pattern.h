@@ -42,13 +42,6 @@ std::vector<CanonicalPath> canonical_paths(const std::filesystem::path& workspac
 /// True when `pattern` matches `path` or one of the folders holding it.
 bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path);
 
-/// True when `path` is or is inside a folder named `.git` (compared as Windows and macOS would:
-/// case folded, trailing dots and spaces ignored); inside the workspace only its relative part counts.
-bool is_in_git_folder(const CanonicalPath& path);
-
-/// True when `path` is `protected_path` or inside it (both absolute and canonical).
-bool is_at_or_under(const CanonicalPath& path, const std::filesystem::path& protected_path);
-
 /// True when the single path segment `name` matches the glob `glob` (`*`, `?`, `[...]`, `\x`).
 bool segment_glob_matches(std::string_view glob, std::string_view name);
 

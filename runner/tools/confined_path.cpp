@@ -1,5 +1,7 @@
 #include "tools/confined_path.h"
 
+#include "tools/protected_paths.h"
+
 #include <climits>
 
 namespace agent_run {
@@ -11,13 +13,6 @@ namespace fs = std::filesystem;
 bool is_inside(const fs::path& root, const fs::path& candidate) {
   auto [root_end, candidate_at] = std::mismatch(root.begin(), root.end(), candidate.begin(), candidate.end());
   return root_end == root.end();
-}
-
-bool names_git_folder(const fs::path& relative) {
-  for (const fs::path& part : relative) {
-    if (part == ".git") return true;
-  }
-  return false;
 }
 
 /// The path with every existing symlink resolved, for the part of it that exists.
@@ -60,13 +55,9 @@ Expected<ConfinedPath> confine_path(const fs::path& workspace, std::string_view 
   fs::path relative = real.lexically_relative(root);
   std::string relative_text = relative.empty() || relative == "." ? "." : relative.generic_string();
   if (access == Access::write) {
-    if (names_git_folder(relative)) {
-      return make_error("'" + shown + "' is inside .git/, which is never written");
-    }
-    for (const fs::path& protected_path : protected_paths) {
-      if (resolved(protected_path) == real) {
-        return make_error("'" + shown + "' is protected and never written");
-      }
+    if (std::optional<Protection> protection = write_protection(real, root, protected_paths)) {
+      return make_error(*protection == Protection::git_folder ? "'" + shown + "' is inside .git/, which is never written"
+                                                              : "'" + shown + "' is protected and never written");
     }
   }
   return ConfinedPath{real, relative_text};

@@ -79,15 +79,6 @@ BOOST_AUTO_TEST_CASE(symlinks_give_a_second_view) {
   BOOST_TEST(canonical_paths(workspace.path(), "").empty());
 }
 
-BOOST_AUTO_TEST_CASE(git_folders_are_found_whatever_their_case_and_trailing_dots) {
-  for (const char* path : {".git/config", "sub/.git/hooks/x", ".GIT/config", ".git./config", ".Git. /x", ".git"}) {
-    BOOST_TEST_INFO(path);
-    BOOST_TEST(is_in_git_folder(canonical_paths({}, path).at(0)));
-  }
-  BOOST_TEST(!is_in_git_folder(canonical_paths({}, ".gitignore").at(0)));
-  BOOST_TEST(!is_in_git_folder(canonical_paths({}, ".github/x").at(0)));
-}
-
 BOOST_AUTO_TEST_CASE(mcp_patterns_match_the_parsed_server_and_tool) {
   BOOST_TEST(tool_pattern_matches("mcp__github__get_*", "mcp__github__get_issue"));
   BOOST_TEST(!tool_pattern_matches("mcp__github__get_*", "mcp__github_evil__get_issue"));
