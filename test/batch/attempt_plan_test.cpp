@@ -139,6 +139,15 @@ BOOST_AUTO_TEST_CASE(filters_keep_the_tasks_whose_id_matches_any_glob) {
   BOOST_TEST(plan_error(tasks, options) == "--filter 'nothing-*' matches no task id");
 }
 
+BOOST_AUTO_TEST_CASE(filters_are_globs_of_the_one_dialect_and_a_bad_one_is_an_error) {
+  std::vector<Task> tasks = {make_task("fix-a"), make_task("fix-b"), make_task("rename-a"), make_task("docs")};
+  PlanOptions options;
+  options.filters = {"{docs,rename-*}"};
+  BOOST_TEST(ids_of(plan(tasks, options)) == (std::vector<std::string>{"docs", "rename-a"}), boost::test_tools::per_element());
+  options.filters = {"fix-[ab"};
+  BOOST_TEST(plan_error(tasks, options) == "--filter: invalid glob 'fix-[ab': a character class '[' is not closed");
+}
+
 BOOST_AUTO_TEST_CASE(two_attempts_committing_to_one_branch_are_refused_before_anything_runs) {
   Task task = make_task("refactor", 2);
   task.commit = CommitSpec{"agent/{id}", ""};
