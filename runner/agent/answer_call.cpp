@@ -43,6 +43,11 @@ AnsweredCall answer_call(const ToolCall& call, int turn, const ToolRegistry& too
   answered.record.result_bytes = answered.output.content.size();
   for (const ImageBlock& image : answered.output.images) answered.record.result_bytes += image.data_base64.size();
   answered.record.is_error = answered.output.is_error;
+  if (answered.output.edit) {
+    answered.output.edit->turn = turn;
+    answered.output.edit->tool_call_id = call.id;
+    answered.output.edit->tool = call.name;
+  }
   return answered;
 }
 

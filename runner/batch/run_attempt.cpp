@@ -120,17 +120,10 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   context.protected_paths.push_back(settings.reports->root());     // and the report folder
 
   AgentLoop loop(model, tools, *plan.policy, *settings.clock, &transcript);
-  AgentRun run = loop.run(plan.task->prompt, plan.task->limits, context);
+  AgentRun run = loop.run(plan.task->prompt, plan.task->limits, context, result);
   finish_session(context.session, result);
-  result.turns = run.turns;
-  result.stop_reason = run.stop;
-  result.tool_calls = run.tool_calls;
-  result.edits = run.edits;
-  result.usage = run.usage;
   result.durations.model_ms = run.model_ms;
   result.durations.tools_ms = run.tools_ms;
-  result.model_calls = run.model_calls;
-  result.warnings = run.warnings;
   return run;
 }
 

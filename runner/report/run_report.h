@@ -26,12 +26,13 @@ struct ToolCallRecord {
   bool is_error = false;
 };
 
-/// One successful edit_file or write_file.
+/// One successful edit_file or write_file: the tool fills in the path, the line counts and the
+/// diagnostics; answer_call (agent/) the turn and the call.
 struct EditRecord {
   int turn = 0;
   std::string tool_call_id;
   std::string tool;
-  std::string path;
+  std::string path;            // workspace-relative
   int lines_added = 0;
   int lines_removed = 0;
   std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics were off
@@ -106,8 +107,21 @@ struct CommitRecord {
   std::string sha;
 };
 
-/// One attempt of one task with one model: everything the reports say about it.
-struct AttemptResult {
+/// What the agent loop did in one attempt, as the reports tell it. The loop fills it in as it runs;
+/// an AttemptResult is one, so nothing is copied from one shape to another.
+struct AgentRecord {
+  std::optional<AgentStop> stop_reason;  // how the agent loop ended; nullopt when it did not run
+  int turns = 0;
+  std::vector<ToolCallRecord> tool_calls;
+  std::vector<EditRecord> edits;
+  Usage usage = Usage::zero();
+  std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
+  std::vector<std::string> warnings;     // what a person should know, e.g. a cost limit not enforced
+};
+
+/// One attempt of one task with one model: everything the reports say about it (the agent's part
+/// in its AgentRecord).
+struct AttemptResult : AgentRecord {
   std::string task_id;
   std::string task_file;
   std::string task_sha256;
@@ -119,11 +133,6 @@ struct AttemptResult {
   OutcomeType outcome_type = OutcomeType::runner_crashed;  // until the attempt sets its own
   std::string message;                   // one line for a person
   std::string started_at;                // UTC, ISO 8601
-  std::optional<AgentStop> stop_reason;  // how the agent loop ended; nullopt when it did not run
-  int turns = 0;
-  std::vector<ToolCallRecord> tool_calls;
-  std::vector<EditRecord> edits;
-  Usage usage;
   Durations durations;
   std::vector<CheckRecord> setup;
   std::vector<CheckRecord> checks;
@@ -131,8 +140,6 @@ struct AttemptResult {
   std::string transcript_path;           // relative to the report folder
   std::string patch_path;                // relative to the report folder
   std::optional<CommitRecord> commit;    // set when the changes were committed to a branch
-  std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
-  std::vector<std::string> warnings;     // what a person should know, e.g. a cost limit not enforced
   std::vector<TodoItem> todos;           // the agent's plan as todo_write last sent it
   std::vector<QuestionRecord> questions;  // every ask_user call and its answer
   std::vector<BackgroundProcessRecord> background_processes;

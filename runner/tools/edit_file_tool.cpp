@@ -62,7 +62,7 @@ class EditFileTool final : public Tool {
     context.reads[file->relative] = sha256_hex(updated);
     FileDiff diff = diff_file(file->relative, existing->content, updated);
     ToolOutput output;
-    output.edit = EditSummary{file->relative, diff.lines_added, diff.lines_removed};
+    output.edit = EditRecord{.path = file->relative, .lines_added = diff.lines_added, .lines_removed = diff.lines_removed};
     output.content = "Edited " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                      std::to_string(diff.lines_removed) + " removals\n" + diff.text;
     check_written_file(context, *file, *existing, updated, output);

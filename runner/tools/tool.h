@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/json.h"
-#include "report/edit_diagnostics.h"
+#include "report/run_report.h"
 #include "tools/tool_call.h"
 #include "tools/session_state.h"
 
@@ -18,19 +18,11 @@ class Cancellation;
 
 class DiagnosticsChecker;
 
-/// What an edit_file or write_file call changed, for the report.
-struct EditSummary {
-  std::string path;     // workspace-relative
-  int lines_added = 0;
-  int lines_removed = 0;
-  std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics are off
-};
-
 /// What a tool returns: the text the model reads, and facts for the report.
 struct ToolOutput {
   std::string content;
   bool is_error = false;
-  std::optional<EditSummary> edit;
+  std::optional<EditRecord> edit;   // what an edit_file or write_file call changed
   std::vector<ImageBlock> images;   // pictures the model can look at (read_file on an image)
   std::optional<AttemptEnd> ends_attempt;  // set by a tool that ends the attempt (ask_user's `fail`)
 };

@@ -24,10 +24,14 @@ struct LoopFixture {
   Limits limits;
   LoopFixture() { context.workspace = folder.path(); }
 
-  AgentRun run_loop(RecordingModel& model, const Policy& policy) {
+  /// Runs the loop; returns its record and keeps how it went in `last`.
+  AgentRecord run_loop(RecordingModel& model, const Policy& policy) {
     AgentLoop loop(model, tools, policy, clock, nullptr);
-    return loop.run("do the task", limits, context);
+    AgentRecord record;
+    last = loop.run("do the task", limits, context, record);
+    return record;
   }
+  AgentRun last;
 };
 
 }  // namespace
@@ -37,22 +41,22 @@ BOOST_FIXTURE_TEST_SUITE(agent_loop, LoopFixture)
 BOOST_AUTO_TEST_CASE(tool_results_are_fed_back_to_the_model) {
   folder.write("notes.txt", "hello\n");
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "notes.txt")), says("done")});
-  AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST((run.stop == AgentStop::end_turn));
+  AgentRecord run = run_loop(model, builtin_policy());
+  BOOST_TEST((run.stop_reason == AgentStop::end_turn));
   BOOST_TEST(run.turns == 2);
   BOOST_REQUIRE(model.received.size() == 2);
   const Message& answer = model.received[1].messages.back();
   BOOST_REQUIRE(answer.tool_results.size() == 1);
   BOOST_TEST(answer.tool_results[0].call_id == "c1");
   BOOST_TEST(answer.tool_results[0].content == "     1\thello\n");
-  BOOST_TEST(run.final_text == "done");
+  BOOST_TEST(last.final_text == "done");
 }
 
 BOOST_AUTO_TEST_CASE(denied_call_is_reported_back_and_runs_nothing) {
   RecordingModel model({calls_tool("c1", "bash", Json::object().set("command", "touch pwned")), says("ok")});
   Policy policy;
   policy.rules.push_back(Rule{"no-shell", Verdict::deny, false, {"bash"}, "no shell here", 3});
-  AgentRun run = run_loop(model, policy);
+  AgentRecord run = run_loop(model, policy);
   BOOST_TEST(!std::filesystem::exists(folder.path() / "pwned"));
   const ToolResult& result = model.received[1].messages.back().tool_results.at(0);
   BOOST_TEST(result.is_error);
@@ -60,12 +64,12 @@ BOOST_AUTO_TEST_CASE(denied_call_is_reported_back_and_runs_nothing) {
   BOOST_REQUIRE(run.tool_calls.size() == 1);
   BOOST_TEST(run.tool_calls[0].decision == "denied");
   BOOST_TEST(run.tool_calls[0].rule_id == "no-shell");
-  BOOST_TEST((run.stop == AgentStop::end_turn));
+  BOOST_TEST((run.stop_reason == AgentStop::end_turn));
 }
 
 BOOST_AUTO_TEST_CASE(unmatched_call_is_denied_by_default) {
   RecordingModel model({calls_tool("c1", "write_file", Json::object().set("path", "a.txt").set("content", "x"))});
-  AgentRun run = run_loop(model, builtin_policy());
+  AgentRecord run = run_loop(model, builtin_policy());
   BOOST_TEST(!std::filesystem::exists(folder.path() / "a.txt"));
   BOOST_TEST(run.tool_calls.at(0).decided_by == "unmatched");
   BOOST_TEST(model.received[1].messages.back().tool_results.at(0).content ==
@@ -76,8 +80,8 @@ BOOST_AUTO_TEST_CASE(turn_limit_stops_the_loop) {
   limits.turns = 3;
   std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "missing.txt")));
   RecordingModel model(endless);
-  AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST((run.stop == AgentStop::limit_turns));
+  AgentRecord run = run_loop(model, builtin_policy());
+  BOOST_TEST((run.stop_reason == AgentStop::limit_turns));
   BOOST_TEST(run.turns == 3);
   BOOST_TEST(model.received.size() == 3u);
 }
@@ -87,8 +91,8 @@ BOOST_AUTO_TEST_CASE(wall_time_limit_stops_the_loop_without_sleeping) {
   std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "missing.txt")));
   RecordingModel model(endless);
   model.on_call = [&] { clock.advance(std::chrono::seconds(25)); };
-  AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST((run.stop == AgentStop::limit_time));
+  AgentRecord run = run_loop(model, builtin_policy());
+  BOOST_TEST((run.stop_reason == AgentStop::limit_time));
   BOOST_TEST(run.turns == 3);
 }
 
@@ -96,21 +100,21 @@ BOOST_AUTO_TEST_CASE(token_and_cost_limits_stop_the_loop) {
   limits.tokens = 25;
   std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "x"), 10));
   RecordingModel tokens_model(endless);
-  BOOST_TEST((run_loop(tokens_model, builtin_policy()).stop == AgentStop::limit_tokens));
+  BOOST_TEST((run_loop(tokens_model, builtin_policy()).stop_reason == AgentStop::limit_tokens));
   limits.tokens.reset();
   limits.cost_usd = 0.025;
   RecordingModel cost_model(endless);
-  AgentRun run_with_cost = run_loop(cost_model, builtin_policy());
-  BOOST_TEST((run_with_cost.stop == AgentStop::limit_cost));
+  AgentRecord run_with_cost = run_loop(cost_model, builtin_policy());
+  BOOST_TEST((run_with_cost.stop_reason == AgentStop::limit_cost));
   BOOST_TEST(run_with_cost.turns == 3);
 }
 
 BOOST_AUTO_TEST_CASE(model_failure_ends_the_run_as_a_model_error) {
   RecordingModel model({});
   model.fail_with = "endpoint unreachable";
-  AgentRun run = run_loop(model, builtin_policy());
-  BOOST_TEST((run.stop == AgentStop::model_error));
-  BOOST_TEST(run.message == "endpoint unreachable");
+  AgentRecord run = run_loop(model, builtin_policy());
+  BOOST_TEST((run.stop_reason == AgentStop::model_error));
+  BOOST_TEST(last.message == "endpoint unreachable");
   BOOST_TEST(run.turns == 0);
 }
 
@@ -120,7 +124,7 @@ BOOST_AUTO_TEST_CASE(several_calls_in_one_turn_each_get_a_result_and_edits_are_r
   both.message.tool_calls.push_back(
       ToolCall{"e", "edit_file", Json::object().set("path", "a.txt").set("old", "one").set("new", "two\nthree")});
   RecordingModel model({both});
-  AgentRun run = run_loop(model, allowing({"edit_file"}));
+  AgentRecord run = run_loop(model, allowing({"edit_file"}));
   BOOST_TEST(model.received[1].messages.back().tool_results.size() == 2u);
   BOOST_TEST(folder.read("a.txt") == "two\nthree\n");
   BOOST_REQUIRE(run.edits.size() == 1);

@@ -30,7 +30,8 @@ BOOST_AUTO_TEST_CASE(an_image_reaches_the_model_as_an_image_block) {
   folder.write("shot.gif", k_gif);
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "shot.gif")), says("I see it")});
   AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
-  AgentRun run = loop.run("look", limits, context);
+  AgentRecord run;
+  loop.run("look", limits, context, run);
   const ToolResult& result = model.received.at(1).messages.back().tool_results.at(0);
   BOOST_TEST(result.content == "Image shot.gif (GIF, 42 bytes)\n");
   BOOST_REQUIRE(result.images.size() == 1u);
@@ -49,7 +50,8 @@ BOOST_AUTO_TEST_CASE(the_report_records_name_summary_duration_size_and_edits) {
                                                                     .set("new", "def load_config():\n    value = 1\n    return value")),
                         says("done")});
   AgentLoop loop(model, tools, policy, clock, nullptr);
-  AgentRun run = loop.run("rename", limits, context);
+  AgentRecord run;
+  loop.run("rename", limits, context, run);
   BOOST_REQUIRE(run.tool_calls.size() == 3u);
   BOOST_TEST(run.tool_calls[0].name == "grep");
   BOOST_TEST(run.tool_calls[0].input_summary == "parse_config in src");

@@ -100,9 +100,10 @@ BOOST_AUTO_TEST_CASE(in_the_agent_loop_fail_stops_at_once_and_skips_the_rest_of_
   RecordingModel model({turn, says("should not be asked")});
   FakeClock clock;
   AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
-  AgentRun run = loop.run("ship it", Limits{}, context);
-  BOOST_TEST((run.stop == AgentStop::ask_user_unanswered));
-  BOOST_TEST(run.message.find("Deploy to production?") != std::string::npos);
+  AgentRecord run;
+  AgentRun last = loop.run("ship it", Limits{}, context, run);
+  BOOST_TEST((run.stop_reason == AgentStop::ask_user_unanswered));
+  BOOST_TEST(last.message.find("Deploy to production?") != std::string::npos);
   BOOST_TEST(model.received.size() == 1u);      // the model is not asked again
   BOOST_TEST(run.tool_calls.size() == 1u);      // c2 was not run
   BOOST_TEST(context.session.questions.size() == 1u);

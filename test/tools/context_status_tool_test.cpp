@@ -57,8 +57,9 @@ BOOST_AUTO_TEST_CASE(the_agent_loop_keeps_the_status_current) {
                         calls_tool("c2", "context_status", Json::object(), 300), says("done")});
   model.on_call = [&] { clock.advance(std::chrono::seconds(30)); };
   AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
-  AgentRun run = loop.run("plan", limits, context);
-  BOOST_TEST((run.stop == AgentStop::end_turn));
+  AgentRecord run;
+  loop.run("plan", limits, context, run);
+  BOOST_TEST((run.stop_reason == AgentStop::end_turn));
   const ToolResult& status = model.received.at(2).messages.back().tool_results.at(0);
   BOOST_TEST(status.content ==
              "context: 300 tokens in the last request; the model's window is not known\n"
