@@ -54,15 +54,16 @@ AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy
     : m_model(model), m_tools(tools), m_policy(policy), m_clock(clock), m_transcript(transcript),
       m_schemas(tools.schemas()) {}
 
-AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolContext& context, AgentRecord& record) {
+AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const ToolScope& scope, SessionState& session,
+                        AgentRecord& record) {
   AgentRun run;
   const Clock::SteadyTime deadline = m_clock.now() + limits.time;
-  start_status(context.session.status, limits);
+  start_status(session.status, limits);
   Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
   write_transcript(prompt_event(conversation, m_schemas));
   m_model.set_deadline(deadline);
   for (;;) {
-    if (context.cancellation && context.cancellation->cancelled()) {
+    if (scope.cancellation && scope.cancellation->cancelled()) {
       record.stop_reason = AgentStop::interrupted;
       run.message = "the run was interrupted";
       break;
@@ -87,9 +88,9 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
       }
       break;
     }
-    update_status(context.session.status, record, turn->usage);
+    update_status(session.status, record, turn->usage);
     conversation.messages.push_back(
-        answer_tool_calls(turn->message.tool_calls, record, run, context, limits, deadline));
+        answer_tool_calls(turn->message.tool_calls, scope, session, limits, deadline, record, run));
     if (record.stop_reason) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
   }
   note_unenforced_cost_limit(record, limits);
@@ -140,8 +141,9 @@ Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, Agent
   return turn;
 }
 
-Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRecord& record, AgentRun& run,
-                                     ToolContext& context, const Limits& limits, Clock::SteadyTime deadline) {
+Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, const ToolScope& scope, SessionState& session,
+                                     const Limits& limits, Clock::SteadyTime deadline, AgentRecord& record,
+                                     AgentRun& run) {
   Message answers{Role::user, {}, {}, {}};
   for (const ToolCall& call : calls) {
     if (record.stop_reason) {
@@ -149,15 +151,16 @@ Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRe
       continue;
     }
     auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - m_clock.now());
-    context.timeout = std::max(std::chrono::milliseconds(1), std::min(limits.tool_timeout, remaining));
-    context.session.status.elapsed = limits.time - remaining;
-    answers.tool_results.push_back(answer_tool_call(call, record, run, context));
+    auto timeout = std::max(std::chrono::milliseconds(1), std::min(limits.tool_timeout, remaining));
+    session.status.elapsed = limits.time - remaining;
+    answers.tool_results.push_back(answer_tool_call(call, scope, session, timeout, record, run));
   }
   return answers;
 }
 
-ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRecord& record, AgentRun& run, ToolContext& context) {
-  AnsweredCall answered = answer_call(call, record.turns, m_tools, m_policy, m_clock, context);
+ToolResult AgentLoop::answer_tool_call(const ToolCall& call, const ToolScope& scope, SessionState& session,
+                                       std::chrono::milliseconds timeout, AgentRecord& record, AgentRun& run) {
+  AnsweredCall answered = answer_call(call, record.turns, m_tools, m_policy, m_clock, scope, session, timeout);
   run.tools_ms += answered.record.duration_ms;
   ToolOutput& output = answered.output;
   if (output.ends_attempt) {

@@ -32,14 +32,16 @@ class AgentLoop {
 
   /// Runs the loop, filling in `record` (turns, calls, edits, usage, model calls, warnings, and
   /// the stop when it ends) as it goes.
-  AgentRun run(const std::string& prompt, const Limits& limits, ToolContext& context, AgentRecord& record);
+  AgentRun run(const std::string& prompt, const Limits& limits, const ToolScope& scope, SessionState& session,
+               AgentRecord& record);
 
  private:
   std::optional<AgentStop> limit_reached(const AgentRecord& record, const Limits& limits, Clock::SteadyTime deadline) const;
   Expected<ModelTurn> ask_model(const Conversation& conversation, AgentRecord& record, AgentRun& run);
-  Message answer_tool_calls(const std::vector<ToolCall>& calls, AgentRecord& record, AgentRun& run,
-                            ToolContext& context, const Limits& limits, Clock::SteadyTime deadline);
-  ToolResult answer_tool_call(const ToolCall& call, AgentRecord& record, AgentRun& run, ToolContext& context);
+  Message answer_tool_calls(const std::vector<ToolCall>& calls, const ToolScope& scope, SessionState& session,
+                            const Limits& limits, Clock::SteadyTime deadline, AgentRecord& record, AgentRun& run);
+  ToolResult answer_tool_call(const ToolCall& call, const ToolScope& scope, SessionState& session,
+                              std::chrono::milliseconds timeout, AgentRecord& record, AgentRun& run);
   void write_transcript(const Json& event);
   void note_unenforced_cost_limit(AgentRecord& record, const Limits& limits) const;
 

@@ -138,6 +138,8 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.input = v; return {}; }},
       {"--workspace", "DIR", "tool: the folder the calls work in; policy explain: where paths resolve (default: .)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
+      {"--task", "FILE", "tool: run the calls as in an attempt of this task (its policy, keys and protected files)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.task = v; return {}; }},
       {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
@@ -255,7 +257,7 @@ std::string usage_text() {
       "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
-      "       agent-run tool --workspace DIR [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
+      "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
       "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent would\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {

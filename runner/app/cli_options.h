@@ -35,6 +35,7 @@ struct CliOptions {
   std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
   std::optional<std::string> tool;         // --tool: policy explain's tool name
   std::optional<std::string> input;        // --input: policy explain's tool input, as JSON
+  std::optional<std::string> task;         // --task: the task file whose attempt `agent-run tool` stands in for
   std::optional<std::string> workspace;    // --workspace: the folder `agent-run tool` works in, and where
                                            // policy explain resolves paths (default: .)
   bool json = false;                       // --json: `agent-run tool` prints one JSON object per call

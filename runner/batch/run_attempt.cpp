@@ -105,23 +105,13 @@ AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, con
   TranscriptWriter transcript(settings.reports->root() / result.transcript_path);
   transcript.listen([&](const Json& event) { reporter.transcript_event(event); });
   ToolRegistry tools = make_tool_registry(plan.task->tools);
-  ToolContext context;
-  context.workspace = workspace.root();
-  context.environment = settings.environment;
-  context.cancellation = settings.cancellation;
-  prepare_session(*plan.task, *plan.policy, context.session);
-  context.session.status.context_window = model.context_window();  // from the price table; script: unknown
-  context.grep_backend = settings.grep_backend;
-  if (plan.task->diagnostics) context.diagnostics = settings.diagnostics;
-  if (!plan.policy->source.empty()) {
-    context.protected_paths.push_back(plan.policy->source);
-  }
-  context.protected_paths.push_back(plan.task->source);            // the runner's own files: the task
-  context.protected_paths.push_back(settings.reports->root());     // and the report folder
+  const ToolScope scope = make_tool_scope(*plan.task, *plan.policy, workspace.root(), settings);
+  SessionState session;
+  session.status.context_window = model.context_window();  // from the price table; script: unknown
 
   AgentLoop loop(model, tools, *plan.policy, *settings.clock, &transcript);
-  AgentRun run = loop.run(plan.task->prompt, plan.task->limits, context, result);
-  finish_session(context.session, result);
+  AgentRun run = loop.run(plan.task->prompt, plan.task->limits, scope, session, result);
+  finish_session(scope, session, result);
   result.durations.model_ms = run.model_ms;
   result.durations.tools_ms = run.tools_ms;
   return run;

@@ -19,7 +19,7 @@ struct EditCheckRequest {
   std::vector<std::string> environment; // KEY=VALUE: PATH finds the servers and linters
 };
 
-/// The per-edit diagnostics check, as the tools see it (ToolContext holds one, or none when off).
+/// The per-edit diagnostics check, as the tools see it (ToolScope holds one, or none when off).
 /// Abstract so tool tests can run without language servers.
 class DiagnosticsChecker {
  public:

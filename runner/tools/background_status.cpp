@@ -6,9 +6,9 @@
 
 namespace agent_run {
 
-Expected<BackgroundProcess*> find_background(ToolContext& context, const std::string& handle) {
-  if (BackgroundProcess* process = context.session.processes.find(handle)) return process;
-  std::vector<std::string> handles = context.session.processes.handles();
+Expected<BackgroundProcess*> find_background(SessionState& session, const std::string& handle) {
+  if (BackgroundProcess* process = session.processes.find(handle)) return process;
+  std::vector<std::string> handles = session.processes.handles();
   if (handles.empty()) return make_error("no background process '" + handle + "': none has been started (bash with background: true)");
   return make_error("no background process '" + handle + "'; the handles are " + join(handles, ", "));
 }

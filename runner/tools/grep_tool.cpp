@@ -95,34 +95,34 @@ class GrepTool final : public Tool {
                       {"pattern"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState&, std::chrono::milliseconds timeout) override {
     auto request = read_request(input);
     if (!request) return failure(request.error().message);
-    auto where = confine_path(context.workspace, request->path, Access::read, context.protected_paths);
+    auto where = confine_path(scope.workspace, request->path, Access::read, scope.protected_paths);
     if (!where) return failure(where.error().message);
     request->path = where->relative;
-    auto info = stat_beneath(context.workspace, where->relative);
+    auto info = stat_beneath(scope.workspace, where->relative);
     if (!info) return failure(info.error().message);
     if (!S_ISDIR(info->st_mode) && !S_ISREG(info->st_mode)) {
       return failure("'" + where->relative + "' is " + special_file_kind(info->st_mode) + "; it is never opened");
     }
-    if (auto refusal = refuse_binary_file(context, *request)) return failure(*refusal);
+    if (auto refusal = refuse_binary_file(scope.workspace, *request)) return failure(*refusal);
     auto patterns = prepare_patterns(request->pattern, request->case_insensitive);
     if (!patterns) return failure(patterns.error().message);
     if (auto globs = search_overrides(request->globs); !globs) return failure(globs.error().message);
 
-    SearchScope scope{context.workspace, std::chrono::steady_clock::now() + context.timeout, context.environment};
+    SearchScope search{scope.workspace, std::chrono::steady_clock::now() + timeout, scope.environment};
     GrepReport report(*request);
     auto sink = [&report](GrepFile&& file) { return report.add(std::move(file)); };
     Expected<void> searched = make_error("");
     std::optional<std::filesystem::path> ripgrep;
-    if (context.grep_backend != GrepBackend::builtin) ripgrep = find_ripgrep(context.environment);
+    if (scope.grep_backend != GrepBackend::builtin) ripgrep = find_ripgrep(scope.environment);
     if (ripgrep) {
-      searched = search_with_ripgrep(*ripgrep, scope, *request, *patterns, sink);
-    } else if (context.grep_backend == GrepBackend::ripgrep) {
+      searched = search_with_ripgrep(*ripgrep, search, *request, *patterns, sink);
+    } else if (scope.grep_backend == GrepBackend::ripgrep) {
       return failure("ripgrep (rg) is not on PATH");
     } else {
-      searched = search_builtin(scope, *request, *patterns, sink);
+      searched = search_builtin(search, *request, *patterns, sink);
     }
     if (!searched) return failure(searched.error().message);
     return ToolOutput{report.text(), false, {}, {}};
@@ -132,8 +132,8 @@ class GrepTool final : public Tool {
   static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("grep", message), true, {}, {}}; }
 
   /// A binary file named on its own gets a clear answer instead of "No matches found".
-  static std::optional<std::string> refuse_binary_file(const ToolContext& context, const GrepRequest& request) {
-    auto file = open_regular_file(context.workspace, request.path);
+  static std::optional<std::string> refuse_binary_file(const std::filesystem::path& workspace, const GrepRequest& request) {
+    auto file = open_regular_file(workspace, request.path);
     if (!file) return std::nullopt;  // a folder (or nothing): the search says what it finds
     char buffer[65536];
     for (;;) {

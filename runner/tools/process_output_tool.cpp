@@ -25,14 +25,15 @@ class ProcessOutputTool final : public Tool {
                       {"handle"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope&, SessionState& session,
+                 std::chrono::milliseconds timeout) override {
     auto handle = required_string(input, "handle");
     auto wait = optional_integer(input, "wait", 0);
     if (!handle) return failure(handle.error().message);
     if (!wait || *wait < 0) return failure(wait ? "wait must be a number of seconds, 0 or more" : wait.error().message);
-    auto process = find_background(context, *handle);
+    auto process = find_background(session, *handle);
     if (!process) return failure(process.error().message);
-    auto patience = std::min(std::chrono::milliseconds(std::min(*wait, k_max_wait_seconds) * 1000), context.timeout);
+    auto patience = std::min(std::chrono::milliseconds(std::min(*wait, k_max_wait_seconds) * 1000), timeout);
     BackgroundRead read = (*process)->read_new(patience);
     return ToolOutput{background_report(*handle, read), false, std::nullopt};
   }

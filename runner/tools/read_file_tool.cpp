@@ -138,20 +138,20 @@ class ReadFileTool final : public Tool {
                       {"path"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session, std::chrono::milliseconds) override {
     auto path = required_string(input, "path");
     auto offset = optional_integer(input, "offset", 1);
     auto limit = optional_integer(input, "limit", k_default_line_limit);
     if (!path) return failure(path.error().message);
     if (!offset || *offset < 1) return failure(offset ? "offset must be at least 1" : offset.error().message);
     if (!limit || *limit < 1) return failure(limit ? "limit must be at least 1" : limit.error().message);
-    auto where = confine_path(context.workspace, *path, Access::read, context.protected_paths);
+    auto where = confine_path(scope.workspace, *path, Access::read, scope.protected_paths);
     if (!where) return failure(where.error().message);
-    auto file = open_regular_file(context.workspace, where->relative);
+    auto file = open_regular_file(scope.workspace, where->relative);
     if (!file) return failure(file.error().message);
     auto head = read_some(file->fd.get(), k_chunk_bytes);
     if (!head) return failure("cannot read '" + where->relative + "': " + head.error().message);
-    if (auto kind = image_kind(*head)) return read_image(*file, *where, *kind, std::move(*head), context);
+    if (auto kind = image_kind(*head)) return read_image(*file, *where, *kind, std::move(*head), session);
     if (head->substr(0, k_binary_probe_bytes).find('\0') != std::string::npos) {
       return failure("'" + where->relative + "' is a binary file; read_file shows text, and PNG, JPEG, GIF and WebP images");
     }
@@ -165,7 +165,7 @@ class ReadFileTool final : public Tool {
       chunk = std::move(*next);
     }
     page.finish();
-    context.reads[where->relative] = hash.hex();
+    session.reads[where->relative] = hash.hex();
     return ToolOutput{page.text(), false, {}, {}};
   }
 
@@ -173,7 +173,7 @@ class ReadFileTool final : public Tool {
   static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("read_file", message), true, {}, {}}; }
 
   static ToolOutput read_image(const OpenFile& file, const ConfinedPath& where, const ImageKind& kind, std::string bytes,
-                               ToolContext& context) {
+                               SessionState& session) {
     const auto size = static_cast<std::size_t>(file.info.st_size);
     if (size > k_max_image_bytes) {
       return failure("'" + where.relative + "' is a " + kind.name + " image of " + std::to_string(size) +
@@ -183,7 +183,7 @@ class ReadFileTool final : public Tool {
     if (!rest) return failure("cannot read '" + where.relative + "': " + rest.error().message);
     bytes += *rest;
     if (bytes.size() > k_max_image_bytes) return failure("'" + where.relative + "' grew while it was read; try again");
-    context.reads[where.relative] = sha256_hex(bytes);
+    session.reads[where.relative] = sha256_hex(bytes);
     ToolOutput output;
     output.content = "Image " + where.relative + " (" + kind.name + ", " + std::to_string(bytes.size()) + " bytes)\n";
     output.images.push_back(ImageBlock{kind.media_type, base64_encode(bytes)});

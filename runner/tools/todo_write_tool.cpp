@@ -59,7 +59,7 @@ class TodoWriteTool final : public Tool {
         object_schema(Json::object().set("todos", Json::object().set("type", "array").set("items", item)), {"todos"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope&, SessionState& session, std::chrono::milliseconds) override {
     const Json* todos = input.find("todos");
     if (!todos || !todos->is_array()) return failure("todos must be an array of {content, status}");
     if (todos->as_array().size() > k_max_items) {
@@ -71,8 +71,8 @@ class TodoWriteTool final : public Tool {
       if (!item) return failure(item.error().message);
       items.push_back(std::move(*item));
     }
-    context.session.todos = std::move(items);
-    return ToolOutput{render(context.session.todos), false, std::nullopt};
+    session.todos = std::move(items);
+    return ToolOutput{render(session.todos), false, std::nullopt};
   }
 
  private:

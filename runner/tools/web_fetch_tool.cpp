@@ -49,11 +49,11 @@ class WebFetchTool final : public Tool {
                       object_schema(Json::object().set("url", property("string", "The http or https URL")), {"url"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState&, std::chrono::milliseconds timeout) override {
     auto url = required_string(input, "url");
     if (!url) return failure(url.error().message);
-    WebFetchOptions options = context.session.web.fetch;
-    options.limits.timeout = std::min(options.limits.timeout, context.timeout);
+    WebFetchOptions options = scope.web.fetch;
+    options.limits.timeout = std::min(options.limits.timeout, timeout);
     auto page = fetch_web_page(*url, options);
     if (!page) return failure(page.error().message);
     return ToolOutput{describe(*page), page->status >= 400, std::nullopt};

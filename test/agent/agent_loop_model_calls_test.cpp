@@ -18,15 +18,16 @@ struct ModelCallsFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
   FakeClock clock;
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
   Limits limits;
-  ModelCallsFixture() { context.workspace = folder.path(); }
+  ModelCallsFixture() { scope.workspace = folder.path(); }
 
   /// Runs the loop; returns its record and keeps how it went in `last`.
   AgentRecord run_loop(RecordingModel& model, TranscriptWriter* transcript = nullptr) {
     AgentLoop loop(model, tools, builtin_policy(), clock, transcript);
     AgentRecord record;
-    last = loop.run("do the task", limits, context, record);
+    last = loop.run("do the task", limits, scope, session, record);
     return record;
   }
   AgentRun last;

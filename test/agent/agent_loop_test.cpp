@@ -20,15 +20,16 @@ struct LoopFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
   FakeClock clock;
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
   Limits limits;
-  LoopFixture() { context.workspace = folder.path(); }
+  LoopFixture() { scope.workspace = folder.path(); }
 
   /// Runs the loop; returns its record and keeps how it went in `last`.
   AgentRecord run_loop(RecordingModel& model, const Policy& policy) {
     AgentLoop loop(model, tools, policy, clock, nullptr);
     AgentRecord record;
-    last = loop.run("do the task", limits, context, record);
+    last = loop.run("do the task", limits, scope, session, record);
     return record;
   }
   AgentRun last;

@@ -133,4 +133,58 @@ BOOST_AUTO_TEST_CASE(the_command_line_is_checked) {
   BOOST_TEST(missing.output.find("--workspace no/such/dir: not a folder") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(with_a_task_its_policy_applies_and_the_task_and_policy_files_are_protected_as_in_a_run) {
+  TempFolder workspace;
+  workspace.write("policy.yaml", "version: 1\nrules:\n  - id: writes\n    allow: [write_file]\n");
+  workspace.write("task.yaml", "prompt: try it\npolicy: policy.yaml\n");
+  CommandResult result = run_tool(workspace,
+                                  "{\"tool\": \"write_file\", \"input\": {\"path\": \"task.yaml\", \"content\": \"x\"}}\n"
+                                  "{\"tool\": \"write_file\", \"input\": {\"path\": \"./policy.yaml\", \"content\": \"x\"}}\n"
+                                  "{\"tool\": \"write_file\", \"input\": {\"path\": \"notes.txt\", \"content\": \"x\"}}\n",
+                                  "--task " + shell_quote((workspace.path() / "task.yaml").string()));
+  BOOST_TEST(result.exit_code == 1);  // two calls were denied
+  const std::string protected_text =
+      "is protected: .git/, the policy file and the runner's own files are never written, whatever the rules say. "
+      "The call was not run.\n";
+  BOOST_TEST(result.output == "=== 1 write_file task.yaml (denied) ===\nDenied: 'task.yaml' " + protected_text +
+                                  "=== 2 write_file ./policy.yaml (denied) ===\nDenied: 'policy.yaml' " + protected_text +
+                                  "=== 3 write_file notes.txt (allowed by rule 'writes') ===\nCreated notes.txt (1 lines)\n");
+  BOOST_TEST(workspace.read("task.yaml") == "prompt: try it\npolicy: policy.yaml\n");
+  BOOST_TEST(workspace.read("policy.yaml").find("writes") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(with_a_task_only_its_tools_run_and_policy_overrides_its_policy) {
+  TempFolder workspace;
+  workspace.write("open.yaml", "version: 1\nunmatched: allow\n");
+  workspace.write("task.yaml", "prompt: try it\ntools: [read_file]\n");
+  CommandResult result = run_tool(workspace,
+                                  "{\"tool\": \"write_file\", \"input\": {\"path\": \"n.txt\", \"content\": \"x\"}}\n"
+                                  "{\"tool\": \"read_file\", \"input\": {\"path\": \"open.yaml\", \"limit\": 1}}\n",
+                                  "--task " + shell_quote((workspace.path() / "task.yaml").string()) + " --policy " +
+                                      shell_quote((workspace.path() / "open.yaml").string()));
+  BOOST_TEST(result.output == "=== 1 write_file n.txt (allowed) ===\n"
+                              "There is no tool named 'write_file' in this task. The call was not run.\n"
+                              "=== 2 read_file open.yaml (allowed) ===\n     1\tversion: 1\n"
+                              "[lines 1-1 of 2; call again with offset=2 to read more]\n");
+  BOOST_TEST(!std::filesystem::exists(workspace.path() / "n.txt"));
+  CommandResult bad = run_tool(workspace, "", "--task " + shell_quote((workspace.path() / "missing.yaml").string()));
+  BOOST_TEST(bad.exit_code == 2);
+  BOOST_TEST(bad.output.find("missing.yaml") != std::string::npos, bad.output);
+}
+
+BOOST_AUTO_TEST_CASE(sigterm_kills_the_running_command_and_exits_143_as_a_run_does) {
+  TempFolder workspace;
+  workspace.write("open.yaml", "version: 1\nunmatched: allow\n");
+  workspace.write("calls.jsonl", "{\"tool\": \"bash\", \"input\": {\"command\": \"touch started; sleep 1000\"}}\n"
+                                 "{\"tool\": \"read_file\", \"input\": {\"path\": \"open.yaml\"}}\n");
+  // Waits for the command's own sign that it runs (the file it touches), then stops agent-run.
+  CommandResult result = run_shell(shell_quote(AGENT_RUN_BINARY) + " tool --workspace . --policy open.yaml < calls.jsonl & "
+                                   "pid=$!; while [ ! -e started ]; do sleep 0.05; done; kill -TERM $pid; wait $pid; "
+                                   "echo \"exit=$?\"",
+                                   workspace.path());
+  BOOST_TEST(result.output == "=== 1 bash touch started; sleep 1000 (allowed) ===\n"
+                              "[interrupted: agent-run was stopped by SIGINT or SIGTERM; its process group was killed]\n"
+                              "exit=143\n");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

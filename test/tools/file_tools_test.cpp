@@ -14,10 +14,12 @@ namespace {
 struct ToolsFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
-  ToolsFixture() { context.workspace = folder.path(); }
+  ToolScope scope;
+  SessionState session;
+  std::chrono::milliseconds timeout = std::chrono::minutes(2);  // what one call may take
+  ToolsFixture() { scope.workspace = folder.path(); }
 
-  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, context); }
+  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, scope, session, timeout); }
   ToolOutput read(const std::string& path) { return call("read_file", Json::object().set("path", path)); }
   ToolOutput edit(const std::string& path, const std::string& old_text, const std::string& new_text) {
     return call("edit_file", Json::object().set("path", path).set("old", old_text).set("new", new_text));
@@ -106,7 +108,7 @@ BOOST_AUTO_TEST_CASE(paths_outside_the_workspace_are_refused) {
 BOOST_AUTO_TEST_CASE(git_folder_and_protected_files_are_never_written) {
   folder.write(".git/config", "[core]\n");
   folder.write("policy.yaml", "version: 1\n");
-  context.protected_paths.push_back(folder.path() / "policy.yaml");
+  scope.protected_paths.push_back(folder.path() / "policy.yaml");
   BOOST_TEST(call("write_file", Json::object().set("path", ".git/hooks/pre-commit").set("content", "x")).content ==
              "write_file: '.git/hooks/pre-commit' is inside .git/, which is never written");
   BOOST_TEST(call("write_file", Json::object().set("path", "./policy.yaml").set("content", "x")).content ==
@@ -128,7 +130,7 @@ BOOST_AUTO_TEST_CASE(bash_runs_in_the_workspace_and_reports_the_exit_code) {
 }
 
 BOOST_AUTO_TEST_CASE(bash_timeout_kills_the_command) {
-  context.timeout = std::chrono::milliseconds(300);
+  timeout = std::chrono::milliseconds(300);
   ToolOutput output = call("bash", Json::object().set("command", "echo start; sleep 30"));
   BOOST_TEST(output.is_error);
   BOOST_TEST(output.content == "start\n[timed out after 300ms; its process group was killed]\n");

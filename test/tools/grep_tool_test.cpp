@@ -8,9 +8,9 @@ namespace {
 /// Runs one grep call with ripgrep and with the built-in search; both must answer the same, byte for byte.
 struct GrepFixture : ToolsFixture {
   ToolOutput grep(Json input) {
-    context.grep_backend = GrepBackend::ripgrep;
+    scope.grep_backend = GrepBackend::ripgrep;
     ToolOutput by_ripgrep = call("grep", input);
-    context.grep_backend = GrepBackend::builtin;
+    scope.grep_backend = GrepBackend::builtin;
     ToolOutput by_builtin = call("grep", input);
     BOOST_TEST(by_ripgrep.content == by_builtin.content, "ripgrep and the built-in search differ for " << input.dump());
     BOOST_TEST(by_ripgrep.is_error == by_builtin.is_error);
@@ -116,10 +116,10 @@ BOOST_AUTO_TEST_CASE(refusals_have_exact_messages) {
 
 BOOST_AUTO_TEST_CASE(without_ripgrep_on_path_the_builtin_search_answers) {
   folder.write("a.txt", "found\n");
-  context.environment = {"PATH=/nonexistent"};
-  context.grep_backend = GrepBackend::automatic;
+  scope.environment = {"PATH=/nonexistent"};
+  scope.grep_backend = GrepBackend::automatic;
   BOOST_TEST(call("grep", pattern("found")).content == "a.txt\n1:found\n");
-  context.grep_backend = GrepBackend::ripgrep;
+  scope.grep_backend = GrepBackend::ripgrep;
   BOOST_TEST(call("grep", pattern("found")).content == "grep: ripgrep (rg) is not on PATH");
 }
 

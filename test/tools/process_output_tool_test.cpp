@@ -15,12 +15,14 @@ namespace {
 struct BackgroundFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
+  std::chrono::milliseconds timeout = std::chrono::minutes(2);  // what one call may take
   BackgroundFixture() {
-    context.workspace = folder.path();
-    context.environment = {std::string("PATH=") + std::getenv("PATH")};
+    scope.workspace = folder.path();
+    scope.environment = {std::string("PATH=") + std::getenv("PATH")};
   }
-  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, context); }
+  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, scope, session, timeout); }
   ToolOutput start(const std::string& command) {
     return call("bash", Json::object().set("command", command).set("background", true));
   }
@@ -51,7 +53,7 @@ BOOST_AUTO_TEST_CASE(a_server_started_by_one_call_is_read_by_process_output_and_
   BOOST_TEST(fetched.content == "200\n[exit code 0]\n");
   std::string log = output_until("bg1", "\"GET / HTTP/1.1\" 200");
   BOOST_TEST(log.find("Serving HTTP") == std::string::npos);  // only what is new since the last ask
-  pid_t server = context.session.processes.find("bg1")->pid();
+  pid_t server = session.processes.find("bg1")->pid();
   ToolOutput killed = call("process_kill", Json::object().set("handle", "bg1"));
   BOOST_TEST(!killed.is_error);
   BOOST_TEST(killed.content.find("[bg1 was killed by signal 15 (Terminated) after ") != std::string::npos);

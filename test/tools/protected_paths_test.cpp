@@ -40,10 +40,10 @@ BOOST_AUTO_TEST_CASE(a_protected_path_protects_itself_and_what_is_under_it_but_n
 /// The file tools and the policy give the same answer for each path: they ask one rule.
 BOOST_FIXTURE_TEST_CASE(the_file_tools_refuse_what_the_policy_denies_as_protected, ToolsFixture) {
   folder.write("out/report.json", "{}");
-  context.protected_paths.push_back(folder.path() / "out");
+  scope.protected_paths.push_back(folder.path() / "out");
   Policy allow_writes;
   allow_writes.unmatched = Verdict::allow;
-  const DecisionContext where{folder.path(), context.protected_paths};
+  const DecisionContext where{folder.path(), scope.protected_paths};
   for (const char* path : {".GIT/config", "sub/.git./hooks/x", "out/report.json", "out/new.txt", "src/ok.txt"}) {
     BOOST_TEST_CONTEXT(path) {
       Decision decision = decide(allow_writes, ToolCall{"c", "write_file", Json::object().set("path", path)}, where);

@@ -123,11 +123,11 @@ BOOST_AUTO_TEST_CASE(never_opens_a_fifo) {
 }
 
 BOOST_AUTO_TEST_CASE(never_opens_a_device) {
-  ToolContext in_dev;
+  ToolScope in_dev;
   in_dev.workspace = "/dev";  // a workspace holding devices: they are looked at, never opened
-  BOOST_TEST(tools.find("read_file")->run(Json::object().set("path", "zero"), in_dev).content ==
+  BOOST_TEST(tools.find("read_file")->run(Json::object().set("path", "zero"), in_dev, session, timeout).content ==
              "read_file: 'zero' is a character device; it is never opened");
-  BOOST_TEST(tools.find("grep")->run(Json::object().set("pattern", "x").set("path", "zero"), in_dev).content ==
+  BOOST_TEST(tools.find("grep")->run(Json::object().set("pattern", "x").set("path", "zero"), in_dev, session, timeout).content ==
              "grep: 'zero' is a character device; it is never opened");
 }
 
@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(reads_through_a_symlink_that_stays_inside) {
   folder.write("real.txt", "inside\n");
   std::filesystem::create_symlink("real.txt", folder.path() / "link.txt");
   BOOST_TEST(read("link.txt").content == "     1\tinside\n");
-  BOOST_TEST(context.reads.count("real.txt") == 1u);  // remembered under its real path, which edits resolve to
+  BOOST_TEST(session.reads.count("real.txt") == 1u);  // remembered under its real path, which edits resolve to
 }
 
 BOOST_AUTO_TEST_SUITE_END()
