@@ -1,9 +1,7 @@
 #include "agent/agent_loop.h"
 
 #include "agent/answer_call.h"
-#include "agent/transcript_events.h"
 #include "base/cancellation.h"
-#include "report/transcript_writer.h"
 
 #include <cstdio>
 
@@ -50,8 +48,8 @@ std::string system_prompt() {
 }
 
 AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy& policy, const Clock& clock,
-                     TranscriptWriter* transcript)
-    : m_model(model), m_tools(tools), m_policy(policy), m_clock(clock), m_transcript(transcript),
+                     std::vector<AgentObserver*> observers)
+    : m_model(model), m_tools(tools), m_policy(policy), m_clock(clock), m_observers(std::move(observers)),
       m_schemas(tools.schemas()) {}
 
 AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const ToolScope& scope, SessionState& session,
@@ -60,7 +58,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const T
   const Clock::SteadyTime deadline = m_clock.now() + limits.time;
   start_status(session.status, limits);
   Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
-  write_transcript(prompt_event(conversation, m_schemas));
+  notify([&](AgentObserver& o) { o.started(conversation, m_schemas); });
   m_model.set_deadline(deadline);
   for (;;) {
     if (scope.cancellation && scope.cancellation->cancelled()) {
@@ -94,7 +92,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const T
     if (record.stop_reason) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
   }
   note_unenforced_cost_limit(record, limits);
-  write_transcript(stop_event(*record.stop_reason, run.message));
+  notify([&](AgentObserver& o) { o.stop(*record.stop_reason, run.message); });
   return run;
 }
 
@@ -118,8 +116,7 @@ std::optional<AgentStop> AgentLoop::limit_reached(const AgentRecord& record, con
 }
 
 Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, AgentRecord& record, AgentRun& run) {
-  write_transcript(request_event(record.turns + 1, m_model.model_name(), conversation, m_messages_recorded));
-  m_messages_recorded = conversation.messages.size();
+  notify([&](AgentObserver& o) { o.request(record.turns + 1, m_model.model_name(), conversation); });
   const Clock::SteadyTime started = m_clock.now();
   auto turn = m_model.complete(conversation, m_schemas);
   ModelCallRecord call = m_model.last_call();
@@ -131,11 +128,11 @@ Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, Agent
     record.usage += turn->usage;
     call.stop_reason = to_string(turn->stop_reason);
     call.usage = turn->usage;
-    write_transcript(response_event(record.turns, *turn, call));
+    notify([&](AgentObserver& o) { o.turn(record.turns, *turn, call); });
   } else {
     call.error = turn.error().message;
     call.usage = Usage::zero();
-    write_transcript(model_error_event(call));
+    notify([&](AgentObserver& o) { o.model_error(call); });
   }
   record.model_calls.push_back(std::move(call));
   return turn;
@@ -170,12 +167,8 @@ ToolResult AgentLoop::answer_tool_call(const ToolCall& call, const ToolScope& sc
   if (output.edit) record.edits.push_back(std::move(*output.edit));
   record.tool_calls.push_back(answered.record);
   ToolResult result{call.id, std::move(output.content), output.is_error, std::move(output.images)};
-  write_transcript(tool_result_event(call, answered.record, result));
+  notify([&](AgentObserver& o) { o.tool_result(call, answered.record, result); });
   return result;
-}
-
-void AgentLoop::write_transcript(const Json& event) {
-  if (m_transcript) m_transcript->record(event);
 }
 
 }  // namespace agent_run

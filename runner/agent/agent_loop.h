@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/agent_observer.h"
 #include "base/clock.h"
 #include "model/model_client.h"
 #include "policy/policy.h"
@@ -11,8 +12,6 @@
 #include <vector>
 
 namespace agent_run {
-
-class TranscriptWriter;
 
 /// How the agent loop went beyond what its AgentRecord says: the stop explained, the model's last
 /// words and where its time went.
@@ -27,8 +26,9 @@ struct AgentRun {
 /// the results back, and stop when the model ends its turn or a limit is hit.
 class AgentLoop {
  public:
+  /// `observers` hear every step (the transcript, the progress line); none is owned.
   AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy& policy, const Clock& clock,
-            TranscriptWriter* transcript);
+            std::vector<AgentObserver*> observers = {});
 
   /// Runs the loop, filling in `record` (turns, calls, edits, usage, model calls, warnings, and
   /// the stop when it ends) as it goes.
@@ -42,16 +42,19 @@ class AgentLoop {
                             const Limits& limits, Clock::SteadyTime deadline, AgentRecord& record, AgentRun& run);
   ToolResult answer_tool_call(const ToolCall& call, const ToolScope& scope, SessionState& session,
                               std::chrono::milliseconds timeout, AgentRecord& record, AgentRun& run);
-  void write_transcript(const Json& event);
+  /// Tells every observer: `notify([&](AgentObserver& o) { o.turn(...); })`.
+  template <typename Call>
+  void notify(const Call& call) {
+    for (AgentObserver* observer : m_observers) call(*observer);
+  }
   void note_unenforced_cost_limit(AgentRecord& record, const Limits& limits) const;
 
   ModelClient& m_model;
   const ToolRegistry& m_tools;
   const Policy& m_policy;
   const Clock& m_clock;
-  TranscriptWriter* m_transcript;
+  std::vector<AgentObserver*> m_observers;
   std::vector<ToolSchema> m_schemas;
-  std::size_t m_messages_recorded = 0;   // messages already written in a transcript request event
 };
 
 /// The system prompt every attempt starts with: the rules of a run with nobody watching.

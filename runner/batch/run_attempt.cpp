@@ -1,11 +1,11 @@
 #include "batch/run_attempt.h"
 
 #include "agent/agent_loop.h"
+#include "agent/transcript_recorder.h"
 #include "base/cancellation.h"
 #include "base/files.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
-#include "report/transcript_writer.h"
 #include "workspace/repository_discovery.h"
 
 #include <csignal>
@@ -13,54 +13,6 @@
 namespace agent_run {
 
 namespace {
-
-/// Tells the progress sink about the attempt's phases and the model's turns.
-class ProgressReporter {
- public:
-  explicit ProgressReporter(const ProgressSink& sink) : m_sink(sink) {}
-
-  void phase(std::string name) {
-    m_progress.phase = std::move(name);
-    m_progress.activity.clear();
-    send();
-  }
-
-  /// A transcript event: a model response moves the turn, the usage and the activity on.
-  void transcript_event(const Json& event) {
-    if (!m_sink || event.get_string("type") != "response") return;
-    if (const Json* turn = event.find("turn"); turn && turn->is_integer()) m_progress.turn = static_cast<int>(turn->as_int());
-    if (const Json* usage = event.find("usage"); usage && usage->is_object()) m_progress.usage += usage_of(*usage);
-    m_progress.activity.clear();
-    if (const Json* calls = event.find("tool_calls"); calls && calls->is_array()) {
-      for (const Json& call : calls->as_array()) {
-        m_progress.activity += (m_progress.activity.empty() ? "" : ", ") + call.get_string("name");
-      }
-    }
-    send();
-  }
-
- private:
-  static Usage usage_of(const Json& json) {
-    auto count = [&](std::string_view key) {
-      const Json* value = json.find(key);
-      return value && value->is_integer() ? value->as_int() : 0;
-    };
-    Usage usage;
-    usage.input_tokens = count("input_tokens");
-    usage.output_tokens = count("output_tokens");
-    usage.cache_read_input_tokens = count("cache_read_input_tokens");
-    usage.cache_creation_input_tokens = count("cache_creation_input_tokens");
-    if (const Json* cost = json.find("cost_usd"); cost && cost->is_number()) usage.cost_usd = cost->as_double();
-    return usage;
-  }
-
-  void send() {
-    if (m_sink) m_sink(m_progress);
-  }
-
-  const ProgressSink& m_sink;
-  AttemptProgress m_progress;
-};
 
 AttemptResult start_result(const AttemptPlan& plan, const AttemptSettings& settings) {
   AttemptResult result;
@@ -102,14 +54,13 @@ Expected<std::unique_ptr<Workspace>> prepare_workspace(const Task& task, const A
 AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, const Workspace& workspace,
                    ModelClient& model, AttemptResult& result, ProgressReporter& reporter) {
   result.transcript_path = plan.folder + "/transcript.jsonl";
-  TranscriptWriter transcript(settings.reports->root() / result.transcript_path);
-  transcript.listen([&](const Json& event) { reporter.transcript_event(event); });
+  TranscriptRecorder transcript(settings.reports->root() / result.transcript_path);
   ToolRegistry tools = make_tool_registry(plan.task->tools);
   const ToolScope scope = make_tool_scope(*plan.task, *plan.policy, workspace.root(), settings);
   SessionState session;
   session.status.context_window = model.context_window();  // from the price table; script: unknown
 
-  AgentLoop loop(model, tools, *plan.policy, *settings.clock, &transcript);
+  AgentLoop loop(model, tools, *plan.policy, *settings.clock, {&transcript, &reporter});
   AgentRun run = loop.run(plan.task->prompt, plan.task->limits, scope, session, result);
   finish_session(scope, session, result);
   result.durations.model_ms = run.model_ms;

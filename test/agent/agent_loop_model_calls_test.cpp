@@ -1,5 +1,5 @@
 #include "agent/agent_loop.h"
-#include "report/transcript_writer.h"
+#include "agent/transcript_recorder.h"
 #include "support/fakes.h"
 #include "support/fixtures.h"
 
@@ -24,8 +24,8 @@ struct ModelCallsFixture {
   ModelCallsFixture() { scope.workspace = folder.path(); }
 
   /// Runs the loop; returns its record and keeps how it went in `last`.
-  AgentRecord run_loop(RecordingModel& model, TranscriptWriter* transcript = nullptr) {
-    AgentLoop loop(model, tools, builtin_policy(), clock, transcript);
+  AgentRecord run_loop(RecordingModel& model, std::vector<AgentObserver*> observers = {}) {
+    AgentLoop loop(model, tools, builtin_policy(), clock, std::move(observers));
     AgentRecord record;
     last = loop.run("do the task", limits, scope, session, record);
     return record;
@@ -128,8 +128,8 @@ BOOST_AUTO_TEST_CASE(the_transcript_records_each_requests_new_messages_and_the_r
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "a.txt")), says("done")});
   model.call_record.request_id = "req_42";
   {
-    TranscriptWriter transcript(folder.path() / "t.jsonl");
-    run_loop(model, &transcript);
+    TranscriptRecorder transcript(folder.path() / "t.jsonl");
+    run_loop(model, {&transcript});
   }
   std::vector<Json> lines = transcript_lines(folder.read("t.jsonl"));
   std::vector<const Json*> requests;

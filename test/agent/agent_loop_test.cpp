@@ -27,7 +27,7 @@ struct LoopFixture {
 
   /// Runs the loop; returns its record and keeps how it went in `last`.
   AgentRecord run_loop(RecordingModel& model, const Policy& policy) {
-    AgentLoop loop(model, tools, policy, clock, nullptr);
+    AgentLoop loop(model, tools, policy, clock);
     AgentRecord record;
     last = loop.run("do the task", limits, scope, session, record);
     return record;
@@ -132,6 +132,65 @@ BOOST_AUTO_TEST_CASE(several_calls_in_one_turn_each_get_a_result_and_edits_are_r
   BOOST_TEST(run.edits[0].path == "a.txt");
   BOOST_TEST(run.edits[0].lines_added == 2);
   BOOST_TEST(run.edits[0].lines_removed == 1);
+}
+
+namespace {
+
+/// Writes down every step the loop tells its observers, one short line each.
+struct StepLog final : AgentObserver {
+  std::vector<std::string> steps;
+  void started(const Conversation& conversation, const std::vector<ToolSchema>& tools) override {
+    steps.push_back("started " + conversation.messages.front().text + " with " + std::to_string(tools.size()) + " tools");
+  }
+  void request(int turn, const std::string& model, const Conversation& conversation) override {
+    steps.push_back("request " + std::to_string(turn) + " to " + model + " of " +
+                    std::to_string(conversation.messages.size()) + " messages");
+  }
+  void turn(int turn, const ModelTurn& response, const ModelCallRecord& call) override {
+    steps.push_back("turn " + std::to_string(turn) + " calls " + std::to_string(response.message.tool_calls.size()) +
+                    " stop_reason " + call.stop_reason);
+  }
+  void tool_result(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result) override {
+    steps.push_back("tool_result " + call.name + " " + record.decision + (result.is_error ? " error" : " ok"));
+  }
+  void model_error(const ModelCallRecord& call) override { steps.push_back("model_error " + call.error); }
+  void stop(AgentStop stop, const std::string& message) override {
+    steps.push_back(std::string("stop ") + to_string(stop) + (message.empty() ? "" : ": " + message));
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_observer_hears_each_step_in_order) {
+  folder.write("notes.txt", "hello\n");
+  RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "notes.txt")), says("done")});
+  StepLog first;
+  StepLog second;
+  AgentLoop loop(model, tools, builtin_policy(), clock, {&first, &second});
+  AgentRecord record;
+  loop.run("do the task", limits, scope, session, record);
+  const std::vector<std::string> expected = {
+      "started do the task with 11 tools",
+      "request 1 to test/recording of 1 messages",
+      "turn 1 calls 1 stop_reason tool_use",
+      "tool_result read_file allowed ok",
+      "request 2 to test/recording of 3 messages",
+      "turn 2 calls 0 stop_reason end_turn",
+      "stop end_turn",
+  };
+  BOOST_TEST(first.steps == expected, boost::test_tools::per_element());
+  BOOST_TEST(second.steps == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_model_call_is_heard_as_a_model_error_then_the_stop) {
+  RecordingModel model({});
+  model.fail_with = "endpoint unreachable";
+  StepLog log;
+  AgentLoop loop(model, tools, builtin_policy(), clock, {&log});
+  AgentRecord record;
+  loop.run("do the task", limits, scope, session, record);
+  BOOST_TEST(log.steps.back() == "stop model.error: endpoint unreachable");
+  BOOST_TEST(log.steps[log.steps.size() - 2] == "model_error endpoint unreachable");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -30,7 +30,7 @@ BOOST_FIXTURE_TEST_SUITE(tool_call, CallFixture)
 BOOST_AUTO_TEST_CASE(an_image_reaches_the_model_as_an_image_block) {
   folder.write("shot.gif", k_gif);
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "shot.gif")), says("I see it")});
-  AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
+  AgentLoop loop(model, tools, builtin_policy(), clock);
   AgentRecord run;
   loop.run("look", limits, scope, session, run);
   const ToolResult& result = model.received.at(1).messages.back().tool_results.at(0);
@@ -50,7 +50,7 @@ BOOST_AUTO_TEST_CASE(the_report_records_name_summary_duration_size_and_edits) {
                         calls_tool("c3", "edit_file", Json::object().set("path", "src/app.py").set("old", "def parse_config():\n    return 1")
                                                                     .set("new", "def load_config():\n    value = 1\n    return value")),
                         says("done")});
-  AgentLoop loop(model, tools, policy, clock, nullptr);
+  AgentLoop loop(model, tools, policy, clock);
   AgentRecord run;
   loop.run("rename", limits, scope, session, run);
   BOOST_REQUIRE(run.tool_calls.size() == 3u);
