@@ -1,5 +1,7 @@
 #include "policy/path_pattern.h"
 
+#include "base/paths.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -74,16 +76,11 @@ bool segments_match(const std::vector<std::optional<GlobPattern>>& pattern, cons
   return std::any_of(row.begin() + 1, row.end(), [](char reached) { return reached != 0; });
 }
 
-bool is_inside(const fs::path& root, const fs::path& candidate) {
-  auto [root_end, candidate_at] = std::mismatch(root.begin(), root.end(), candidate.begin(), candidate.end());
-  return root_end == root.end();
-}
-
 CanonicalPath view_of(const fs::path& root, const fs::path& path) {
   CanonicalPath view;
   view.absolute = path.generic_string();
   while (view.absolute.size() > 1 && view.absolute.back() == '/') view.absolute.pop_back();
-  view.inside = is_inside(root, path);
+  view.inside = is_at_or_under(path, root);
   if (view.inside) {
     fs::path relative = path.lexically_relative(root);
     view.relative = relative.empty() || relative == "." ? "." : relative.generic_string();
