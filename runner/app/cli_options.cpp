@@ -57,6 +57,8 @@ Expected<double> temperature_value(const std::string& text) {
 }
 
 const std::vector<OptionSpec>& option_table() {
+  // One option a row, its setter beside it.
+  // clang-format off
   static const std::vector<OptionSpec> k_options = {
       {"--policy", "FILE", "approval policy for every task (overrides the tasks' own)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.policy = v; return {}; }},
@@ -149,6 +151,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--version", nullptr, "show the version",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::version; return {}; }},
   };
+  // clang-format on
   return k_options;
 }
 

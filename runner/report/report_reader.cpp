@@ -9,6 +9,10 @@ namespace agent_run {
 
 namespace {
 
+/// A C++ integer type other than bool: what a JSON whole number is read into.
+template <typename T>
+concept WholeNumber = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
 constexpr const char* k_report_schema = "agent-run-report/1";
 
 /// Reads typed members of one document, keeping the first problem (with the field's path).
@@ -39,8 +43,7 @@ class FieldReader {
     out = value->as_string();
   }
 
-  template <typename Integer>
-    requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool>)
+  template <WholeNumber Integer>
   void read(const Json& object, std::string_view key, const std::string& path, Integer& out) {
     const Json* value = member(object, key, path);
     if (!value) return;
