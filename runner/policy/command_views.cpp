@@ -107,7 +107,8 @@ OptionScan skip_options(const std::vector<std::string>& argv, const WrapperSpec&
   while (i < argv.size()) {
     const std::string& word = argv[i];
     if (word == "--") { ++i; break; }
-    if (word == "-" && spec.kind == WrapperKind::plain) { ++i; continue; }  // env -, su -: a login environment
+    // env -, su -: a login environment
+    if (word == "-" && spec.kind == WrapperKind::plain) { ++i; continue; }
     if (word.size() < 2 || (word[0] != '-' && !(spec.kind == WrapperKind::shell && word[0] == '+'))) break;
     if (word[1] == '-') {
       std::size_t equals = word.find('=');
