@@ -1,11 +1,11 @@
 #pragma once
 
 #include "agent/agent_observer.h"
+#include "agent/limits.h"
 #include "base/clock.h"
 #include "model/model_client.h"
 #include "policy/policy.h"
 #include "report/run_report.h"
-#include "agent/limits.h"
 #include "tools/tool_registry.h"
 
 #include <string>
@@ -16,8 +16,8 @@ namespace agent_run {
 /// How the agent loop went beyond what its AgentRecord says: the stop explained, the model's last
 /// words and where its time went.
 struct AgentRun {
-  std::string message;       // a sentence for a person when the stop is not end_turn
-  std::string final_text;    // the model's last words
+  std::string message;     // a sentence for a person when the stop is not end_turn
+  std::string final_text;  // the model's last words
   long long model_ms = 0;
   long long tools_ms = 0;
 };
@@ -36,7 +36,8 @@ class AgentLoop {
                AgentRecord& record);
 
  private:
-  std::optional<AgentStop> limit_reached(const AgentRecord& record, const Limits& limits, Clock::SteadyTime deadline) const;
+  std::optional<AgentStop> limit_reached(const AgentRecord& record, const Limits& limits,
+                                         Clock::SteadyTime deadline) const;
   Expected<ModelTurn> ask_model(const Conversation& conversation, AgentRecord& record, AgentRun& run);
   Message answer_tool_calls(const std::vector<ToolCall>& calls, const ToolScope& scope, SessionState& session,
                             const Limits& limits, Clock::SteadyTime deadline, AgentRecord& record, AgentRun& run);

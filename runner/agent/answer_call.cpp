@@ -28,14 +28,21 @@ AnsweredCall answer_call(const ToolCall& call, int turn, const ToolRegistry& too
   AnsweredCall answered;
   answered.decision = decide(policy, call, DecisionContext{scope.workspace, scope.protected_paths});
   const Decision& decision = answered.decision;
-  answered.record = ToolCallRecord{turn, call.id, call.name, summarize_input(call), to_string(decision.verdict),
-                                   to_string(decision.basis), decision.rule_id, decision.reason};
+  answered.record = ToolCallRecord{turn,
+                                   call.id,
+                                   call.name,
+                                   summarize_input(call),
+                                   to_string(decision.verdict),
+                                   to_string(decision.basis),
+                                   decision.rule_id,
+                                   decision.reason};
   Tool* tool = tools.find(call.name);
   if (decision.verdict == Verdict::deny) {
     std::string by = decision.rule_id.empty() ? "" : " by rule '" + decision.rule_id + "'";
     answered.output = ToolOutput{"Denied" + by + ": " + decision.reason + ". The call was not run.", true, {}, {}};
   } else if (tool == nullptr) {
-    answered.output = ToolOutput{"There is no tool named '" + call.name + "' in this task. The call was not run.", true, {}, {}};
+    answered.output =
+        ToolOutput{"There is no tool named '" + call.name + "' in this task. The call was not run.", true, {}, {}};
   } else {
     const Clock::SteadyTime started = clock.now();
     answered.output = tool->run(call.input, scope, session, timeout);

@@ -23,6 +23,8 @@ void TranscriptRecorder::tool_result(const ToolCall& call, const ToolCallRecord&
   m_writer.record(tool_result_event(call, record, result));
 }
 
-void TranscriptRecorder::stop(AgentStop stop, const std::string& message) { m_writer.record(stop_event(stop, message)); }
+void TranscriptRecorder::stop(AgentStop stop, const std::string& message) {
+  m_writer.record(stop_event(stop, message));
+}
 
 }  // namespace agent_run

@@ -242,7 +242,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   }
   if (options.command == Command::tool) {
     if (!options.workspace) return make_error("tool needs --workspace DIR (tool calls are read from standard input)");
-    if (!options.files.empty()) return make_error("tool takes no files, got '" + options.files.front() + "' (tool calls are read from standard input)");
+    if (!options.files.empty())
+      return make_error("tool takes no files, got '" + options.files.front() +
+                        "' (tool calls are read from standard input)");
     return options;
   }
   if (options.files.empty()) {
@@ -261,10 +263,12 @@ std::string usage_text() {
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
       "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
-      "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent would\n\n"
+      "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent "
+      "would\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
-    std::string left = std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");
+    std::string left =
+        std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");
     left.resize(std::max<std::size_t>(left.size() + 2, 30), ' ');
     text += left + option.help + "\n";
   }

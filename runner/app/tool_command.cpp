@@ -9,8 +9,8 @@
 #include "base/text.h"
 #include "batch/attempt_session.h"
 #include "diagnostics/edit_checker.h"
-#include "report/report_writers.h"
 #include "policy/policy_loader.h"
+#include "report/report_writers.h"
 
 #include <istream>
 
@@ -20,8 +20,8 @@ namespace {
 
 /// Everything one `agent-run tool` session shares: one attempt's task, policy, tools, scope and state.
 struct ToolSession {
-  LoadedInputs inputs;                     // the --task file and its policy (or --policy), when given
-  Task task;                               // an empty task without --task: no keys, nothing of its own to protect
+  LoadedInputs inputs;  // the --task file and its policy (or --policy), when given
+  Task task;            // an empty task without --task: no keys, nothing of its own to protect
   const Policy* policy = nullptr;
   Policy builtin = builtin_policy();
   ToolRegistry tools;
@@ -75,11 +75,13 @@ Expected<ToolCall> parse_call(const std::string& line, int number) {
   const std::string where = "<stdin>:" + std::to_string(number) + ": ";
   auto json = parse_json(line);
   if (!json) return make_error(where + json.error().message);
-  if (!json->is_object()) return make_error(where + "expected an object like {\"tool\": \"read_file\", \"input\": {...}}");
+  if (!json->is_object())
+    return make_error(where + "expected an object like {\"tool\": \"read_file\", \"input\": {...}}");
   for (const auto& [key, value] : json->as_object()) {
     if (key == "tool" || key == "input") continue;
     auto suggestion = closest_match(key, {"tool", "input"});
-    return make_error(where + "unknown key '" + key + "'" + (suggestion ? " (did you mean '" + *suggestion + "'?)" : ""));
+    return make_error(where + "unknown key '" + key + "'" +
+                      (suggestion ? " (did you mean '" + *suggestion + "'?)" : ""));
   }
   const Json* tool = json->find("tool");
   if (tool == nullptr || !tool->is_string()) return make_error(where + "'tool' must be a tool name (a string)");
@@ -157,7 +159,8 @@ int tool_command(const CliOptions& options, const ProgramContext& program, std::
     AnsweredCall answered = answer_call(*call, number, session.tools, *session.policy, clock, session.scope,
                                         session.state, session.task.limits.tool_timeout);
     if (answered.output.is_error) exit_code = ExitCode::some_failed;
-    program.out << (options.json ? json_line(number, *call, answered).dump() + "\n" : text_block(number, *call, answered));
+    program.out << (options.json ? json_line(number, *call, answered).dump() + "\n"
+                                 : text_block(number, *call, answered));
     program.out.flush();
   }
   AttemptResult ended;  // what the session tools recorded; `agent-run tool` prints results as it goes

@@ -182,8 +182,8 @@ class JsonParser {
   bool failed() const { return !m_error.empty(); }
 
   void skip_space() {
-    while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' ||
-                                     m_text[m_pos] == '\n' || m_text[m_pos] == '\r')) {
+    while (m_pos < m_text.size() &&
+           (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' || m_text[m_pos] == '\n' || m_text[m_pos] == '\r')) {
       ++m_pos;
     }
   }

@@ -59,7 +59,8 @@ ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::fil
 
 void finish_session(const ToolScope& scope, SessionState& session, AttemptResult& result) {
   ProcessTableSummary processes = session.processes.stop_everything();
-  for (const BackgroundSummary& process : processes.background) result.background_processes.push_back(record_of(process));
+  for (const BackgroundSummary& process : processes.background)
+    result.background_processes.push_back(record_of(process));
   add_escapes(processes, result);
   result.todos = session.todos;
   result.questions = session.questions;

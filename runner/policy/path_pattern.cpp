@@ -36,7 +36,8 @@ std::optional<std::string> segment_problem(std::string_view segment) {
       i = close;
     }
   }
-  if (segment == "." || segment == "..") return "has a '" + std::string(segment) + "' segment, which means nothing in a pattern";
+  if (segment == "." || segment == "..")
+    return "has a '" + std::string(segment) + "' segment, which means nothing in a pattern";
   return std::nullopt;
 }
 
@@ -100,7 +101,8 @@ Expected<PathPattern> compile_path_pattern(std::string_view text) {
   pattern.text = std::string(text);
   if (text.empty()) return make_error("a path pattern must not be empty");
   if (text[0] == '!') return make_error("negated patterns ('!') are not supported: write a deny rule instead");
-  if (text[0] == '~') return make_error("'~' is not expanded: name the folder inside the workspace, or an absolute path as //PATH");
+  if (text[0] == '~')
+    return make_error("'~' is not expanded: name the folder inside the workspace, or an absolute path as //PATH");
   std::string_view body = text;
   if (body.substr(0, 2) == "//") {
     pattern.anchor = PathPattern::Anchor::absolute;
@@ -155,8 +157,7 @@ bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path)
     case PathPattern::Anchor::workspace:
       if (path.inside) return segments_match(pattern.segments, relative_segments(path));
       return !pattern.segments[0] && segments_match(pattern.segments, split_segments(path.absolute));
-    case PathPattern::Anchor::absolute:
-      return segments_match(pattern.segments, split_segments(path.absolute));
+    case PathPattern::Anchor::absolute: return segments_match(pattern.segments, split_segments(path.absolute));
   }
   return false;
 }

@@ -20,7 +20,7 @@ namespace agent_run {
 struct PathPattern {
   enum class Anchor { any_depth, workspace, absolute };
 
-  std::string text;                   // as written
+  std::string text;  // as written
   Anchor anchor = Anchor::workspace;
   std::vector<std::optional<GlobPattern>> segments;  // one glob per path segment; nullopt: `**`, any number
 };

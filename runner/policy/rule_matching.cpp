@@ -1,9 +1,9 @@
 #include "policy/rule_matching.h"
 
-#include "tools/tool_call.h"
 #include "policy/host_pattern.h"
 #include "policy/tool_names.h"
 #include "tools/protected_paths.h"
+#include "tools/tool_call.h"
 #include "tools/tool_table.h"
 
 #include <algorithm>
@@ -74,7 +74,8 @@ bool regex_matches(const Rule& rule, const std::vector<std::string>& argv, std::
 bool rule_names_a_path(const Rule& rule) {
   if (!rule.argv_prefix.empty()) {
     const std::vector<std::string>& first = rule.argv_prefix[0];
-    return std::any_of(first.begin(), first.end(), [](const std::string& w) { return w.find('/') != std::string::npos; });
+    return std::any_of(first.begin(), first.end(),
+                       [](const std::string& w) { return w.find('/') != std::string::npos; });
   }
   return !rule.argv_regex.empty() && rule.argv_regex[0].text().find('/') != std::string::npos;
 }
@@ -104,8 +105,8 @@ CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
     }
   } else if (call.name == "web_fetch") {
     const Json* url = call.input.find("url");
-    Expected<WebUrl> target = url && url->is_string() ? parse_web_url(url->as_string())
-                                                         : Expected<WebUrl>(make_error("the call has no url"));
+    Expected<WebUrl> target =
+        url && url->is_string() ? parse_web_url(url->as_string()) : Expected<WebUrl>(make_error("the call has no url"));
     if (target) facts.web = *target;
     else facts.problem = target.error().message;
   }

@@ -36,7 +36,8 @@ std::optional<std::string> mcp_server_name_problem(std::string_view server) {
     return "the MCP server name " + quoted + " may hold only letters, digits, '-' and '_'";
   }
   if (server.front() == '_' || server.back() == '_' || server.find("__") != std::string_view::npos) {
-    return "the MCP server name " + quoted + " starts or ends with '_' or holds '__', so mcp__SERVER__TOOL names "
+    return "the MCP server name " + quoted +
+           " starts or ends with '_' or holds '__', so mcp__SERVER__TOOL names "
            "with it could be read as another server's";
   }
   return std::nullopt;

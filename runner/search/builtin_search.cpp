@@ -1,16 +1,16 @@
 #include "search/grep_search.h"
 
+#include "base/safe_open.h"
 #include "search/line_collector.h"
 #include "search/line_matcher.h"
-#include "base/safe_open.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -41,7 +41,8 @@ class ByteBuffer {
 };
 
 /// Searches one file's content the way the request asks; nullopt when nothing matched.
-std::optional<GrepFile> search_content(std::string_view content, const LineMatcher& matcher, const GrepRequest& request) {
+std::optional<GrepFile> search_content(std::string_view content, const LineMatcher& matcher,
+                                       const GrepRequest& request) {
   if (is_binary_content(content) || !matcher.may_match(content)) return std::nullopt;
   GrepFile file;
   if (request.output == GrepOutput::files_with_matches) {
@@ -131,7 +132,8 @@ class ParallelSearch {
         first = m_next_job;
         last = std::min(m_slots.size(), first + k_run_length);
         m_next_job = last;
-        for (std::size_t i = first; i < last; ++i) paths.push_back(m_slots[i].path);  // the walk may grow m_slots meanwhile
+        for (std::size_t i = first; i < last; ++i)
+          paths.push_back(m_slots[i].path);  // the walk may grow m_slots meanwhile
       }
       results.clear();
       for (const std::string& path : paths) results.push_back(search_file(path, content));

@@ -31,10 +31,10 @@ class LineCollector {
   int m_before;
   int m_after;
   std::vector<GrepLine>& m_out;
-  std::size_t m_counted_to = 0;    // line numbers are counted up to this byte...
-  std::int64_t m_counted_line = 1; // ...which starts this line
-  std::int64_t m_last_emitted = 0; // the number of the last line emitted
-  std::size_t m_last_end = 0;      // where that line ends (its "\n", or the end of the content)
+  std::size_t m_counted_to = 0;     // line numbers are counted up to this byte...
+  std::int64_t m_counted_line = 1;  // ...which starts this line
+  std::int64_t m_last_emitted = 0;  // the number of the last line emitted
+  std::size_t m_last_end = 0;       // where that line ends (its "\n", or the end of the content)
   int m_after_left = 0;
 };
 

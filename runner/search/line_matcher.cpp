@@ -30,11 +30,11 @@ std::pair<std::size_t, std::size_t> line_around(std::string_view content, std::s
 
 struct LineMatcher::Compiled {
   std::unique_ptr<RE2> re;
-  std::string literal;                          // a plain literal pattern, matched exactly...
+  std::string literal;                             // a plain literal pattern, matched exactly...
   std::optional<CaselessFinder> caseless_literal;  // ...or without regard to case
   re2::FilteredRE2 filter{k_min_atom_length};
-  std::vector<CaselessFinder> atoms;            // the prefilter's atoms (only when all are ASCII)
-  bool single_required_atom = false;            // every matching line holds atoms[0]
+  std::vector<CaselessFinder> atoms;  // the prefilter's atoms (only when all are ASCII)
+  bool single_required_atom = false;  // every matching line holds atoms[0]
 
   std::optional<std::size_t> regex_match(std::string_view content, std::size_t from, std::size_t to) const {
     re2::StringPiece whole(content.data(), content.size());
@@ -69,7 +69,8 @@ Expected<LineMatcher> LineMatcher::compile(const GrepPatterns& patterns, bool ca
     return is_ascii(text) && (!may_fold || text.find_first_of("ksKS") == std::string_view::npos);
   };
   const std::string& text = patterns.for_re2;
-  if (!text.empty() && text.find_first_of("\\.+*?()|[]{}^$") == std::string::npos && (!case_insensitive || ascii_foldable(text))) {
+  if (!text.empty() && text.find_first_of("\\.+*?()|[]{}^$") == std::string::npos &&
+      (!case_insensitive || ascii_foldable(text))) {
     compiled->literal = text;
     if (case_insensitive) compiled->caseless_literal.emplace(text);
   } else {
@@ -101,7 +102,8 @@ bool LineMatcher::may_match(std::string_view content) const {
   return !potential.empty();
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::next_line(std::string_view content, std::size_t from) const {
+std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::next_line(std::string_view content,
+                                                                          std::size_t from) const {
   const Compiled& c = *m_compiled;
   if (from > content.size()) return std::nullopt;
   if (c.single_required_atom) {
@@ -114,7 +116,8 @@ std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::next_line(std::s
     }
     return std::nullopt;
   }
-  std::optional<std::size_t> at = c.literal.empty() ? c.regex_match(content, from, content.size()) : c.literal_match(content, from);
+  std::optional<std::size_t> at =
+      c.literal.empty() ? c.regex_match(content, from, content.size()) : c.literal_match(content, from);
   if (!at) return std::nullopt;
   if (*at == content.size() && (content.empty() || content.back() == '\n')) return std::nullopt;  // past the last line
   return line_around(content, *at);

@@ -64,11 +64,12 @@ class BashTool final : public Tool {
         "come back together, capped head and tail, followed by the exit code; on timeout the whole group is "
         "killed. With background: true it returns a handle at once instead of waiting: read the new output "
         "with process_output, stop it with process_kill. Everything still running is killed when the task ends.",
-        object_schema(Json::object()
-                          .set("command", property("string", "The command line to run"))
-                          .set("timeout", property("integer", "Seconds before the command is killed (capped by the task)"))
-                          .set("background", property("boolean", "Start it and return a handle at once (a server, a watcher)")),
-                      {"command"})};
+        object_schema(
+            Json::object()
+                .set("command", property("string", "The command line to run"))
+                .set("timeout", property("integer", "Seconds before the command is killed (capped by the task)"))
+                .set("background", property("boolean", "Start it and return a handle at once (a server, a watcher)")),
+            {"command"})};
   }
 
   ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session,
@@ -79,7 +80,8 @@ class BashTool final : public Tool {
     if (!command) return failure(command.error().message);
     if (!background) return failure(background.error().message);
     if (!timeout_seconds || *timeout_seconds < 0) {
-      return failure(timeout_seconds ? "timeout must be a positive number of seconds" : timeout_seconds.error().message);
+      return failure(timeout_seconds ? "timeout must be a positive number of seconds"
+                                     : timeout_seconds.error().message);
     }
     if (*background) return start_background(*command, scope, session);
     if (*timeout_seconds > 0) {
@@ -105,7 +107,9 @@ class BashTool final : public Tool {
                       false, std::nullopt};
   }
 
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("bash", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("bash", message), true, {}};
+  }
 };
 
 }  // namespace

@@ -41,8 +41,9 @@ Expected<ConfinedPath> confine_path(const fs::path& workspace, std::string_view 
   std::string relative_text = relative.empty() || relative == "." ? "." : relative.generic_string();
   if (access == Access::write) {
     if (std::optional<Protection> protection = write_protection(real, root, protected_paths)) {
-      return make_error(*protection == Protection::git_folder ? "'" + shown + "' is inside .git/, which is never written"
-                                                              : "'" + shown + "' is protected and never written");
+      return make_error(*protection == Protection::git_folder
+                            ? "'" + shown + "' is inside .git/, which is never written"
+                            : "'" + shown + "' is protected and never written");
     }
   }
   return ConfinedPath{real, relative_text};

@@ -62,7 +62,8 @@ class EditFileTool final : public Tool {
     session.reads[file->relative] = sha256_hex(updated);
     FileDiff diff = diff_file(file->relative, existing->content, updated);
     ToolOutput output;
-    output.edit = EditRecord{.path = file->relative, .lines_added = diff.lines_added, .lines_removed = diff.lines_removed};
+    output.edit =
+        EditRecord{.path = file->relative, .lines_added = diff.lines_added, .lines_removed = diff.lines_removed};
     output.content = "Edited " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                      std::to_string(diff.lines_removed) + " removals\n" + diff.text;
     check_written_file(scope, *file, *existing, updated, output);
@@ -70,7 +71,9 @@ class EditFileTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("edit_file", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("edit_file", message), true, {}, {}};
+  }
 
   /// Why this edit may not go ahead, or empty when it may.
   static std::string check_edit(const ConfinedPath& file, const ExistingFile& existing, const std::string& old_text,

@@ -1,6 +1,6 @@
+#include "search/file_walk.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
-#include "search/file_walk.h"
 #include "tools/tool_input.h"
 
 #include <fcntl.h>
@@ -42,11 +42,14 @@ class GlobTool final : public Tool {
         "glob",
         "Find files by name with a glob, newest first. A pattern without '/' matches at any depth (\"*.go\"); "
         "\"**\" spans folders and {a,b} alternates (\"src/**/*.{ts,tsx}\"). Skips .gitignored files and .git.",
-        object_schema(Json::object()
-                          .set("pattern", property("string", "Glob, relative to the folder searched, e.g. \"*.py\" or \"tests/**/test_*.py\""))
-                          .set("path", property("string", "Folder to search, relative to the workspace (default: all of it)"))
-                          .set("max_results", property("integer", "Most files to list (default 100)")),
-                      {"pattern"})};
+        object_schema(
+            Json::object()
+                .set("pattern",
+                     property("string",
+                              "Glob, relative to the folder searched, e.g. \"*.py\" or \"tests/**/test_*.py\""))
+                .set("path", property("string", "Folder to search, relative to the workspace (default: all of it)"))
+                .set("max_results", property("integer", "Most files to list (default 100)")),
+            {"pattern"})};
   }
 
   ToolOutput run(const Json& input, const ToolScope& scope, SessionState&, std::chrono::milliseconds) override {
@@ -71,10 +74,12 @@ class GlobTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("glob", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("glob", message), true, {}, {}};
+  }
 
   static Expected<std::vector<FoundFile>> find_files(const std::filesystem::path& workspace, const std::string& folder,
-                                                      const GlobPattern& pattern) {
+                                                     const GlobPattern& pattern) {
     const std::size_t skip = folder == "." ? 0 : folder.size() + 1;
     auto overrides = search_overrides({});
     if (!overrides) return overrides.error();

@@ -1,8 +1,8 @@
+#include "base/safe_open.h"
 #include "base/text.h"
+#include "search/grep_report.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
-#include "search/grep_report.h"
-#include "base/safe_open.h"
 #include "tools/tool_input.h"
 
 #include <sys/stat.h>
@@ -41,7 +41,8 @@ Expected<GrepRequest> read_request(const Json& input) {
   if (!before) return before.error();
   if (!after) return after.error();
   for (std::int64_t lines : {*before, *after}) {
-    if (lines < 0 || lines > k_max_context) return make_error("context lines must be between 0 and " + std::to_string(k_max_context));
+    if (lines < 0 || lines > k_max_context)
+      return make_error("context lines must be between 0 and " + std::to_string(k_max_context));
   }
   request.before = static_cast<int>(*before);
   request.after = static_cast<int>(*after);
@@ -75,24 +76,31 @@ std::optional<std::filesystem::path> find_ripgrep(const std::vector<std::string>
 class GrepTool final : public Tool {
  public:
   ToolSchema schema() const override {
-    Json output = property("string", "content (default): matching lines; files_with_matches: file names; count: matches per file");
+    Json output = property(
+        "string", "content (default): matching lines; files_with_matches: file names; count: matches per file");
     output.set("enum", Json(Json::Array{"content", "files_with_matches", "count"}));
     return ToolSchema{
         "grep",
         "Search file contents with a regular expression (ripgrep syntax; \\w \\d \\s \\b are ASCII). Searches the "
         "workspace, or one folder or file, skipping .gitignored, binary and .git files. Output is grouped by file: "
         "the path, then `line:text` for matches and `line-text` for context lines.",
-        object_schema(Json::object()
-                          .set("pattern", property("string", "Regular expression, e.g. \"def load_config\\\\(\" or \"TODO|FIXME\""))
-                          .set("path", property("string", "File or folder to search, relative to the workspace (default: all of it)"))
-                          .set("glob", property("string", "Only files matching this glob, e.g. \"*.py\" or \"src/**/*.{ts,tsx}\"; a leading ! excludes"))
-                          .set("case_insensitive", property("boolean", "Ignore case (default false)"))
-                          .set("context", property("integer", "Lines of context before and after each match (default 0)"))
-                          .set("before", property("integer", "Lines of context before each match (overrides context)"))
-                          .set("after", property("integer", "Lines of context after each match (overrides context)"))
-                          .set("output", std::move(output))
-                          .set("max_results", property("integer", "Most matching lines (or files) to show (default 100)")),
-                      {"pattern"})};
+        object_schema(
+            Json::object()
+                .set("pattern",
+                     property("string", "Regular expression, e.g. \"def load_config\\\\(\" or \"TODO|FIXME\""))
+                .set("path",
+                     property("string", "File or folder to search, relative to the workspace (default: all of it)"))
+                .set("glob",
+                     property(
+                         "string",
+                         "Only files matching this glob, e.g. \"*.py\" or \"src/**/*.{ts,tsx}\"; a leading ! excludes"))
+                .set("case_insensitive", property("boolean", "Ignore case (default false)"))
+                .set("context", property("integer", "Lines of context before and after each match (default 0)"))
+                .set("before", property("integer", "Lines of context before each match (overrides context)"))
+                .set("after", property("integer", "Lines of context after each match (overrides context)"))
+                .set("output", std::move(output))
+                .set("max_results", property("integer", "Most matching lines (or files) to show (default 100)")),
+            {"pattern"})};
   }
 
   ToolOutput run(const Json& input, const ToolScope& scope, SessionState&, std::chrono::milliseconds timeout) override {
@@ -129,10 +137,13 @@ class GrepTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("grep", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("grep", message), true, {}, {}};
+  }
 
   /// A binary file named on its own gets a clear answer instead of "No matches found".
-  static std::optional<std::string> refuse_binary_file(const std::filesystem::path& workspace, const GrepRequest& request) {
+  static std::optional<std::string> refuse_binary_file(const std::filesystem::path& workspace,
+                                                       const GrepRequest& request) {
     auto file = open_regular_file(workspace, request.path);
     if (!file) return std::nullopt;  // a folder (or nothing): the search says what it finds
     char buffer[65536];

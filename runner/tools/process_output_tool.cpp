@@ -19,10 +19,11 @@ class ProcessOutputTool final : public Tool {
         "New output from a background process (started with bash background: true) since you last asked, and "
         "whether it is still running or how it ended. With wait, waits up to that many seconds for new output "
         "or the end, whichever comes first.",
-        object_schema(Json::object()
-                          .set("handle", property("string", "The handle bash returned, e.g. bg1"))
-                          .set("wait", property("integer", "Seconds to wait for new output or the end (default 0, at most 60)")),
-                      {"handle"})};
+        object_schema(
+            Json::object()
+                .set("handle", property("string", "The handle bash returned, e.g. bg1"))
+                .set("wait", property("integer", "Seconds to wait for new output or the end (default 0, at most 60)")),
+            {"handle"})};
   }
 
   ToolOutput run(const Json& input, const ToolScope&, SessionState& session,

@@ -1,9 +1,9 @@
-#include "base/digest.h"
 #include "base/base64.h"
+#include "base/digest.h"
+#include "base/safe_open.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
 #include "tools/image_file.h"
-#include "base/safe_open.h"
 #include "tools/tool_input.h"
 
 #include <unistd.h>
@@ -48,16 +48,15 @@ class PageReader {
     if (m_shown_last == 0) return "(the file has " + std::to_string(m_lines) + " lines; offset is past the end)\n";
     std::string out = m_out;
     if (m_shown_last < m_lines) {
-      out += "[lines " + std::to_string(m_offset) + "-" + std::to_string(m_shown_last) + " of " + std::to_string(m_lines) +
-             "; call again with offset=" + std::to_string(m_shown_last + 1) + " to read more]\n";
+      out += "[lines " + std::to_string(m_offset) + "-" + std::to_string(m_shown_last) + " of " +
+             std::to_string(m_lines) + "; call again with offset=" + std::to_string(m_shown_last + 1) +
+             " to read more]\n";
     }
     return out;
   }
 
  private:
-  bool in_page(std::int64_t number) const {
-    return number >= m_offset && number - m_offset < m_limit && !m_page_full;
-  }
+  bool in_page(std::int64_t number) const { return number >= m_offset && number - m_offset < m_limit && !m_page_full; }
 
   void keep(std::string_view piece) {
     m_open_line = true;
@@ -85,7 +84,8 @@ class PageReader {
     if (full > k_max_line_bytes) {
       std::size_t cut = k_max_line_bytes;
       while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-      line = line.substr(0, cut) + "... [line cut at " + std::to_string(cut) + " of " + std::to_string(full) + " bytes]";
+      line =
+          line.substr(0, cut) + "... [line cut at " + std::to_string(cut) + " of " + std::to_string(full) + " bytes]";
     }
     std::string label = std::to_string(number);
     std::string entry = std::string(label.size() < 6 ? 6 - label.size() : 0, ' ') + label + "\t" + line + "\n";
@@ -153,7 +153,8 @@ class ReadFileTool final : public Tool {
     if (!head) return failure("cannot read '" + where->relative + "': " + head.error().message);
     if (auto kind = image_kind(*head)) return read_image(*file, *where, *kind, std::move(*head), session);
     if (head->substr(0, k_binary_probe_bytes).find('\0') != std::string::npos) {
-      return failure("'" + where->relative + "' is a binary file; read_file shows text, and PNG, JPEG, GIF and WebP images");
+      return failure("'" + where->relative +
+                     "' is a binary file; read_file shows text, and PNG, JPEG, GIF and WebP images");
     }
     PageReader page(*offset, *limit);
     Sha256 hash;
@@ -170,10 +171,12 @@ class ReadFileTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("read_file", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("read_file", message), true, {}, {}};
+  }
 
-  static ToolOutput read_image(const OpenFile& file, const ConfinedPath& where, const ImageKind& kind, std::string bytes,
-                               SessionState& session) {
+  static ToolOutput read_image(const OpenFile& file, const ConfinedPath& where, const ImageKind& kind,
+                               std::string bytes, SessionState& session) {
     const auto size = static_cast<std::size_t>(file.info.st_size);
     if (size > k_max_image_bytes) {
       return failure("'" + where.relative + "' is a " + kind.name + " image of " + std::to_string(size) +

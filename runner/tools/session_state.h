@@ -16,13 +16,13 @@ namespace agent_run {
 struct SessionStatus {
   int turns_used = 0;
   int turns_limit = 0;
-  std::int64_t tokens_used = 0;                  // input + output, every turn
+  std::int64_t tokens_used = 0;  // input + output, every turn
   std::optional<std::int64_t> tokens_limit;
-  bool tokens_estimated = false;                 // counted by the runner, not reported by a provider
-  std::optional<double> cost_usd = 0.0;          // nullopt: the price is unknown
+  bool tokens_estimated = false;         // counted by the runner, not reported by a provider
+  std::optional<double> cost_usd = 0.0;  // nullopt: the price is unknown
   std::optional<double> cost_limit_usd;
-  std::int64_t context_tokens = 0;               // the last request's input, cached input included
-  std::optional<std::int64_t> context_window;    // the model's window, when known
+  std::int64_t context_tokens = 0;             // the last request's input, cached input included
+  std::optional<std::int64_t> context_window;  // the model's window, when known
   std::chrono::milliseconds elapsed{0};
   std::chrono::milliseconds time_limit{0};
 };

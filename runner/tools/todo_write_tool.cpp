@@ -45,13 +45,13 @@ std::string render(const std::vector<TodoItem>& todos) {
 class TodoWriteTool final : public Tool {
  public:
   ToolSchema schema() const override {
-    Json item = object_schema(
-        Json::object()
-            .set("content", property("string", "What to do, in a few words"))
-            .set("status", Json::object()
-                               .set("type", "string")
-                               .set("enum", Json(Json::Array{"pending", "in_progress", "completed"}))),
-        {"content", "status"});
+    Json item =
+        object_schema(Json::object()
+                          .set("content", property("string", "What to do, in a few words"))
+                          .set("status", Json::object()
+                                             .set("type", "string")
+                                             .set("enum", Json(Json::Array{"pending", "in_progress", "completed"}))),
+                      {"content", "status"});
     return ToolSchema{
         "todo_write",
         "Write your working plan for a multi-step task: send the whole list every time (it replaces the last "
@@ -76,7 +76,9 @@ class TodoWriteTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("todo_write", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("todo_write", message), true, {}};
+  }
 };
 
 }  // namespace

@@ -30,8 +30,8 @@ struct AttemptEnd {
 struct ToolOutput {
   std::string content;
   bool is_error = false;
-  std::optional<EditRecord> edit;   // what an edit_file or write_file call changed
-  std::vector<ImageBlock> images;   // pictures the model can look at (read_file on an image)
+  std::optional<EditRecord> edit;          // what an edit_file or write_file call changed
+  std::vector<ImageBlock> images;          // pictures the model can look at (read_file on an image)
   std::optional<AttemptEnd> ends_attempt;  // set by a tool that ends the attempt (ask_user's `fail`)
 };
 
@@ -49,16 +49,16 @@ struct WebSettings {
 /// `agent-run tool` (make_tool_scope, batch/attempt_session.h); what the tools change is their
 /// SessionState.
 struct ToolScope {
-  std::filesystem::path workspace;                      // every path resolves inside this folder
-  std::vector<std::filesystem::path> protected_paths;   // never written, whatever the policy says
-  std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
-  std::vector<std::string> secrets;                     // the task's secret names: bash never passes them on
-  const Cancellation* cancellation = nullptr;           // the run's stop request: kill what runs, start nothing new
-  std::optional<SandboxSpec> sandbox;                   // bash and background processes run inside bubblewrap
-  GrepBackend grep_backend = GrepBackend::automatic;    // AGENT_RUN_GREP=builtin forces the built-in search
-  DiagnosticsChecker* diagnostics = nullptr;            // per-edit diagnostics; nullptr: off
-  AskUserAnswers answers;                               // the task's answers:, for ask_user
-  WebSettings web;                                      // web_search's command, web_fetch's resolver and caps
+  std::filesystem::path workspace;                     // every path resolves inside this folder
+  std::vector<std::filesystem::path> protected_paths;  // never written, whatever the policy says
+  std::vector<std::string> environment;                // KEY=VALUE for child processes, secrets scrubbed
+  std::vector<std::string> secrets;                    // the task's secret names: bash never passes them on
+  const Cancellation* cancellation = nullptr;          // the run's stop request: kill what runs, start nothing new
+  std::optional<SandboxSpec> sandbox;                  // bash and background processes run inside bubblewrap
+  GrepBackend grep_backend = GrepBackend::automatic;   // AGENT_RUN_GREP=builtin forces the built-in search
+  DiagnosticsChecker* diagnostics = nullptr;           // per-edit diagnostics; nullptr: off
+  AskUserAnswers answers;                              // the task's answers:, for ask_user
+  WebSettings web;                                     // web_search's command, web_fetch's resolver and caps
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.

@@ -13,9 +13,7 @@ namespace {
 constexpr std::size_t k_text_head_bytes = 48 * 1024;
 constexpr std::size_t k_text_tail_bytes = 8 * 1024;
 
-bool is_html(const std::string& content_type) {
-  return content_type.find("html") != std::string::npos;
-}
+bool is_html(const std::string& content_type) { return content_type.find("html") != std::string::npos; }
 
 bool is_text(const std::string& content_type) {
   return content_type.empty() || content_type.starts_with("text/") || content_type.find("json") != std::string::npos ||
@@ -60,7 +58,9 @@ class WebFetchTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("web_fetch", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("web_fetch", message), true, {}};
+  }
 };
 
 }  // namespace

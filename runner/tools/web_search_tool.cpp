@@ -35,12 +35,12 @@ std::vector<std::string> search_argv(const std::vector<std::string>& command, co
 class WebSearchTool final : public Tool {
  public:
   ToolSchema schema() const override {
-    return ToolSchema{"web_search",
-                      "Search the web and return the results (titles, links, snippets). Fetch a result with web_fetch.",
-                      object_schema(Json::object()
-                                        .set("query", property("string", "What to search for"))
-                                        .set("max_results", property("integer", "How many results (default 5, at most 20)")),
-                                    {"query"})};
+    return ToolSchema{
+        "web_search", "Search the web and return the results (titles, links, snippets). Fetch a result with web_fetch.",
+        object_schema(Json::object()
+                          .set("query", property("string", "What to search for"))
+                          .set("max_results", property("integer", "How many results (default 5, at most 20)")),
+                      {"query"})};
   }
 
   ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session,
@@ -70,7 +70,9 @@ class WebSearchTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("web_search", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("web_search", message), true, {}};
+  }
 };
 
 }  // namespace

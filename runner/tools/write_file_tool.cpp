@@ -39,7 +39,8 @@ class WriteFileTool final : public Tool {
 
     FileDiff diff = diff_file(file->relative, existing->content, *content);
     ToolOutput output;
-    output.edit = EditRecord{.path = file->relative, .lines_added = diff.lines_added, .lines_removed = diff.lines_removed};
+    output.edit =
+        EditRecord{.path = file->relative, .lines_added = diff.lines_added, .lines_removed = diff.lines_removed};
     if (!existing->exists) {
       output.content = "Created " + file->relative + " (" + std::to_string(count_lines(*content)) + " lines)\n";
     } else if (diff.text.empty()) {
@@ -53,7 +54,9 @@ class WriteFileTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("write_file", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("write_file", message), true, {}, {}};
+  }
 };
 
 }  // namespace

@@ -106,7 +106,8 @@ BOOST_AUTO_TEST_CASE(a_call_cut_by_the_output_limit_is_named_and_never_run) {
   AgentRecord run = run_loop(model);
   BOOST_TEST((run.stop_reason == AgentStop::model_max_tokens));
   BOOST_TEST(last.message ==
-             "the model's answer was cut at its output token limit in the middle of a call to write_file; the call was not run");
+             "the model's answer was cut at its output token limit in the middle of a call to write_file; the call was "
+             "not run");
   BOOST_TEST(run.tool_calls.empty());
 }
 
@@ -118,7 +119,8 @@ BOOST_AUTO_TEST_CASE(a_cost_limit_with_an_unknown_cost_is_a_warning_and_a_known_
   AgentRecord run = run_loop(unknown);
   BOOST_REQUIRE(run.warnings.size() == 1u);
   BOOST_TEST(run.warnings[0] ==
-             "limits.cost_usd ($1.00) was not enforced: the cost of test/recording is unknown (no price for it in the price table)");
+             "limits.cost_usd ($1.00) was not enforced: the cost of test/recording is unknown (no price for it in the "
+             "price table)");
   RecordingModel known({says("done")});
   BOOST_TEST(run_loop(known).warnings.empty());
 }

@@ -140,7 +140,8 @@ namespace {
 struct StepLog final : AgentObserver {
   std::vector<std::string> steps;
   void started(const Conversation& conversation, const std::vector<ToolSchema>& tools) override {
-    steps.push_back("started " + conversation.messages.front().text + " with " + std::to_string(tools.size()) + " tools");
+    steps.push_back("started " + conversation.messages.front().text + " with " + std::to_string(tools.size()) +
+                    " tools");
   }
   void request(int turn, const std::string& model, const Conversation& conversation) override {
     steps.push_back("request " + std::to_string(turn) + " to " + model + " of " +

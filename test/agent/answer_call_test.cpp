@@ -1,5 +1,5 @@
-#include "agent/agent_loop.h"
 #include "agent/answer_call.h"
+#include "agent/agent_loop.h"
 #include "support/fakes.h"
 #include "support/fixtures.h"
 
@@ -10,7 +10,10 @@ using namespace agent_run::test;
 
 namespace {
 
-const std::string k_gif("GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02" "D\x01\0;", 42);
+const std::string k_gif(
+    "GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02"
+    "D\x01\0;",
+    42);
 
 /// A workspace, the built-in tools and a clock that moves 5 ms per tool call.
 struct CallFixture {
@@ -47,8 +50,11 @@ BOOST_AUTO_TEST_CASE(the_report_records_name_summary_duration_size_and_edits) {
   policy.rules.push_back(Rule{"edits", Verdict::allow, false, {"edit_file"}, "", 1});
   RecordingModel model({calls_tool("c1", "grep", Json::object().set("pattern", "parse_config").set("path", "src")),
                         calls_tool("c2", "read_file", Json::object().set("path", "src/app.py")),
-                        calls_tool("c3", "edit_file", Json::object().set("path", "src/app.py").set("old", "def parse_config():\n    return 1")
-                                                                    .set("new", "def load_config():\n    value = 1\n    return value")),
+                        calls_tool("c3", "edit_file",
+                                   Json::object()
+                                       .set("path", "src/app.py")
+                                       .set("old", "def parse_config():\n    return 1")
+                                       .set("new", "def load_config():\n    value = 1\n    return value")),
                         says("done")});
   AgentLoop loop(model, tools, policy, clock);
   AgentRecord run;
@@ -85,8 +91,8 @@ BOOST_AUTO_TEST_CASE(answer_call_times_the_tool_with_the_clock) {
   BOOST_TEST(answered.record.decided_by == "approval_class");
   Policy open_policy;
   open_policy.unmatched = Verdict::allow;
-  AnsweredCall unknown = answer_call(ToolCall{"c2", "nope", Json::object()}, 4, registry, open_policy, clock, scope, session,
-                                     std::chrono::minutes(2));
+  AnsweredCall unknown = answer_call(ToolCall{"c2", "nope", Json::object()}, 4, registry, open_policy, clock, scope,
+                                     session, std::chrono::minutes(2));
   BOOST_TEST(unknown.output.content == "There is no tool named 'nope' in this task. The call was not run.");
 }
 

@@ -60,8 +60,9 @@ BOOST_AUTO_TEST_CASE(strings_are_escaped_so_that_they_read_back_unchanged) {
   const std::string text = std::string("quote \" backslash \\ newline \n return \r tab \t backspace \b feed \f ") +
                            "bell \x07 delete \x7f slash / caf\xC3\xA9";
   Json json(text);
-  BOOST_TEST(json.dump() ==
-             R"("quote \" backslash \\ newline \n return \r tab \t backspace \b feed \f bell \u0007 delete \u007f slash / café")");
+  BOOST_TEST(
+      json.dump() ==
+      R"("quote \" backslash \\ newline \n return \r tab \t backspace \b feed \f bell \u0007 delete \u007f slash / café")");
   BOOST_TEST(parsed(json.dump()).as_string() == text);
   std::string out;
   append_json_string(out, "a\"b");
@@ -92,9 +93,9 @@ BOOST_AUTO_TEST_CASE(integers_stay_exact_and_other_numbers_are_doubles) {
   BOOST_TEST(parsed("-2.5E-3").as_double() == -0.0025);
   BOOST_TEST(parsed("2.75").as_int() == 2);  // as_int of a double truncates
   BOOST_TEST(parsed("7").as_double() == 7.0);
-  BOOST_TEST(Json(0.1).dump() == "0.1");      // the shortest text that reads back the same
+  BOOST_TEST(Json(0.1).dump() == "0.1");  // the shortest text that reads back the same
   BOOST_TEST(parsed(Json(0.1).dump()).as_double() == 0.1);
-  BOOST_TEST(Json(1.0).dump() == "1");        // a whole double is written as an integer...
+  BOOST_TEST(Json(1.0).dump() == "1");                // a whole double is written as an integer...
   BOOST_TEST(parsed(Json(1.0).dump()).is_integer());  // ...and reads back as one of the same value
   BOOST_TEST(Json(std::nan("")).dump() == "null");    // JSON has no NaN or infinity
   BOOST_TEST(Json(std::numeric_limits<double>::infinity()).dump() == "null");

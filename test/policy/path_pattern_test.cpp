@@ -1,6 +1,6 @@
 #include "policy/path_pattern.h"
-#include "policy/tool_names.h"
 #include "policy/host_pattern.h"
+#include "policy/tool_names.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>

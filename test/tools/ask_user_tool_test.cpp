@@ -22,7 +22,7 @@ struct AskFixture {
   SessionState session;
   AskFixture() {
     scope.answers.rules = {AnswerRule{"(?i)which python", "3.11"}, AnswerRule{"(?i)^delete", "no"},
-                                     AnswerRule{"(?i)name the branch", "agent/refactor"}};
+                           AnswerRule{"(?i)name the branch", "agent/refactor"}};
     session.status.turns_used = 3;
   }
   ToolOutput ask(const std::string& text, std::vector<std::string> options) {
@@ -80,8 +80,9 @@ BOOST_AUTO_TEST_CASE(fallback_fail_ends_the_attempt_with_a_clear_type) {
   BOOST_TEST(output.is_error);
   BOOST_REQUIRE(output.ends_attempt.has_value());
   BOOST_TEST((output.ends_attempt->stop == AgentStop::ask_user_unanswered));
-  BOOST_TEST(output.ends_attempt->message ==
-             "the agent asked \"Use tabs or spaces?\" and no rule of the task's answers: matched; its fallback is fail");
+  BOOST_TEST(
+      output.ends_attempt->message ==
+      "the agent asked \"Use tabs or spaces?\" and no rule of the task's answers: matched; its fallback is fail");
   BOOST_TEST(session.questions.at(0).answered_by == "fail");
   BOOST_TEST(!ask("Which Python should I target?", {"3.10", "3.11"}).ends_attempt.has_value());  // rules still answer
 }
@@ -105,8 +106,8 @@ BOOST_AUTO_TEST_CASE(in_the_agent_loop_fail_stops_at_once_and_skips_the_rest_of_
   AgentRun last = loop.run("ship it", Limits{}, scope, session, run);
   BOOST_TEST((run.stop_reason == AgentStop::ask_user_unanswered));
   BOOST_TEST(last.message.find("Deploy to production?") != std::string::npos);
-  BOOST_TEST(model.received.size() == 1u);      // the model is not asked again
-  BOOST_TEST(run.tool_calls.size() == 1u);      // c2 was not run
+  BOOST_TEST(model.received.size() == 1u);  // the model is not asked again
+  BOOST_TEST(run.tool_calls.size() == 1u);  // c2 was not run
   BOOST_TEST(session.questions.size() == 1u);
 }
 

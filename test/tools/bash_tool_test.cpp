@@ -96,9 +96,10 @@ BOOST_AUTO_TEST_CASE(the_environment_lacks_what_the_task_marks_secret_and_carrie
 
 BOOST_AUTO_TEST_CASE(escapes_outlive_the_call_and_die_when_the_attempt_ends) {
   // Returns once both have left the command's session (setsid has exec'd sleep), never after a fixed time.
-  ToolOutput output = bash("setsid sleep 1000 >/dev/null 2>&1 & p=$!; setsid sh -c 'exec sleep 1000' >/dev/null 2>&1 & q=$!; "
-                           "for r in $p $q; do until [ \"$(cat /proc/$r/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; done; "
-                           "echo $p");
+  ToolOutput output = bash(
+      "setsid sleep 1000 >/dev/null 2>&1 & p=$!; setsid sh -c 'exec sleep 1000' >/dev/null 2>&1 & q=$!; "
+      "for r in $p $q; do until [ \"$(cat /proc/$r/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; done; "
+      "echo $p");
   pid_t escaped = pids_in(output.content).at(0);
   BOOST_TEST(is_alive(escaped));
   BOOST_TEST(processes_marked(session.processes.marker()).size() == 2u);
@@ -111,8 +112,8 @@ BOOST_AUTO_TEST_CASE(escapes_outlive_the_call_and_die_when_the_attempt_ends) {
 
 BOOST_AUTO_TEST_CASE(background_returns_a_handle_at_once) {
   auto started = std::chrono::steady_clock::now();
-  ToolOutput output = tools.find("bash")->run(
-      Json::object().set("command", "sleep 1000").set("background", true), scope, session, std::chrono::minutes(2));
+  ToolOutput output = tools.find("bash")->run(Json::object().set("command", "sleep 1000").set("background", true),
+                                              scope, session, std::chrono::minutes(2));
   BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::milliseconds(500)));
   BOOST_TEST(!output.is_error);
   BOOST_TEST(output.content.starts_with("Started in the background as bg1 (pid "));

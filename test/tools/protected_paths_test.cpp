@@ -1,6 +1,6 @@
+#include "tools/protected_paths.h"
 #include "policy/policy.h"
 #include "support/fixtures.h"
-#include "tools/protected_paths.h"
 #include "tools/tools_fixture.h"
 
 #include <boost/test/unit_test.hpp>
@@ -11,7 +11,8 @@ using namespace agent_run::test;
 BOOST_AUTO_TEST_SUITE(protected_paths)
 
 BOOST_AUTO_TEST_CASE(git_folders_are_found_whatever_their_case_and_trailing_dots) {
-  for (const char* path : {"/w/.git/config", "/w/sub/.git/hooks/x", "/w/.GIT/config", "/w/.git./config", "/w/.Git. /x", "/w/.git"}) {
+  for (const char* path :
+       {"/w/.git/config", "/w/sub/.git/hooks/x", "/w/.GIT/config", "/w/.git./config", "/w/.Git. /x", "/w/.git"}) {
     BOOST_TEST_INFO(path);
     BOOST_TEST((write_protection(path, "/w", {}) == Protection::git_folder));
   }
@@ -30,7 +31,8 @@ BOOST_AUTO_TEST_CASE(a_protected_path_protects_itself_and_what_is_under_it_but_n
   TempFolder folder;
   folder.write("reports/report.json", "{}");
   std::filesystem::path workspace = std::filesystem::weakly_canonical(folder.path());
-  BOOST_TEST((write_protection(workspace / "reports", workspace, {workspace / "reports"}) == Protection::protected_path));
+  BOOST_TEST(
+      (write_protection(workspace / "reports", workspace, {workspace / "reports"}) == Protection::protected_path));
   BOOST_TEST((write_protection(workspace / "reports/report.json", workspace, {workspace / "reports"}) ==
               Protection::protected_path));
   BOOST_TEST(!write_protection(workspace / "reportsx", workspace, {workspace / "reports"}).has_value());

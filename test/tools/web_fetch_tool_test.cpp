@@ -31,7 +31,9 @@ BOOST_AUTO_TEST_CASE(a_page_comes_back_as_readable_text) {
   SessionState session;
   scope.web.fetch.resolver = &resolver;
   scope.web.fetch.route_for_test = route_everything_to(server.port());
-  auto fetch = [&](const std::string& url) { return tools.find("web_fetch")->run(Json::object().set("url", url), scope, session, std::chrono::minutes(2)); };
+  auto fetch = [&](const std::string& url) {
+    return tools.find("web_fetch")->run(Json::object().set("url", url), scope, session, std::chrono::minutes(2));
+  };
   ToolOutput page = fetch("http://docs.example.com/guide");
   BOOST_TEST(!page.is_error);
   BOOST_TEST(page.content ==
@@ -49,10 +51,12 @@ BOOST_AUTO_TEST_CASE(a_loopback_url_is_refused_and_nothing_connects) {
   ToolScope scope;
   SessionState session;
   std::string url = "http://127.1:" + std::to_string(listener.port()) + "/";
-  ToolOutput output = tools.find("web_fetch")->run(Json::object().set("url", url), scope, session, std::chrono::minutes(2));
+  ToolOutput output =
+      tools.find("web_fetch")->run(Json::object().set("url", url), scope, session, std::chrono::minutes(2));
   BOOST_TEST(output.is_error);
-  BOOST_TEST(output.content == "web_fetch: refused " + url +
-                                   ": '127.1' is 127.0.0.1, a loopback address; web_fetch connects only to public addresses");
+  BOOST_TEST(output.content ==
+             "web_fetch: refused " + url +
+                 ": '127.1' is 127.0.0.1, a loopback address; web_fetch connects only to public addresses");
   BOOST_TEST(listener.connections() == 0);
 }
 

@@ -21,10 +21,11 @@ struct SearchFixture {
   SessionState session;
   std::chrono::milliseconds timeout = std::chrono::minutes(2);  // what one call may take
   SearchFixture() {
-    std::filesystem::path script = bin.write("search", "#!/bin/sh\n"
-                                                       "[ \"$1\" = fail ] && { echo 'rate limited' >&2; exit 2; }\n"
-                                                       "echo \"1. Result for [$1] (max $2)\"\n"
-                                                       "echo '   https://example.org/1'\n");
+    std::filesystem::path script = bin.write("search",
+                                             "#!/bin/sh\n"
+                                             "[ \"$1\" = fail ] && { echo 'rate limited' >&2; exit 2; }\n"
+                                             "echo \"1. Result for [$1] (max $2)\"\n"
+                                             "echo '   https://example.org/1'\n");
     ::chmod(script.c_str(), 0755);
     scope.workspace = folder.path();
     scope.environment = {std::string("PATH=") + std::getenv("PATH")};
