@@ -22,6 +22,8 @@ std::vector<std::string> bubblewrap_options(const SandboxSpec& sandbox, const st
   if (sandbox.write == SandboxWrite::workspace) {
     argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
     argv.insert(argv.end(), {"--bind", workspace.string(), workspace.string()});
+  } else if (sandbox.write == SandboxWrite::none) {
+    argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
   } else {
     argv.insert(argv.end(), {"--bind", "/", "/"});
   }
@@ -30,6 +32,17 @@ std::vector<std::string> bubblewrap_options(const SandboxSpec& sandbox, const st
 }
 
 }  // namespace
+
+const char* to_string(SandboxNetwork network) { return network == SandboxNetwork::on ? "on" : "off"; }
+
+const char* to_string(SandboxWrite write) {
+  switch (write) {
+    case SandboxWrite::workspace: return "workspace";
+    case SandboxWrite::none: return "none";
+    case SandboxWrite::anywhere: return "anywhere";
+  }
+  return "workspace";
+}
 
 ProcessSpec sandboxed(const ProcessSpec& spec, const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
   ProcessSpec wrapped = spec;

@@ -70,7 +70,8 @@ BOOST_AUTO_TEST_CASE(the_network_can_be_left_on) {
   test::TempFolder workspace;
   test::LoopbackListener listener;
   ProcessTable table;
-  SandboxSpec with_network{SandboxNetwork::on, SandboxWrite::workspace};
+  SandboxSpec with_network;
+  with_network.network = SandboxNetwork::on;
   ProcessResult inside = run_command(table, connect_command(listener.port()), workspace.path(), with_network);
   BOOST_TEST(inside.output == "connected\n");
 }
