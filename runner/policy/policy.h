@@ -62,6 +62,7 @@ struct Policy {
 struct DecisionContext {
   std::filesystem::path workspace;  // paths resolve here and bash runs here; empty: a virtual /workspace
   std::vector<std::filesystem::path> protected_paths;  // never written, besides .git/ and the policy file
+  bool sandboxed = false;  // the call's commands run inside the attempt's sandbox (bubblewrap), not in the runner
 };
 
 /// Why a decision came out as it did.
