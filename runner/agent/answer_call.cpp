@@ -26,7 +26,8 @@ AnsweredCall answer_call(const ToolCall& call, int turn, const ToolRegistry& too
                          const Clock& clock, const ToolScope& scope, SessionState& session,
                          std::chrono::milliseconds timeout) {
   AnsweredCall answered;
-  answered.decision = decide(policy, call, DecisionContext{scope.workspace, scope.protected_paths});
+  answered.decision =
+      decide(policy, call, DecisionContext{scope.workspace, scope.protected_paths, scope.sandbox != nullptr});
   const Decision& decision = answered.decision;
   answered.record = ToolCallRecord{turn,
                                    call.id,

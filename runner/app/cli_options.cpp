@@ -146,6 +146,12 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
+      {"--sandbox", "on|off", "run and tool: commands and checks in bubblewrap (on, the default sandbox, whatever the tasks and policies say) or not (off: recorded and warned about)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         if (v != "on" && v != "off") return make_error("--sandbox needs on or off, got '" + v + "'");
+         o.sandbox = v == "on";
+         return {};
+       }},
       {"--help", nullptr, "show this help",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::help; return {}; }},
       {"--version", nullptr, "show the version",
@@ -262,7 +268,9 @@ std::string usage_text() {
       "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
-      "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
+      "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--sandbox on|off] [--json] "
+      "[--no-diagnostics]\n"
+      "                      < calls.jsonl\n"
       "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent "
       "would\n\n"
       "options:\n";

@@ -40,6 +40,7 @@ struct CliOptions {
                                          // policy explain resolves paths (default: .)
   bool json = false;                     // --json: `agent-run tool` prints one JSON object per call
   bool no_diagnostics = false;           // --no-diagnostics: no per-edit diagnostics in this run
+  std::optional<bool> sandbox;           // --sandbox on|off: over every task's and policy's sandbox: key
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

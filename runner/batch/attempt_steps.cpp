@@ -3,6 +3,7 @@
 #include "base/redaction.h"
 #include "base/text.h"
 #include "batch/no_new_diagnostics.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/child_environment.h"
 #include "exec/process.h"
 #include "exec/process_table.h"
@@ -13,15 +14,16 @@ namespace {
 
 constexpr std::size_t k_output_tail_bytes = 4096;
 
-/// Runs one setup or check command in the workspace.
+/// Runs one setup or check command in the workspace (inside `sandbox` unless it is nullptr).
 CheckRecord run_command(const std::string& command, const std::filesystem::path& root, const Task& task,
-                        const AttemptSettings& settings, ProcessTable& commands) {
+                        const AttemptSettings& settings, ProcessTable& commands, const AttemptSandbox* sandbox) {
   CheckRecord record;
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
   // The task author's own commands get the task's secrets; their values never reach the report.
   spec.environment = child_environment({settings.environment, task.secrets, TaskSecrets::passed, ChildPlace::runner});
   spec.cancellation = settings.cancellation;
+  if (sandbox) spec = sandbox->wrap(spec);
   auto result = commands.run(spec);
   if (!result) {
     record.output_tail = result.error().message;
@@ -69,7 +71,7 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
   const Clock::SteadyTime started = settings.clock->now();
   bool ok = true;
   for (const std::string& command : task.setup) {
-    result.setup.push_back(run_command(command, root, task, settings, commands));
+    result.setup.push_back(run_command(command, root, task, settings, commands, nullptr));  // the author's: outside
     if (!result.setup.back().passed) {
       set_outcome(result, OutcomeType::setup_failed, "setup " + why_failed(result.setup.back()));
       ok = false;
@@ -80,8 +82,10 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
   return ok;
 }
 
+bool agent_finished(const AttemptResult& result) { return result.stop_reason && !outcome_type_of(*result.stop_reason); }
+
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           ProcessTable& commands, AttemptResult& result) {
+           ProcessTable& commands, const AttemptSandbox* sandbox, AttemptResult& result) {
   if (std::optional<OutcomeType> stopped = outcome_type_of(*result.stop_reason)) {
     set_outcome(result, *stopped, describe_stop(result, run, task.limits));
     return;
@@ -90,7 +94,7 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
   for (const Check& check : task.checks) {
     result.checks.push_back(check.no_new_diagnostics
                                 ? judge_no_new_diagnostics(result.edits, settings.diagnostics != nullptr)
-                                : run_command(check.run, root, task, settings, commands));
+                                : run_command(check.run, root, task, settings, commands, sandbox));
   }
   result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   for (const CheckRecord& check : result.checks) {

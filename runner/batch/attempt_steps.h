@@ -2,6 +2,7 @@
 
 #include "agent/agent_loop.h"
 #include "batch/run_attempt.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/process_table.h"
 
 #include <filesystem>
@@ -21,9 +22,13 @@ void set_outcome(AttemptResult& result, OutcomeType type, std::string message);
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
                ProcessTable& commands, AttemptResult& result);
 
+/// Whether the agent finished on its own (no limit, no error), so that the task's checks judge it.
+bool agent_finished(const AttemptResult& result);
+
 /// Decides the outcome from how the agent stopped (the result's stop_reason, explained by `run`)
-/// and, when it finished, from the task's checks (run through `commands`).
+/// and, when it finished, from the task's checks (run through `commands`, inside `sandbox` unless
+/// it is nullptr).
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           ProcessTable& commands, AttemptResult& result);
+           ProcessTable& commands, const AttemptSandbox* sandbox, AttemptResult& result);
 
 }  // namespace agent_run

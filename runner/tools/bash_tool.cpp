@@ -1,6 +1,6 @@
 #include "base/duration.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/process.h"
-#include "exec/sandbox.h"
 #include "tools/builtin_tools.h"
 #include "tools/tool_input.h"
 
@@ -39,7 +39,7 @@ ProcessSpec command_spec(const std::string& command, const ToolScope& scope, std
   spec.cancellation = scope.cancellation;
   spec.output_head_bytes = k_output_head_bytes;
   spec.output_tail_bytes = k_output_tail_bytes;
-  if (scope.sandbox) spec = sandboxed(spec, *scope.sandbox, scope.workspace);
+  if (scope.sandbox) spec = scope.sandbox->wrap(spec);
   return spec;
 }
 

@@ -13,6 +13,8 @@ class InPlaceWorkspace final : public Workspace {
 
   const std::filesystem::path& root() const override { return m_root; }
 
+  WorkspaceOrigin origin() const override { return origin_of(m_root, std::nullopt); }
+
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_root);
     if (!repository) return repository.error();

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace agent_run {
@@ -19,6 +20,17 @@ struct Patch {
 
 enum class KeepWorkspace { no, yes };
 
+/// Where a workspace came from, for the sandbox: what to hide and what to keep read-only around it.
+struct WorkspaceOrigin {
+  std::optional<std::filesystem::path> source;  // the task's folder it was made from; nullopt in place
+  std::filesystem::path git_folder;             // the repository's common folder (.git), inside the workspace or not
+  std::filesystem::path git_config;             // the config git reads there (it may hold a CI token)
+};
+
+/// The origin of a folder used as it is (`agent-run tool --workspace DIR`): no source apart from it,
+/// and the git folder of the repository it is the top of, if any.
+WorkspaceOrigin in_place_origin(const std::filesystem::path& folder);
+
 /// The folder one attempt works in, made from the task's repository (a git worktree at the task's
 /// ref, a copy with a baseline commit, or the folder itself) and removed when the attempt is over.
 class Workspace {
@@ -31,6 +43,8 @@ class Workspace {
 
   /// The folder the agent works in.
   virtual const std::filesystem::path& root() const = 0;
+  /// Where it came from: the source folder and the git folders the sandbox must treat apart.
+  virtual WorkspaceOrigin origin() const = 0;
   /// Everything changed since the workspace was made, untracked files included.
   virtual Expected<Patch> diff() const = 0;
   /// Removes the folder (and the worktree's bookkeeping in the source repository) unless kept.

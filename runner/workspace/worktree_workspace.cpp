@@ -17,6 +17,8 @@ class WorktreeWorkspace final : public Workspace {
 
   const std::filesystem::path& root() const override { return m_place.root; }
 
+  WorkspaceOrigin origin() const override { return origin_of(m_place.root, m_source); }
+
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_place.root);
     if (!repository) return repository.error();

@@ -3,7 +3,6 @@
 #include "base/digest.h"
 #include "base/files.h"
 #include "exec/process.h"
-#include "exec/sandbox.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -425,19 +424,6 @@ Json bash_call(const std::string& command) {
 
 Json tool_call(const std::string& tool, Json input) {
   return Json::object().set("tool", tool).set("input", std::move(input));
-}
-
-bool sandbox_tests_can_run() {
-  auto works = check_sandbox_works(SandboxSpec{});
-  if (works) return true;
-  if (const char* skip = std::getenv("AGENT_RUN_SKIP_SANDBOX_TESTS"); skip && std::string(skip) == "1") {
-    BOOST_TEST_MESSAGE(
-        "skipped (AGENT_RUN_SKIP_SANDBOX_TESTS=1): bubblewrap does not work here: " << works.error().message);
-    return false;
-  }
-  BOOST_FAIL("bubblewrap does not work on this machine: " + works.error().message +
-             "; set AGENT_RUN_SKIP_SANDBOX_TESTS=1 to skip the sandbox tests here");
-  return false;
 }
 
 }  // namespace agent_run::test

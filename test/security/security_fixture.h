@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "support/sandbox_support.h"
 
 #include <filesystem>
 #include <map>
@@ -182,10 +183,5 @@ class SecurityFixture {
 Json bash_call(const std::string& command);
 /// Any tool call as a line for run_tool.
 Json tool_call(const std::string& tool, Json input);
-
-/// Whether bubblewrap works here; when it does not and AGENT_RUN_SKIP_SANDBOX_TESTS=1 is set, says
-/// the test is skipped (BOOST_TEST_MESSAGE) and returns false; when it does not and the variable is
-/// not set, fails the test. Sandbox cases start with `if (!sandbox_tests_can_run()) return;`.
-bool sandbox_tests_can_run();
 
 }  // namespace agent_run::test

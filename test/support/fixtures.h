@@ -11,6 +11,8 @@ namespace agent_run::test {
 class TempFolder {
  public:
   TempFolder();
+  /// Under `parent` instead of the temporary folder (made when missing).
+  explicit TempFolder(const std::filesystem::path& parent);
   ~TempFolder();
   TempFolder(const TempFolder&) = delete;
   TempFolder& operator=(const TempFolder&) = delete;
@@ -45,5 +47,9 @@ std::string shell_quote(const std::string& word);
 
 /// The project's source folder (for stock policies, examples and schemas).
 std::filesystem::path source_root();
+
+/// A folder beside the build, outside /tmp: what a sandbox sees read-only (its /tmp is private, so a
+/// file under the machine's /tmp would be invisible inside, not protected).
+std::filesystem::path visible_scratch();
 
 }  // namespace agent_run::test

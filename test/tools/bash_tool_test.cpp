@@ -1,7 +1,8 @@
+#include "exec/attempt_sandbox.h"
 #include "exec/process_group.h"
-#include "exec/sandbox.h"
 #include "support/fixtures.h"
 #include "support/process_probes.h"
+#include "support/sandbox_support.h"
 #include "tools/tool_registry.h"
 
 #include <boost/test/unit_test.hpp>
@@ -119,16 +120,21 @@ BOOST_AUTO_TEST_CASE(background_returns_a_handle_at_once) {
   BOOST_TEST(session.processes.find("bg1") != nullptr);
 }
 
-BOOST_AUTO_TEST_CASE(with_a_sandbox_writes_outside_the_workspace_fail) {
-  if (auto works = check_sandbox_works(SandboxSpec{}); !works) {
-    BOOST_TEST_MESSAGE("skipped: " << works.error().message);  // exec_tests' sandbox_availability fails loudly
-    return;
-  }
-  TempFolder elsewhere;
-  scope.sandbox = SandboxSpec{};
-  ToolOutput output = bash("echo in > inside.txt; echo out > " + shell_quote((elsewhere.path() / "x").string()));
+BOOST_AUTO_TEST_CASE(with_a_sandbox_the_command_runs_inside_it_and_writes_outside_the_workspace_fail) {
+  if (!sandbox_tests_can_run()) return;
+  TempFolder scratch;
+  TempFolder elsewhere(visible_scratch());  // beside the build: visible inside, and read-only there
+  SandboxRequest request;
+  request.workspace = folder.path();
+  auto sandbox = AttemptSandbox::start(request, scratch.path(), scope.environment);
+  BOOST_REQUIRE_MESSAGE(sandbox.has_value(), (sandbox ? std::string() : sandbox.error().message));
+  scope.sandbox = sandbox->get();
+  ToolOutput output =
+      bash("echo in > inside.txt; echo $$ $HOME; echo out > " + shell_quote((elsewhere.path() / "x").string()));
   BOOST_TEST_INFO(output.content);
-  BOOST_TEST(output.is_error);  // the second write failed: /tmp is the sandbox's own, everything else read-only
+  BOOST_TEST(output.is_error);  // the second write failed: everything but the workspace, /tmp and HOME is read-only
+  BOOST_TEST(output.content.starts_with("1 /tmp/home\n"));  // pid 1 of its own namespace, the sandbox's HOME
+  BOOST_TEST(output.content.find("Read-only file system") != std::string::npos);
   BOOST_TEST(folder.read("inside.txt") == "in\n");
   BOOST_TEST(!std::filesystem::exists(elsewhere.path() / "x"));
 }
