@@ -24,7 +24,7 @@ std::vector<std::string> ripgrep_arguments(const std::filesystem::path& program,
                                            const GrepPatterns& patterns) {
   std::vector<std::string> args = {program.string(), "--no-config", "--hidden", "--no-ignore-dot",
                                    "--no-ignore-exclude", "--no-ignore-global", "--no-messages", "--sort",
-                                   "path", "--text", "--encoding", "none", "--color", "never"};
+                                   "path", "--encoding", "none", "--color", "never"};
   if (request.output == GrepOutput::content) {
     args.insert(args.end(), {"--json", "--before-context", std::to_string(request.before), "--after-context",
                              std::to_string(request.after)});
