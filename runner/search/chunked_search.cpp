@@ -22,7 +22,8 @@ class ChunkedSearch::FileState {
   void search(std::string_view window, std::size_t base, std::size_t from) {
     if (m_request.output == GrepOutput::content) return search_content(window, base, from);
     if (!m_matcher.may_match(window.substr(from))) return;
-    for (auto line = m_matcher.next_line(window, from); line; line = m_matcher.next_line(window, line->second + 1)) {
+    LineMatcher::Scan scan(m_matcher, window);
+    for (auto line = scan.next_line(from); line; line = scan.next_line(line->second + 1)) {
       ++m_file.match_count;
       if (m_request.output == GrepOutput::files_with_matches) {
         m_wants_more = false;
@@ -48,7 +49,8 @@ class ChunkedSearch::FileState {
   void search_content(std::string_view window, std::size_t base, std::size_t from) {
     m_collector.see(window, base);
     if (m_matcher.may_match(window.substr(from))) {
-      for (auto line = m_matcher.next_line(window, from); line; line = m_matcher.next_line(window, line->second + 1)) {
+      LineMatcher::Scan scan(m_matcher, window);
+      for (auto line = scan.next_line(from); line; line = scan.next_line(line->second + 1)) {
         m_collector.add_match(base + line->first, base + line->second);
         // The match after max_results is the last one that matters: the answer stops there.
         if (++m_file.match_count > m_request.max_results) {

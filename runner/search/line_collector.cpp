@@ -2,7 +2,28 @@
 
 #include <algorithm>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace agent_run {
+
+namespace {
+
+/// The "\n" bytes in [begin, end), 16 at a time where SSE2 is there (it always is on x86-64).
+std::int64_t count_newlines(const char* begin, const char* end) {
+  std::int64_t count = 0;
+#ifdef __SSE2__
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; end - begin >= 16; begin += 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(begin));
+    count += __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, newline))));
+  }
+#endif
+  return count + std::count(begin, end, '\n');
+}
+
+}  // namespace
 
 void LineCollector::add_match(std::size_t start, std::size_t end) {
   count_lines_to(start);
@@ -31,7 +52,7 @@ std::size_t LineCollector::keep_from(std::size_t searched) {
 void LineCollector::count_lines_to(std::size_t offset) {
   if (offset <= m_counted_to) return;
   const char* window = m_window.data();
-  m_counted_line += std::count(window + (m_counted_to - m_base), window + (offset - m_base), '\n');
+  m_counted_line += count_newlines(window + (m_counted_to - m_base), window + (offset - m_base));
   m_counted_to = offset;
 }
 

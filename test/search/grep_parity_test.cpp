@@ -178,10 +178,11 @@ BOOST_AUTO_TEST_CASE(every_file_and_line_agrees_for_many_searches) {
   std::vector<GrepRequest> requests;
   for (const char* pattern : {"TODO", "\\bfoo_\\d+\\b", "\\w+_handler\\(", "^\\s*#", "[0-9]{4,}", "caf\xc3\xa9", "caf.",
                               "\\s+$", "^$", "\xe6\x97\xa5\xe6\x9c\xac", "\\r$", "foo|bar", "[^a-z0-9 ]{3,}", "(?i)fixme",
-                              "x{500,}", "latin1", "\xf0\x9f\x9a\x80", "a\\.b", "\\[bracket\\]", "late", "plain [0-9]+$"}) {
+                              "x{500,}", "latin1", "\xf0\x9f\x9a\x80", "a\\.b", "\\[bracket\\]", "late", "plain [0-9]+$",
+                              "TODO|FIXME|value", "foo_123|foo|oo_1", "caf\xc3\xa9|na\xc3\xafve|bar", "zzz|TODO:", "|foo"}) {
     requests.push_back(request_for(pattern));
   }
-  for (const char* pattern : {"todo", "kelvin", "\xcf\x89MEGA", "value", "\xc5\xbf"}) {
+  for (const char* pattern : {"todo", "kelvin", "\xcf\x89MEGA", "value", "\xc5\xbf", "todo|fixme|VALUE", "bar|kelvin"}) {
     GrepRequest request = request_for(pattern);
     request.case_insensitive = true;
     requests.push_back(request);
