@@ -114,14 +114,16 @@ def section_grep(bench):
     binaries = bench.path("binaries")
     trees.make_binary_tree(binaries, bench.scale)
     many = bench.path("many")
-    trees.make_many_files_repository(many, int(50000 * bench.scale))
+    files = int(50000 * bench.scale)
+    trees.make_many_files_repository(many, files)
     real = bench.options.real_tree
+    many_name = "%d files" % files
     cases = [("binaries", binaries, "TODO|FIXME|XXX"), ("binaries", binaries, r"\w+_init\("),
-             ("50k files", many, "TODO|FIXME|XXX"), ("50k files", many, "items_42"),
+             (many_name, many, "TODO|FIXME|XXX"), (many_name, many, "items_42"),
              (os.path.basename(real), real, "TODO|FIXME|XXX"), (os.path.basename(real), real, r"\w+_init\(")]
     for name, tree, pattern in cases:
         grep_rows(bench, name, tree, pattern)
-    for name, tree in [("50k files", many), (os.path.basename(real), real)]:
+    for name, tree in [(many_name, many), (os.path.basename(real), real)]:
         glob_rows(bench, name, tree, "**/*.py")
 
 
