@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import shlex
 import shutil
 import subprocess
@@ -172,13 +173,15 @@ def glob_rows(bench, name, tree, pattern):
 def section_files(bench):
     folder = bench.path("files")
     os.makedirs(folder)
-    size = trees.make_big_file(os.path.join(folder, "big.log"), int(1e9 * bench.scale))
-    lines = size // 50
+    size, lines = trees.make_big_file(os.path.join(folder, "big.log"), int(1e9 * bench.scale))
     call = json.dumps({"tool": "read_file", "input": {"path": "big.log", "offset": lines - 2000, "limit": 2000}})
     ours = [bench.agent_run, "tool", "--workspace", folder, "--no-diagnostics"]
     sed = ["sed", "-n", "%d,%dp;%dq" % (lines - 1999, lines, lines), "big.log"]
     stdin_file = os.path.join(folder, "read.jsonl")
     trees.write(stdin_file, call + "\n")
+    code, out = measure.output_of(ours, cwd=folder, stdin=(call + "\n").encode())
+    if code != 0 or ("%d\t" % lines).encode() not in out:
+        bench.table.fail("files", "read_file shows the last page", out[-300:].decode(errors="replace"))
     (t_ours, _), (t_sed, _) = bench.time([["sh", "-c", shlex.join(ours) + " < read.jsonl"], sed], cwd=folder, runs=3)
     m_ours, m_sed = bench.memory(ours, cwd=folder, stdin=(call + "\n").encode()), bench.memory(sed, cwd=folder)
     mb = size / 1e6
@@ -190,7 +193,7 @@ def section_files(bench):
 
 
 def edit_rows(bench, folder):
-    text = trees.source_text(__import__("random").Random(10), 200000)
+    text = trees.source_text(random.Random(10), 250000)
     middle = len(text) // 2
     text = text[:middle] + "\nunique_marker_line = 1\n" + text[middle:]
     trees.write(os.path.join(folder, "pristine.py"), text)

@@ -104,15 +104,14 @@ def make_loop_task(folder, turns):
 
 
 def make_big_file(path, size):
-    """A text file of about `size` bytes of numbered log lines (written in large blocks)."""
-    block = "".join("%08d log line with some words in it, value=%d\n" % (i, i * 7) for i in range(20000))
-    data = block.encode()
+    """A text file of about `size` bytes of log lines (written in large blocks); returns (bytes, lines)."""
+    block_lines = 20000
+    data = "".join("%08d log line with some words in it, value=%d\n" % (i, i * 7) for i in range(block_lines)).encode()
+    blocks = max(1, size // len(data))
     with open(path, "wb") as out:
-        written = 0
-        while written < size:
+        for _ in range(blocks):
             out.write(data)
-            written += len(data)
-    return written
+    return blocks * len(data), blocks * block_lines
 
 
 def remove(path):
