@@ -174,9 +174,9 @@ def section_files(bench):
     folder = bench.path("files")
     os.makedirs(folder)
     size, lines = trees.make_big_file(os.path.join(folder, "big.log"), int(1e9 * bench.scale))
-    call = json.dumps({"tool": "read_file", "input": {"path": "big.log", "offset": lines - 2000, "limit": 2000}})
+    call = json.dumps({"tool": "read_file", "input": {"path": "big.log", "offset": lines - 999, "limit": 1000}})
     ours = [bench.agent_run, "tool", "--workspace", folder, "--no-diagnostics"]
-    sed = ["sed", "-n", "%d,%dp;%dq" % (lines - 1999, lines, lines), "big.log"]
+    sed = ["sed", "-n", "%d,%dp;%dq" % (lines - 999, lines, lines), "big.log"]  # a page of 1,000 lines: < 100 KiB
     stdin_file = os.path.join(folder, "read.jsonl")
     trees.write(stdin_file, call + "\n")
     code, out = measure.output_of(ours, cwd=folder, stdin=(call + "\n").encode())
