@@ -49,7 +49,8 @@ struct LoopWorkspace {
 void BM_agent_loop(benchmark::State& state) {
   static LoopWorkspace workspace;
   const int turns = static_cast<int>(state.range(0));
-  std::vector<ScriptedTurn> script(turns, ScriptedTurn{"", {ScriptedCall{"read_file", Json::object().set("path", "a.py")}}});
+  std::vector<ScriptedTurn> script(turns,
+                                   ScriptedTurn{"", {ScriptedCall{"read_file", Json::object().set("path", "a.py")}}});
   script.push_back(ScriptedTurn{"Done.", {}});
   const ToolRegistry tools = make_tool_registry(std::nullopt);
   const Policy policy = builtin_policy();
@@ -74,11 +75,13 @@ BENCHMARK(BM_agent_loop)->Arg(20)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmar
 Conversation long_conversation() {
   Conversation conversation{system_prompt(), {Message{Role::user, "Fix the failing test.", {}, {}}}};
   std::string result;
-  for (int line = 1; result.size() < 4000; ++line) result += "    " + std::to_string(line) + "\tvalue = compute(x, \"y\")\n";
+  for (int line = 1; result.size() < 4000; ++line)
+    result += "    " + std::to_string(line) + "\tvalue = compute(x, \"y\")\n";
   for (int turn = 0; turn < 150; ++turn) {
     const std::string id = "toolu_" + std::to_string(turn);
     Message call{Role::assistant, "Reading the next file.", {}, {}};
-    call.tool_calls.push_back(ToolCall{id, "read_file", Json::object().set("path", "src/file_" + std::to_string(turn) + ".py")});
+    call.tool_calls.push_back(
+        ToolCall{id, "read_file", Json::object().set("path", "src/file_" + std::to_string(turn) + ".py")});
     conversation.messages.push_back(call);
     Message answer{Role::user, {}, {}, {}};
     answer.tool_results.push_back(ToolResult{id, result, false, {}});
@@ -111,48 +114,62 @@ std::string quoted(const std::string& text) { return "\"" + text + "\""; }
 
 /// About 1 MB of Anthropic events: a long text block, then a tool call whose input streams in pieces.
 std::string anthropic_stream() {
-  std::string out = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"bench\",\"id\":\"msg_1\","
-                    "\"usage\":{\"input_tokens\":150000,\"output_tokens\":1}}}\n\n"
-                    "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
-                    "{\"type\":\"text\",\"text\":\"\"}}\n\n";
+  std::string out =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"bench\",\"id\":\"msg_1\","
+      "\"usage\":{\"input_tokens\":150000,\"output_tokens\":1}}}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+      "{\"type\":\"text\",\"text\":\"\"}}\n\n";
   while (out.size() < 700000) {
-    out += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
-           "\"text_delta\",\"text\":" + quoted("Some words the model says about the code, ") + "}}\n\n";
+    out +=
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+        "\"text_delta\",\"text\":" +
+        quoted("Some words the model says about the code, ") + "}}\n\n";
   }
-  out += "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
-         "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":"
-         "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"write_file\",\"input\":{}}}\n\n"
-         "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
-         "\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"a.py\\\", \\\"content\\\": \\\"\"}}\n\n";
+  out +=
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":"
+      "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"write_file\",\"input\":{}}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
+      "\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"a.py\\\", \\\"content\\\": \\\"\"}}\n\n";
   while (out.size() < 1000000) {
-    out += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
-           "\"input_json_delta\",\"partial_json\":" + quoted("x = compute(1, 2)  # and so on ") + "}}\n\n";
+    out +=
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
+        "\"input_json_delta\",\"partial_json\":" +
+        quoted("x = compute(1, 2)  # and so on ") + "}}\n\n";
   }
-  out += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
-         "\"input_json_delta\",\"partial_json\":\"\\\"}\"}}\n\n"
-         "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n"
-         "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},"
-         "\"usage\":{\"output_tokens\":250000}}\n\n"
-         "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  out +=
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
+      "\"input_json_delta\",\"partial_json\":\"\\\"}\"}}\n\n"
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},"
+      "\"usage\":{\"output_tokens\":250000}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
   return out;
 }
 
 /// About 1 MB of OpenAI chunks: text deltas, then a tool call's arguments in pieces.
 std::string openai_stream() {
-  const std::string head = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"bench\",\"choices\":[{\"index\":0,\"delta\":";
+  const std::string head =
+      "data: "
+      "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"bench\",\"choices\":[{\"index\":0,\"delta\":";
   std::string out = head + "{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n";
   while (out.size() < 700000) {
-    out += head + "{\"content\":" + quoted("Some words the model says about the code, ") + "},\"finish_reason\":null}]}\n\n";
+    out += head + "{\"content\":" + quoted("Some words the model says about the code, ") +
+           "},\"finish_reason\":null}]}\n\n";
   }
-  out += head + "{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":"
-                "\"write_file\",\"arguments\":\"{\\\"path\\\": \\\"a.py\\\", \\\"content\\\": \\\"\"}}]},\"finish_reason\":null}]}\n\n";
+  out += head +
+         "{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":"
+         "\"write_file\",\"arguments\":\"{\\\"path\\\": \\\"a.py\\\", \\\"content\\\": "
+         "\\\"\"}}]},\"finish_reason\":null}]}\n\n";
   while (out.size() < 1000000) {
-    out += head + "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":" + quoted("x = compute(1, 2)  # and so on ") +
+    out += head +
+           "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":" + quoted("x = compute(1, 2)  # and so on ") +
            "}}]},\"finish_reason\":null}]}\n\n";
   }
   out += head + "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"}\"}}]},\"finish_reason\":null}]}\n\n";
-  out += head + "{},\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":150000,\"completion_tokens\":250000}}\n\n"
-                "data: [DONE]\n\n";
+  out += head +
+         "{},\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":150000,\"completion_tokens\":250000}}\n\n"
+         "data: [DONE]\n\n";
   return out;
 }
 
@@ -174,7 +191,9 @@ void stream_benchmark(benchmark::State& state, const std::string& body) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * body.size()));
 }
 
-void BM_stream_anthropic(benchmark::State& state) { stream_benchmark<AnthropicStreamDecoder>(state, anthropic_stream()); }
+void BM_stream_anthropic(benchmark::State& state) {
+  stream_benchmark<AnthropicStreamDecoder>(state, anthropic_stream());
+}
 void BM_stream_openai(benchmark::State& state) { stream_benchmark<OpenAiStreamDecoder>(state, openai_stream()); }
 BENCHMARK(BM_stream_anthropic)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_stream_openai)->Unit(benchmark::kMillisecond);

@@ -42,8 +42,9 @@ int grep(const std::string& backend, const std::filesystem::path& tree, const st
     return 2;
   }
   SearchScope scope{tree, std::chrono::steady_clock::now() + std::chrono::hours(1), {"PATH=/usr/bin:/bin"}};
-  Expected<void> done = backend == "builtin" ? search_builtin(scope, request, *patterns, print_file)
-                                             : search_with_ripgrep("/usr/bin/rg", scope, request, *patterns, print_file);
+  Expected<void> done = backend == "builtin"
+                            ? search_builtin(scope, request, *patterns, print_file)
+                            : search_with_ripgrep("/usr/bin/rg", scope, request, *patterns, print_file);
   if (!done) {
     std::cerr << "search-cli: " << done.error().message << "\n";
     return 2;
@@ -55,7 +56,8 @@ int glob(const std::filesystem::path& tree, const std::string& pattern) {
   ToolRegistry tools = make_tool_registry(std::nullopt);
   ToolContext context;
   context.workspace = tree;
-  ToolOutput output = tools.find("glob")->run(Json::object().set("pattern", pattern).set("max_results", 1000000000), context);
+  ToolOutput output =
+      tools.find("glob")->run(Json::object().set("pattern", pattern).set("max_results", 1000000000), context);
   std::fwrite(output.content.data(), 1, output.content.size(), stdout);
   return output.is_error ? 2 : 0;
 }

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -93,7 +93,8 @@ class ParallelSearch {
         first = m_next_job;
         last = std::min(slot_end(), first + k_run_length);
         m_next_job = last;
-        for (std::size_t i = first; i < last; ++i) paths.push_back(slot(i).path);  // the walk may grow m_slots meanwhile
+        for (std::size_t i = first; i < last; ++i)
+          paths.push_back(slot(i).path);  // the walk may grow m_slots meanwhile
       }
       results.clear();
       for (const std::string& path : paths) results.push_back(search_file(path, search));

@@ -16,13 +16,29 @@ int frequency(char c) {
   if (c >= 'a' && c <= 'z') return 60 - 2 * static_cast<int>(k_letters.find(c));
   switch (c) {
     case ' ': return 100;
-    case '\t': case '\n': return 50;
+    case '\t':
+    case '\n': return 50;
     case '_': return 30;
-    case '(': case ')': case '.': case '0': case '1': return 20;
-    case ';': case ',': case '=': case '/': case '-': return 15;
-    case '"': case '*': case ':': return 10;
-    case '<': case '>': case '{': case '}': return 8;
-    case '[': case ']': case '\'': return 6;
+    case '(':
+    case ')':
+    case '.':
+    case '0':
+    case '1': return 20;
+    case ';':
+    case ',':
+    case '=':
+    case '/':
+    case '-': return 15;
+    case '"':
+    case '*':
+    case ':': return 10;
+    case '<':
+    case '>':
+    case '{':
+    case '}': return 8;
+    case '[':
+    case ']':
+    case '\'': return 6;
     default: break;
   }
   if (c >= '2' && c <= '9') return 10;

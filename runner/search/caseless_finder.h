@@ -22,9 +22,9 @@ class CaselessFinder {
  private:
   bool matches_at(std::string_view text, std::size_t start) const;
 
-  std::string m_lower;       // the needle, ASCII-lowered (as given when exact)
+  std::string m_lower;  // the needle, ASCII-lowered (as given when exact)
   bool m_exact = false;
-  std::size_t m_first = 0;   // offsets of the two bytes the blocks are compared with
+  std::size_t m_first = 0;  // offsets of the two bytes the blocks are compared with
   std::size_t m_second = 0;
 };
 

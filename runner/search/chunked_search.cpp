@@ -76,7 +76,8 @@ std::optional<GrepFile> ChunkedSearch::search(int fd) {
   std::size_t base = 0;      // the file offset of the buffer's first byte
   for (;;) {
     if (used == m_capacity && used > 0) {  // drop what is no longer needed, or grow for a long line
-      const std::size_t keep = state.keep_from(std::string_view(m_buffer.get(), searched), base, base + searched) - base;
+      const std::size_t keep =
+          state.keep_from(std::string_view(m_buffer.get(), searched), base, base + searched) - base;
       std::memmove(m_buffer.get(), m_buffer.get() + keep, used - keep);
       used -= keep;
       searched -= keep;

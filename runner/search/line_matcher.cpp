@@ -43,10 +43,10 @@ std::vector<std::string> literal_set(const std::string& text) {
 
 struct LineMatcher::Compiled {
   std::unique_ptr<RE2> re;
-  std::vector<CaselessFinder> literals;            // a literal pattern or a set of them (exact or ASCII-blind)
+  std::vector<CaselessFinder> literals;  // a literal pattern or a set of them (exact or ASCII-blind)
   re2::FilteredRE2 filter{k_min_atom_length};
-  std::vector<CaselessFinder> atoms;            // the prefilter's atoms (only when all are ASCII)
-  bool single_required_atom = false;            // every matching line holds atoms[0]
+  std::vector<CaselessFinder> atoms;  // the prefilter's atoms (only when all are ASCII)
+  bool single_required_atom = false;  // every matching line holds atoms[0]
 
   std::optional<std::size_t> regex_match(std::string_view content, std::size_t from, std::size_t to) const {
     re2::StringPiece whole(content.data(), content.size());
@@ -127,7 +127,8 @@ std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::Scan::next_line(
     }
     return std::nullopt;
   }
-  std::optional<std::size_t> at = c.literals.empty() ? c.regex_match(content, from, content.size()) : literal_match(from);
+  std::optional<std::size_t> at =
+      c.literals.empty() ? c.regex_match(content, from, content.size()) : literal_match(from);
   if (!at) return std::nullopt;
   if (*at == content.size() && (content.empty() || content.back() == '\n')) return std::nullopt;  // past the last line
   return line_around(content, *at);
@@ -136,7 +137,8 @@ std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::Scan::next_line(
 std::optional<std::size_t> LineMatcher::Scan::literal_match(std::size_t from) {
   std::size_t first = std::string_view::npos;
   for (std::size_t i = 0; i < m_next.size(); ++i) {
-    if (!m_started || (m_next[i] != std::string_view::npos && m_next[i] < from)) m_next[i] = m_compiled.find_literal(i, m_content, from);
+    if (!m_started || (m_next[i] != std::string_view::npos && m_next[i] < from))
+      m_next[i] = m_compiled.find_literal(i, m_content, from);
     first = std::min(first, m_next[i]);
   }
   m_started = true;

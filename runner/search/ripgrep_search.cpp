@@ -1,7 +1,7 @@
-#include "base/json.h"
 #include "base/base64.h"
-#include "search/grep_search.h"
+#include "base/json.h"
 #include "base/safe_open.h"
+#include "search/grep_search.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -22,9 +22,19 @@ namespace {
 /// The command line that makes ripgrep walk exactly like walk_files and search like the built-in search.
 std::vector<std::string> ripgrep_arguments(const std::filesystem::path& program, const GrepRequest& request,
                                            const GrepPatterns& patterns) {
-  std::vector<std::string> args = {program.string(), "--no-config", "--hidden", "--no-ignore-dot",
-                                   "--no-ignore-exclude", "--no-ignore-global", "--no-messages", "--sort",
-                                   "path", "--encoding", "none", "--color", "never"};
+  std::vector<std::string> args = {program.string(),
+                                   "--no-config",
+                                   "--hidden",
+                                   "--no-ignore-dot",
+                                   "--no-ignore-exclude",
+                                   "--no-ignore-global",
+                                   "--no-messages",
+                                   "--sort",
+                                   "path",
+                                   "--encoding",
+                                   "none",
+                                   "--color",
+                                   "never"};
   if (request.output == GrepOutput::content) {
     args.insert(args.end(), {"--json", "--before-context", std::to_string(request.before), "--after-context",
                              std::to_string(request.after)});
@@ -146,7 +156,8 @@ class OutputReader {
       std::string text = json_text(data->find("lines"));
       if (!text.empty() && text.back() == '\n') text.pop_back();
       const Json* number = data->find("line_number");
-      m_file.lines.push_back(GrepLine{number && number->is_integer() ? number->as_int() : 0, type == "match", std::move(text)});
+      m_file.lines.push_back(
+          GrepLine{number && number->is_integer() ? number->as_int() : 0, type == "match", std::move(text)});
       if (type == "match") ++m_file.match_count;
     }
     return WalkStep::go_on;

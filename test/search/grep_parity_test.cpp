@@ -22,11 +22,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> k_words = {
-    "foo", "bar", "baz", "foo_12", "foo_123", "bar_handler(x)", "init_handler(", "value", "Value", "VALUE",
-    "TODO:", "todo", "FIXME", "fixme", "caf\xc3\xa9", "na\xc3\xafve", "\xce\xa9mega", "\xcf\x89mega", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e",
-    "emoji \xf0\x9f\x9a\x80", "\xe2\x84\xaaelvin", "kelvin", "\xc5\xbfs", "x = 1;", "return 0;", "#include <stdio.h>",
-    "  # comment", "1999", "20240101", "3.14", "a.b", "(paren)", "[bracket]", "tab\there", "\\backslash"};
+const std::vector<std::string> k_words = {"foo",
+                                          "bar",
+                                          "baz",
+                                          "foo_12",
+                                          "foo_123",
+                                          "bar_handler(x)",
+                                          "init_handler(",
+                                          "value",
+                                          "Value",
+                                          "VALUE",
+                                          "TODO:",
+                                          "todo",
+                                          "FIXME",
+                                          "fixme",
+                                          "caf\xc3\xa9",
+                                          "na\xc3\xafve",
+                                          "\xce\xa9mega",
+                                          "\xcf\x89mega",
+                                          "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e",
+                                          "emoji \xf0\x9f\x9a\x80",
+                                          "\xe2\x84\xaaelvin",
+                                          "kelvin",
+                                          "\xc5\xbfs",
+                                          "x = 1;",
+                                          "return 0;",
+                                          "#include <stdio.h>",
+                                          "  # comment",
+                                          "1999",
+                                          "20240101",
+                                          "3.14",
+                                          "a.b",
+                                          "(paren)",
+                                          "[bracket]",
+                                          "tab\there",
+                                          "\\backslash"};
 
 /// Writes a file of random lines in the style of source code, with the awkward cases mixed in.
 std::string random_text(std::mt19937& random, bool crlf, bool final_newline) {
@@ -61,8 +91,9 @@ void generate_tree(const fs::path& root, int file_count) {
   make_git_repository(root, {{".gitignore", "*.log\nbuild/\nnode_modules/\n/secret.txt\n*.{bak,orig}\n!keep.log\n"},
                              {"src/.gitignore", "gen_*\n!gen_keep.c\n"}});
   std::mt19937 random(20240601);
-  const std::vector<std::string> folders = {"src", "src/core", "src/ui", "src/core/deep", "lib", "docs", "tests",
-                                            ".github", ".cfg/x", "build", "node_modules/pkg", "vendor/repo", "plain"};
+  const std::vector<std::string> folders = {
+      "src",     "src/core", "src/ui", "src/core/deep",    "lib",         "docs", "tests",
+      ".github", ".cfg/x",   "build",  "node_modules/pkg", "vendor/repo", "plain"};
   const std::vector<std::string> extensions = {".c", ".h", ".py", ".js", ".txt", ".md", ".log", ".bak", ""};
   std::uniform_int_distribution<std::size_t> pick_folder(0, folders.size() - 1);
   std::uniform_int_distribution<std::size_t> pick_extension(0, extensions.size() - 1);
@@ -70,38 +101,45 @@ void generate_tree(const fs::path& root, int file_count) {
   for (const std::string& folder : folders) fs::create_directories(root / folder);
   for (int i = 0; i < file_count; ++i) {
     const std::string folder = folders[pick_folder(random)];
-    std::string name = (percent(random) < 10 ? "gen_" : "file") + std::to_string(i) + extensions[pick_extension(random)];
+    std::string name =
+        (percent(random) < 10 ? "gen_" : "file") + std::to_string(i) + extensions[pick_extension(random)];
     if (percent(random) < 3) name = "with space " + name;
     if (percent(random) < 3) name = "\xc3\xa9t\xc3\xa9_" + name;
     std::string content;
     if (folder == "plain") {
-      for (int line = 0; line < 12; ++line) content += k_words[(i + line) % 14] + " plain " + std::to_string(line) + "\n";
+      for (int line = 0; line < 12; ++line)
+        content += k_words[(i + line) % 14] + " plain " + std::to_string(line) + "\n";
     } else {
       const int kind = percent(random);
       content = random_text(random, kind < 10, kind % 7 != 0);
-      if (kind >= 95) content = std::string("\0", 1) + content + "foo";                  // binary from the start
-      else if (kind >= 92) content = content + std::string(70000, 'z') + std::string("\n\0late\n", 7) + "foo\n";  // NUL late
-      else if (kind >= 90) content = "\xef\xbb\xbf" + content;                           // a byte-order mark
+      if (kind >= 95) content = std::string("\0", 1) + content + "foo";  // binary from the start
+      else if (kind >= 92)
+        content = content + std::string(70000, 'z') + std::string("\n\0late\n", 7) + "foo\n";  // NUL late
+      else if (kind >= 90) content = "\xef\xbb\xbf" + content;                                 // a byte-order mark
     }
     std::ofstream(root / folder / name, std::ios::binary) << content;
   }
   std::ofstream(root / "src/gen_keep.c", std::ios::binary) << "foo kept\n";
   std::ofstream(root / "keep.log", std::ios::binary) << "foo log kept\n";
   std::ofstream(root / "secret.txt", std::ios::binary) << "foo secret\n";
-  std::ofstream(root / "big.txt", std::ios::binary) << random_text(random, false, true) << std::string(300000, 'q') << "\nfoo at the end\n";
+  std::ofstream(root / "big.txt", std::ios::binary)
+      << random_text(random, false, true) << std::string(300000, 'q') << "\nfoo at the end\n";
   // Files larger than the built-in search's chunk (128 KiB): matches, context and NUL bytes across its edges.
   fs::create_directories(root / "chunky");
   std::string many_lines;
   while (many_lines.size() < 1500000) many_lines += random_text(random, false, true);
   std::ofstream(root / "chunky/many_lines.txt", std::ios::binary) << many_lines;
-  std::ofstream(root / "chunky/many_lines_crlf.txt", std::ios::binary) << random_text(random, true, true) << many_lines.substr(0, 400000);
-  std::ofstream(root / "chunky/nul_after_2mb.txt", std::ios::binary) << many_lines << many_lines.substr(0, 600000) << std::string("\0", 1);
+  std::ofstream(root / "chunky/many_lines_crlf.txt", std::ios::binary)
+      << random_text(random, true, true) << many_lines.substr(0, 400000);
+  std::ofstream(root / "chunky/nul_after_2mb.txt", std::ios::binary)
+      << many_lines << many_lines.substr(0, 600000) << std::string("\0", 1);
   std::ofstream(root / "chunky/nul_at_the_chunk_edge.txt", std::ios::binary)
       << many_lines.substr(0, 131072) << std::string("\0", 1) << many_lines.substr(0, 1000);
   std::ofstream(root / "chunky/nul_just_after_the_edge.txt", std::ios::binary)
       << many_lines.substr(0, 131073) << std::string("\0", 1);
   std::ofstream(root / "chunky/long_line_among_matches.txt", std::ios::binary)
-      << many_lines.substr(0, 200000) << "\n" << std::string(500000, 'w') << " foo TODO " << std::string(9000, 'v') << "\n"
+      << many_lines.substr(0, 200000) << "\n"
+      << std::string(500000, 'w') << " foo TODO " << std::string(9000, 'v') << "\n"
       << many_lines.substr(0, 300000) << "foo without a final newline";
   fs::create_directories(root / "vendor/repo/.git");
   std::ofstream(root / "vendor/repo/.gitignore", std::ios::binary) << "*.md\n";
@@ -147,8 +185,9 @@ std::vector<GrepFile> collect(const GrepRequest& request, GrepBackend backend) {
     files.push_back(std::move(file));
     return WalkStep::go_on;
   };
-  Expected<void> done = backend == GrepBackend::builtin ? search_builtin(scope, request, *patterns, sink)
-                                                        : search_with_ripgrep("/usr/bin/rg", scope, request, *patterns, sink);
+  Expected<void> done = backend == GrepBackend::builtin
+                            ? search_builtin(scope, request, *patterns, sink)
+                            : search_with_ripgrep("/usr/bin/rg", scope, request, *patterns, sink);
   BOOST_REQUIRE_MESSAGE(done.has_value(), (done ? std::string() : done.error().message));
   return files;
 }
@@ -157,7 +196,8 @@ std::string describe(const std::vector<GrepFile>& files) {
   std::string out;
   for (const GrepFile& file : files) {
     out += file.path + " (" + std::to_string(file.match_count) + ")\n";
-    for (const GrepLine& line : file.lines) out += std::to_string(line.number) + (line.is_match ? ":" : "-") + line.text + "\n";
+    for (const GrepLine& line : file.lines)
+      out += std::to_string(line.number) + (line.is_match ? ":" : "-") + line.text + "\n";
   }
   return out;
 }
@@ -176,13 +216,36 @@ BOOST_AUTO_TEST_SUITE(grep_parity)
 BOOST_AUTO_TEST_CASE(every_file_and_line_agrees_for_many_searches) {
   BOOST_REQUIRE_MESSAGE(fs::exists("/usr/bin/rg"), "ripgrep is not installed (ci/setup.sh installs it)");
   std::vector<GrepRequest> requests;
-  for (const char* pattern : {"TODO", "\\bfoo_\\d+\\b", "\\w+_handler\\(", "^\\s*#", "[0-9]{4,}", "caf\xc3\xa9", "caf.",
-                              "\\s+$", "^$", "\xe6\x97\xa5\xe6\x9c\xac", "\\r$", "foo|bar", "[^a-z0-9 ]{3,}", "(?i)fixme",
-                              "x{500,}", "latin1", "\xf0\x9f\x9a\x80", "a\\.b", "\\[bracket\\]", "late", "plain [0-9]+$",
-                              "TODO|FIXME|value", "foo_123|foo|oo_1", "caf\xc3\xa9|na\xc3\xafve|bar", "zzz|TODO:", "|foo"}) {
+  for (const char* pattern : {"TODO",
+                              "\\bfoo_\\d+\\b",
+                              "\\w+_handler\\(",
+                              "^\\s*#",
+                              "[0-9]{4,}",
+                              "caf\xc3\xa9",
+                              "caf.",
+                              "\\s+$",
+                              "^$",
+                              "\xe6\x97\xa5\xe6\x9c\xac",
+                              "\\r$",
+                              "foo|bar",
+                              "[^a-z0-9 ]{3,}",
+                              "(?i)fixme",
+                              "x{500,}",
+                              "latin1",
+                              "\xf0\x9f\x9a\x80",
+                              "a\\.b",
+                              "\\[bracket\\]",
+                              "late",
+                              "plain [0-9]+$",
+                              "TODO|FIXME|value",
+                              "foo_123|foo|oo_1",
+                              "caf\xc3\xa9|na\xc3\xafve|bar",
+                              "zzz|TODO:",
+                              "|foo"}) {
     requests.push_back(request_for(pattern));
   }
-  for (const char* pattern : {"todo", "kelvin", "\xcf\x89MEGA", "value", "\xc5\xbf", "todo|fixme|VALUE", "bar|kelvin"}) {
+  for (const char* pattern :
+       {"todo", "kelvin", "\xcf\x89MEGA", "value", "\xc5\xbf", "todo|fixme|VALUE", "bar|kelvin"}) {
     GrepRequest request = request_for(pattern);
     request.case_insensitive = true;
     requests.push_back(request);
@@ -227,7 +290,8 @@ BOOST_AUTO_TEST_CASE(every_file_and_line_agrees_for_many_searches) {
   for (const GrepRequest& request : requests) {
     const std::vector<GrepFile> by_ripgrep = collect(request, GrepBackend::ripgrep);
     const std::vector<GrepFile> by_builtin = collect(request, GrepBackend::builtin);
-    BOOST_TEST(describe(by_ripgrep) == describe(by_builtin), "pattern '" << request.pattern << "' path " << request.path);
+    BOOST_TEST(describe(by_ripgrep) == describe(by_builtin),
+               "pattern '" << request.pattern << "' path " << request.path);
     files_compared += by_ripgrep.size();
   }
   BOOST_TEST(files_compared > 10000u);  // the searches did find things to compare
@@ -267,7 +331,8 @@ BOOST_AUTO_TEST_CASE(the_format_is_ripgreps_heading_format_byte_for_byte) {
     GrepReport report(request);
     auto patterns = prepare_patterns(request.pattern, false);
     SearchScope scope{root, std::chrono::steady_clock::now() + std::chrono::seconds(60), {}};
-    BOOST_REQUIRE(search_builtin(scope, request, *patterns, [&](GrepFile&& file) { return report.add(std::move(file)); }));
+    BOOST_REQUIRE(
+        search_builtin(scope, request, *patterns, [&](GrepFile&& file) { return report.add(std::move(file)); }));
     CommandResult rg = run_shell("rg --no-config --heading --line-number --with-filename --sort path --context " +
                                      std::to_string(context_lines) + " -e 'plain (3|7|11)$' plain",
                                  root);
