@@ -7,13 +7,13 @@
 // Not part of ctest's default set beyond the benchmark's smoke test.
 
 #include "agent/agent_loop.h"
+#include "agent/transcript_recorder.h"
 #include "base/clock.h"
 #include "model/anthropic_api.h"
 #include "model/openai_api.h"
 #include "model/scripted_model.h"
 #include "net/sse_parser.h"
 #include "policy/policy.h"
-#include "report/transcript_writer.h"
 #include "tools/tool_registry.h"
 #include "workspace/isolations.h"
 
@@ -60,12 +60,14 @@ void BM_agent_loop(benchmark::State& state) {
   limits.time = std::chrono::hours(1);
   for (auto _ : state) {
     ScriptedModel model(script);
-    TranscriptWriter transcript(workspace.root / "transcript.jsonl");
-    ToolContext context;
-    context.workspace = workspace.root;
-    AgentLoop loop(model, tools, policy, clock, &transcript);
-    AgentRun run = loop.run("read a.py again and again", limits, context);
-    if (run.turns != turns + 1) state.SkipWithError("the session stopped early");
+    TranscriptRecorder transcript(workspace.root / "transcript.jsonl");
+    ToolScope scope;
+    scope.workspace = workspace.root;
+    SessionState session;
+    AgentRecord record;
+    AgentLoop loop(model, tools, policy, clock, {&transcript});
+    loop.run("read a.py again and again", limits, scope, session, record);
+    if (record.turns != turns + 1) state.SkipWithError("the session stopped early");
   }
   state.counters["turns"] = turns;
 }

@@ -54,10 +54,11 @@ int grep(const std::string& backend, const std::filesystem::path& tree, const st
 
 int glob(const std::filesystem::path& tree, const std::string& pattern) {
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
-  context.workspace = tree;
-  ToolOutput output =
-      tools.find("glob")->run(Json::object().set("pattern", pattern).set("max_results", 1000000000), context);
+  ToolScope scope;
+  scope.workspace = tree;
+  SessionState session;
+  ToolOutput output = tools.find("glob")->run(Json::object().set("pattern", pattern).set("max_results", 1000000000),
+                                              scope, session, std::chrono::minutes(10));
   std::fwrite(output.content.data(), 1, output.content.size(), stdout);
   return output.is_error ? 2 : 0;
 }

@@ -141,7 +141,8 @@ Expected<UniqueFd> make_parent_folders(int root_fd, std::string_view relative, c
     int fd = ::openat(current.get(), parts[i].c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
       if (errno == ENOTDIR || errno == ELOOP) {
-        return make_error(quoted(relative) + ": '" + parts[i] + "' is not a folder (or is a symlink); nothing was written");
+        return make_error(quoted(relative) + ": '" + parts[i] +
+                          "' is not a folder (or is a symlink); nothing was written");
       }
       return errno_error(relative, errno);
     }
@@ -169,7 +170,8 @@ std::string temporary_name(const std::string& name) {
 
 }  // namespace
 
-Expected<void> write_beneath(const std::filesystem::path& workspace, std::string_view relative, std::string_view content) {
+Expected<void> write_beneath(const std::filesystem::path& workspace, std::string_view relative,
+                             std::string_view content) {
   std::vector<std::string> parts = components(relative);
   if (parts.empty()) return make_error("the workspace itself cannot be written as a file");
   auto root = open_workspace(workspace);

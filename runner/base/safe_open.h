@@ -63,6 +63,7 @@ Expected<OpenFile> open_regular_file(const std::filesystem::path& workspace, std
 /// time without following symlinks; the content goes to a temporary file in the same folder, is flushed,
 /// and is renamed over the target (which breaks hard links and never writes through a symlink). An
 /// existing file keeps its permissions.
-Expected<void> write_beneath(const std::filesystem::path& workspace, std::string_view relative, std::string_view content);
+Expected<void> write_beneath(const std::filesystem::path& workspace, std::string_view relative,
+                             std::string_view content);
 
 }  // namespace agent_run

@@ -50,10 +50,19 @@ std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
   std::size_t length = 0;
   unsigned min_code = 0;
   unsigned code = 0;
-  if ((lead & 0xE0) == 0xC0) { length = 2; min_code = 0x80; code = lead & 0x1F; }
-  else if ((lead & 0xF0) == 0xE0) { length = 3; min_code = 0x800; code = lead & 0x0F; }
-  else if ((lead & 0xF8) == 0xF0) { length = 4; min_code = 0x10000; code = lead & 0x07; }
-  else return 0;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    min_code = 0x80;
+    code = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    min_code = 0x800;
+    code = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    min_code = 0x10000;
+    code = lead & 0x07;
+  } else return 0;
   if (i + length > text.size()) return 0;
   for (std::size_t k = 1; k < length; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;

@@ -38,11 +38,11 @@ std::string why_failed(const CheckRecord& record) {
   return "`" + record.run + "` exited " + std::to_string(record.exit_code);
 }
 
-std::string describe_stop(const AgentRun& run, const Limits& limits) {
-  switch (*run.stop) {
+std::string describe_stop(const AttemptResult& result, const AgentRun& run, const Limits& limits) {
+  switch (*result.stop_reason) {
     case AgentStop::limit_turns: return "the agent used all " + std::to_string(limits.turns) + " turns";
     case AgentStop::limit_time: return "the agent ran out of time";
-    case AgentStop::limit_tokens: return "the agent used " + std::to_string(run.usage.total_tokens()) + " tokens";
+    case AgentStop::limit_tokens: return "the agent used " + std::to_string(result.usage.total_tokens()) + " tokens";
     case AgentStop::limit_cost: return "the agent reached the cost limit";
     case AgentStop::model_max_tokens:
       return run.message.empty() ? "the model's answer was cut at its output token limit" : run.message;
@@ -78,8 +78,8 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
            ProcessTable& commands, AttemptResult& result) {
-  if (std::optional<OutcomeType> stopped = outcome_type_of(*run.stop)) {
-    set_outcome(result, *stopped, describe_stop(run, task.limits));
+  if (std::optional<OutcomeType> stopped = outcome_type_of(*result.stop_reason)) {
+    set_outcome(result, *stopped, describe_stop(result, run, task.limits));
     return;
   }
   const Clock::SteadyTime started = settings.clock->now();

@@ -21,8 +21,8 @@ void set_outcome(AttemptResult& result, OutcomeType type, std::string message);
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
                ProcessTable& commands, AttemptResult& result);
 
-/// Decides the outcome from how the agent stopped and, when it finished, from the task's checks
-/// (run through `commands`).
+/// Decides the outcome from how the agent stopped (the result's stop_reason, explained by `run`)
+/// and, when it finished, from the task's checks (run through `commands`).
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
            ProcessTable& commands, AttemptResult& result);
 

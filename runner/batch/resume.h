@@ -19,5 +19,4 @@ struct ResumeState {
 /// and those of edited or unplanned tasks are dropped (and run again when planned).
 ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan>& plans);
 
-
 }  // namespace agent_run

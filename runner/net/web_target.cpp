@@ -26,7 +26,8 @@ Expected<std::vector<IpAddress>> addresses_of(const std::string& host, const Hos
 }
 
 /// An error unless every address is public.
-Expected<void> check_addresses(const std::string& host, const std::vector<IpAddress>& addresses, HostSpelling spelling) {
+Expected<void> check_addresses(const std::string& host, const std::vector<IpAddress>& addresses,
+                               HostSpelling spelling) {
   for (const IpAddress& address : addresses) {
     auto reason = refused_address(address);
     if (!reason) continue;

@@ -13,19 +13,19 @@ namespace agent_run {
 namespace {
 
 // Elements whose content is never shown.
-constexpr std::array<std::string_view, 9> k_invisible = {"script", "style", "noscript", "template", "svg",
-                                                         "head",   "iframe", "object", "canvas"};
+constexpr std::array<std::string_view, 9> k_invisible = {"script", "style",  "noscript", "template", "svg",
+                                                         "head",   "iframe", "object",   "canvas"};
 // Elements that start and end a line of their own.
 constexpr std::array<std::string_view, 30> k_blocks = {
-    "p",       "div",     "br",     "hr",     "ul",     "ol",      "dl",     "dt",     "dd",    "table",
-    "tr",      "section", "article", "header", "footer", "nav",     "aside",  "main",   "form",  "blockquote",
-    "figure",  "figcaption", "address", "details", "summary", "tbody", "thead", "caption", "body", "html"};
+    "p",      "div",        "br",      "hr",      "ul",      "ol",    "dl",    "dt",      "dd",   "table",
+    "tr",     "section",    "article", "header",  "footer",  "nav",   "aside", "main",    "form", "blockquote",
+    "figure", "figcaption", "address", "details", "summary", "tbody", "thead", "caption", "body", "html"};
 
 constexpr std::pair<std::string_view, std::string_view> k_named_entities[] = {
-    {"amp", "&"},   {"lt", "<"},     {"gt", ">"},      {"quot", "\""},   {"apos", "'"},    {"nbsp", " "},
-    {"ndash", "\u2013"}, {"mdash", "\u2014"}, {"hellip", "\u2026"}, {"copy", "\u00a9"}, {"reg", "\u00ae"},
-    {"laquo", "\u00ab"}, {"raquo", "\u00bb"}, {"lsquo", "\u2018"}, {"rsquo", "\u2019"}, {"ldquo", "\u201c"},
-    {"rdquo", "\u201d"}, {"bull", "\u2022"}, {"middot", "\u00b7"}, {"times", "\u00d7"}};
+    {"amp", "&"},        {"lt", "<"},         {"gt", ">"},         {"quot", "\""},       {"apos", "'"},
+    {"nbsp", " "},       {"ndash", "\u2013"}, {"mdash", "\u2014"}, {"hellip", "\u2026"}, {"copy", "\u00a9"},
+    {"reg", "\u00ae"},   {"laquo", "\u00ab"}, {"raquo", "\u00bb"}, {"lsquo", "\u2018"},  {"rsquo", "\u2019"},
+    {"ldquo", "\u201c"}, {"rdquo", "\u201d"}, {"bull", "\u2022"},  {"middot", "\u00b7"}, {"times", "\u00d7"}};
 
 template <std::size_t N>
 bool one_of(std::string_view name, const std::array<std::string_view, N>& names) {
@@ -66,7 +66,8 @@ std::string attribute(std::string_view attributes, std::string_view name) {
     char quote = i < attributes.size() && (attributes[i] == '"' || attributes[i] == '\'') ? attributes[i] : 0;
     std::size_t begin = quote ? i + 1 : i;
     std::size_t end = quote ? attributes.find(quote, begin) : attributes.find_first_of(" \t\n>", begin);
-    return decode_html_entities(attributes.substr(begin, (end == std::string_view::npos ? attributes.size() : end) - begin));
+    return decode_html_entities(
+        attributes.substr(begin, (end == std::string_view::npos ? attributes.size() : end) - begin));
   }
   return {};
 }

@@ -33,7 +33,8 @@ Expected<WebUrl> read_authority(std::string_view authority, WebUrl target, std::
     host = host.substr(0, close + 1);
     if (!port.empty() && port[0] != ':') return make_error("the URL '" + shown + "' has text after its IPv6 address");
     if (!port.empty()) port.remove_prefix(1);
-    bool hex = std::all_of(host.begin() + 1, host.end() - 1, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.'; });
+    bool hex = std::all_of(host.begin() + 1, host.end() - 1,
+                           [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.'; });
     if (!hex || host.size() < 3) return make_error("the URL '" + shown + "' has an IPv6 address that is not plain hex");
   } else if (std::size_t colon = host.find(':'); colon != std::string_view::npos) {
     port = host.substr(colon + 1);
@@ -43,7 +44,8 @@ Expected<WebUrl> read_authority(std::string_view authority, WebUrl target, std::
   if (target.host.size() > 1 && target.host.back() == '.' && target.host[0] != '[') target.host.pop_back();
   if (target.host.empty()) return make_error("the URL '" + shown + "' has no host");
   if (target.host[0] != '[' && !std::all_of(target.host.begin(), target.host.end(), is_host_char)) {
-    return make_error("the URL '" + shown + "' has a host with characters other than letters, digits, '-' and '.' "
+    return make_error("the URL '" + shown +
+                      "' has a host with characters other than letters, digits, '-' and '.' "
                       "(write internationalised names as xn--...)");
   }
   if (!port.empty() || authority.back() == ':') {
@@ -70,7 +72,8 @@ Expected<WebUrl> parse_web_url(std::string_view url) {
   WebUrl target;
   target.scheme = to_lower(url.substr(0, colon));
   if (target.scheme != "http" && target.scheme != "https") {
-    return make_error("the URL '" + shown + "' has the scheme '" + target.scheme + "'; only http and https are fetched");
+    return make_error("the URL '" + shown + "' has the scheme '" + target.scheme +
+                      "'; only http and https are fetched");
   }
   target.port = target.scheme == "https" ? 443 : 80;
   std::string_view rest = url.substr(colon + 3);

@@ -12,7 +12,8 @@ std::optional<std::string> host_pattern_problem(std::string_view pattern) {
   if (domain.empty()) return "a host pattern must name a host";
   if (domain[0] == '[' && domain.back() == ']') return std::nullopt;
   if (!std::all_of(domain.begin(), domain.end(), is_host_char)) {
-    return "'" + std::string(pattern) + "' is not a lower-case host name (letters, digits, '-' and '.'; "
+    return "'" + std::string(pattern) +
+           "' is not a lower-case host name (letters, digits, '-' and '.'; "
            "'*.' only at the start; internationalised names as xn--...)";
   }
   if (domain.front() == '.' || domain.back() == '.' || domain.find("..") != std::string_view::npos) {

@@ -1,8 +1,8 @@
 #include "policy/policy.h"
 
-#include "tools/tool_call.h"
 #include "policy/bash_decision.h"
 #include "policy/rule_matching.h"
+#include "tools/tool_call.h"
 
 #include <algorithm>
 #include <optional>
@@ -24,9 +24,13 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
     for (const CanonicalPath& path : facts.paths) {
       if (is_protected(path, policy, context)) {
         std::string shown = path.inside ? path.relative : path.absolute;
-        return Decision{Verdict::deny, DecisionBasis::protected_path, "",
-                        "'" + shown + "' is protected: .git/, the policy file and the runner's own files are never "
-                        "written, whatever the rules say", {"protected path: " + shown}};
+        return Decision{Verdict::deny,
+                        DecisionBasis::protected_path,
+                        "",
+                        "'" + shown +
+                            "' is protected: .git/, the policy file and the runner's own files are never "
+                            "written, whatever the rules say",
+                        {"protected path: " + shown}};
       }
     }
   }
@@ -35,7 +39,10 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
   for (const Rule& rule : policy.rules) {
     if (!rule_names_tool(rule, call.name) || !rule_matches_facts(rule, facts)) continue;
     if (rule.verdict == Verdict::deny) {
-      return Decision{Verdict::deny, DecisionBasis::rule, rule.id, denial_reason(rule),
+      return Decision{Verdict::deny,
+                      DecisionBasis::rule,
+                      rule.id,
+                      denial_reason(rule),
                       {"rule '" + rule.id + "' (line " + std::to_string(rule.line) + ") denies it"}};
     }
     allowing.push_back(rule.id);
@@ -55,7 +62,10 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
 Decision decide(const Policy& policy, const ToolCall& call, const DecisionContext& context) {
   const ApprovalClass approval = approval_class(call.name);
   if (approval == ApprovalClass::never) {
-    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "touches only the runner's own state",
+    return Decision{Verdict::allow,
+                    DecisionBasis::approval_class,
+                    "",
+                    "touches only the runner's own state",
                     {call.name + " is in the 'never' approval class: no rule applies"}};
   }
   if (call.name == "bash") return decide_bash(policy, call, context);
@@ -65,14 +75,22 @@ Decision decide(const Policy& policy, const ToolCall& call, const DecisionContex
   }
   if (std::optional<Decision> decision = decide_by_rules(policy, call, facts, context)) return std::move(*decision);
   if (approval == ApprovalClass::automatic) {
-    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "allowed without a rule (reads only)",
+    return Decision{Verdict::allow,
+                    DecisionBasis::approval_class,
+                    "",
+                    "allowed without a rule (reads only)",
                     {"no rule matches; " + call.name + " is in the 'automatic' approval class"}};
   }
   if (policy.unmatched == Verdict::allow) {
-    return Decision{Verdict::allow, DecisionBasis::unmatched, "", "no rule matched; the policy allows unmatched calls",
+    return Decision{Verdict::allow,
+                    DecisionBasis::unmatched,
+                    "",
+                    "no rule matched; the policy allows unmatched calls",
                     {"no rule matches; unmatched: allow"}};
   }
-  return Decision{Verdict::deny, DecisionBasis::unmatched, "",
+  return Decision{Verdict::deny,
+                  DecisionBasis::unmatched,
+                  "",
                   "no rule allows " + call.name + "; the policy denies unmatched calls",
                   {"no rule matches; unmatched: deny"}};
 }

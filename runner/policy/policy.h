@@ -21,8 +21,8 @@ enum class Verdict { allow, deny };
 /// One of a rule's `examples`: a call it must (or must not) decide, checked when the policy loads.
 struct RuleExample {
   bool should_match = true;
-  std::string text;   // a command, path, URL or tool name, tried on each tool of the rule
-  std::string tool;   // set instead of `text` for the `{tool: NAME, input: {...}}` form
+  std::string text;  // a command, path, URL or tool name, tried on each tool of the rule
+  std::string tool;  // set instead of `text` for the `{tool: NAME, input: {...}}` form
   Json input = Json::object();
   int line = 0;
   int column = 0;
@@ -33,14 +33,14 @@ struct RuleExample {
 struct Rule {
   std::string id;
   Verdict verdict = Verdict::deny;
-  bool ask = false;                 // written as `ask`: denied, "requires approval; no human in the loop"
-  std::vector<std::string> tools;   // built-in names, or MCP patterns such as mcp__github__get_*
-  std::string message;              // told to the model when this rule denies
-  int line = 0;                     // where the rule starts in its file
-  std::vector<PathPattern> paths;   // file tools: the path; bash (deny only): every argument
+  bool ask = false;                // written as `ask`: denied, "requires approval; no human in the loop"
+  std::vector<std::string> tools;  // built-in names, or MCP patterns such as mcp__github__get_*
+  std::string message;             // told to the model when this rule denies
+  int line = 0;                    // where the rule starts in its file
+  std::vector<PathPattern> paths;  // file tools: the path; bash (deny only): every argument
   std::vector<std::vector<std::string>> argv_prefix;  // bash: leading words; each holds alternatives
-  std::vector<RegexPattern> argv_regex;                // bash: one RE2 full match per word
-  bool argv_regex_any_tail = false;                    // argv_regex ended with `...`
+  std::vector<RegexPattern> argv_regex;               // bash: one RE2 full match per word
+  bool argv_regex_any_tail = false;                   // argv_regex ended with `...`
   std::vector<std::string> redirects;  // bash allow rules: redirection targets allowed (`/dev/null`, `&1`)
   std::vector<std::string> hosts;      // web_fetch: exact hosts, `*.domain` or `*`
   std::vector<std::string> schemes;    // web_fetch: default https in allow rules, any in deny rules
@@ -50,8 +50,8 @@ struct Rule {
 
 /// An approval policy: the only boundary between a model and the machine.
 struct Policy {
-  std::filesystem::path source;     // empty for the built-in default
-  std::string sha256;               // of the file's content
+  std::filesystem::path source;  // empty for the built-in default
+  std::string sha256;            // of the file's content
   Verdict unmatched = Verdict::deny;
   std::vector<Rule> rules;
   std::optional<SandboxSpec> sandbox;  // `sandbox:`: bash and background processes inside bubblewrap,

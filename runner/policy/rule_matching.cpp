@@ -1,8 +1,9 @@
 #include "policy/rule_matching.h"
 
-#include "tools/tool_call.h"
 #include "policy/host_pattern.h"
 #include "policy/tool_names.h"
+#include "tools/protected_paths.h"
+#include "tools/tool_call.h"
 #include "tools/tool_table.h"
 
 #include <algorithm>
@@ -73,7 +74,8 @@ bool regex_matches(const Rule& rule, const std::vector<std::string>& argv, std::
 bool rule_names_a_path(const Rule& rule) {
   if (!rule.argv_prefix.empty()) {
     const std::vector<std::string>& first = rule.argv_prefix[0];
-    return std::any_of(first.begin(), first.end(), [](const std::string& w) { return w.find('/') != std::string::npos; });
+    return std::any_of(first.begin(), first.end(),
+                       [](const std::string& w) { return w.find('/') != std::string::npos; });
   }
   return !rule.argv_regex.empty() && rule.argv_regex[0].text().find('/') != std::string::npos;
 }
@@ -103,8 +105,8 @@ CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
     }
   } else if (call.name == "web_fetch") {
     const Json* url = call.input.find("url");
-    Expected<WebUrl> target = url && url->is_string() ? parse_web_url(url->as_string())
-                                                         : Expected<WebUrl>(make_error("the call has no url"));
+    Expected<WebUrl> target =
+        url && url->is_string() ? parse_web_url(url->as_string()) : Expected<WebUrl>(make_error("the call has no url"));
     if (target) facts.web = *target;
     else facts.problem = target.error().message;
   }
@@ -112,23 +114,11 @@ CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
 }
 
 bool is_protected(const CanonicalPath& path, const Policy& policy, const DecisionContext& context) {
-  if (is_in_git_folder(path)) return true;
-  if (!policy.source.empty()) {
-    std::error_code ec;
-    std::filesystem::path source = std::filesystem::absolute(policy.source, ec);
-    if (!ec) source = std::filesystem::weakly_canonical(source, ec);
-    if (!ec && is_at_or_under(path, source)) return true;
-  }
+  std::vector<std::filesystem::path> protected_paths = context.protected_paths;
+  if (!policy.source.empty()) protected_paths.push_back(policy.source);
   const std::vector<CanonicalPath> root = canonical_paths(context.workspace, ".");
-  return std::any_of(context.protected_paths.begin(), context.protected_paths.end(), [&](const auto& protected_path) {
-    std::error_code ec;
-    std::filesystem::path canonical = std::filesystem::absolute(protected_path, ec);
-    if (!ec) canonical = std::filesystem::weakly_canonical(canonical, ec);
-    // A protected folder that holds the whole workspace (a report folder given as the checkout
-    // itself) would deny every path: it protects nothing then.
-    bool holds_workspace = !root.empty() && is_at_or_under(root.back(), canonical);
-    return !ec && !holds_workspace && is_at_or_under(path, canonical);
-  });
+  if (root.empty()) return true;
+  return write_protection(path.absolute, root.back().absolute, protected_paths).has_value();
 }
 
 bool rule_names_tool(const Rule& rule, std::string_view tool_name) {

@@ -24,7 +24,8 @@ bool writes_files(std::string_view tool_name);
 /// The facts of a call to a tool other than bash.
 CallFacts call_facts(const ToolCall& call, const DecisionContext& context);
 
-/// True when `path` may never be written: inside .git/, the policy file, or a protected path.
+/// True when `path` may never be written (tools/protected_paths: inside .git/, the policy file, or a
+/// protected path of the context).
 bool is_protected(const CanonicalPath& path, const Policy& policy, const DecisionContext& context);
 
 /// True when `rule` lists `tool_name` among its tools.

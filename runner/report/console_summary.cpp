@@ -54,8 +54,8 @@ std::string usage_line(const Usage& usage) {
   std::string line = "usage: ";
   line += usage.estimated ? "~" + plural(usage.total_tokens(), "token", "tokens") + " (estimated)"
                           : plural(usage.total_tokens(), "token", "tokens");
-  line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) +
-          " output, " + std::to_string(usage.cache_read_input_tokens) + " cache read, " +
+  line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) + " output, " +
+          std::to_string(usage.cache_read_input_tokens) + " cache read, " +
           std::to_string(usage.cache_creation_input_tokens) + " cache write; " + dollars(usage);
   return line;
 }
@@ -80,8 +80,9 @@ std::string run_summary_lines(const RunReport& report) {
   out += usage_line(totals.usage) + "\n";
   out += "tool calls: " + std::to_string(totals.tool_calls) + ", " + std::to_string(totals.denied) + " denied\n";
   if (report.interrupted) {
-    out += "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
-           "and those not started\n";
+    out +=
+        "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
+        "and those not started\n";
   }
   return out;
 }

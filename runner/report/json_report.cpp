@@ -19,7 +19,6 @@ namespace {
 
 constexpr const char* k_report_schema = "agent-run-report/1";
 
-
 Json tool_call_to_json(const ToolCallRecord& call) {
   Json json = Json::object();
   json.set("turn", call.turn)
@@ -62,7 +61,6 @@ Json edit_to_json(const EditRecord& edit) {
 
 template <typename T, typename Convert>
 Json array_of(const std::vector<T>& items, Convert convert);
-
 
 Json check_to_json(const CheckRecord& check) {
   Json json = Json::object();
@@ -189,8 +187,9 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("patch", patch_to_json(attempt.patch))
       .set("transcript_path", attempt.transcript_path)
       .set("patch_path", attempt.patch_path)
-      .set("commit", attempt.commit ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
-                                    : Json(nullptr))
+      .set("commit", attempt.commit
+                         ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
+                         : Json(nullptr))
       .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
       .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }))
       .set("todos", array_of(attempt.todos, todo_to_json))
@@ -229,7 +228,8 @@ Json run_to_json(const RunReport& report) {
       .set("interrupted", report.interrupted)
       .set("shard", report.shard ? Json::object().set("index", report.shard->index).set("total", report.shard->total)
                                  : Json(nullptr))
-      .set("price_table", Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
+      .set("price_table",
+           Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
       .set("totals", totals_to_json(compute_totals(report.attempts)));
   return json;
 }

@@ -30,8 +30,8 @@ struct TaskGroup {
 std::vector<TaskGroup> group_by_task(const std::vector<AttemptResult>& attempts) {
   std::vector<TaskGroup> groups;
   for (const AttemptResult& attempt : attempts) {
-    auto group = std::find_if(groups.begin(), groups.end(),
-                              [&](const TaskGroup& g) { return g.task_id == attempt.task_id; });
+    auto group =
+        std::find_if(groups.begin(), groups.end(), [&](const TaskGroup& g) { return g.task_id == attempt.task_id; });
     if (group == groups.end()) group = groups.insert(groups.end(), TaskGroup{attempt.task_id, {}});
     group->attempts.push_back(attempt);
   }
@@ -157,7 +157,7 @@ std::string result_body(const AttemptResult& attempt) {
 /// The result element of an attempt that did not pass; empty for a passed one.
 std::string result_element(const AttemptResult& attempt) {
   if (attempt.outcome == Outcome::passed) return {};
-  const char* element = attempt.outcome == Outcome::failed ? "failure"
+  const char* element = attempt.outcome == Outcome::failed  ? "failure"
                         : attempt.outcome == Outcome::error ? "error"
                                                             : "skipped";
   std::string type = to_string(attempt.outcome_type);

@@ -94,7 +94,8 @@ std::optional<Outcome> outcome_named(std::string_view name) {
 }
 
 std::optional<OutcomeType> outcome_type_named(std::string_view name) {
-  auto row = std::find_if(k_outcome_types.begin(), k_outcome_types.end(), [&](const auto& r) { return r.name == name; });
+  auto row =
+      std::find_if(k_outcome_types.begin(), k_outcome_types.end(), [&](const auto& r) { return r.name == name; });
   return row == k_outcome_types.end() ? std::nullopt : std::optional(row->type);
 }
 

@@ -17,5 +17,4 @@ Expected<RunReport> read_report_file(const std::filesystem::path& file);
 /// The same, from an already parsed document; `source` names it in errors.
 Expected<RunReport> report_from_json(const Json& json, const std::string& source);
 
-
 }  // namespace agent_run

@@ -91,7 +91,7 @@ class Walker {
       add_parent(root / folder, "", folder.empty() ? 0 : folder.size() + 1);
     }
     std::string prepend = root.filename().string() + "/";
-    for (fs::path above = root.parent_path(); ; above = above.parent_path()) {
+    for (fs::path above = root.parent_path();; above = above.parent_path()) {
       add_parent(above, prepend, 0);
       if (above == above.parent_path()) break;
       prepend = above.filename().string() + "/" + prepend;
@@ -105,7 +105,8 @@ class Walker {
     frame.skip = m_path.empty() ? 0 : m_path.size() + 1;
     for (const Entry& entry : entries) {
       if (entry.name == ".git") frame.has_git = true;
-      if (entry.name == ".gitignore") frame.rules = IgnoreRules::from_gitignore(read_small_file(folder_fd, ".gitignore"));
+      if (entry.name == ".gitignore")
+        frame.rules = IgnoreRules::from_gitignore(read_small_file(folder_fd, ".gitignore"));
     }
     m_frames.push_back(std::move(frame));
     const std::size_t base = m_path.size();
@@ -156,8 +157,9 @@ class Walker {
   bool ignored(EntryKind kind) const {
     IgnoreMatch by_override = m_overrides.match(m_path, kind);
     if (by_override != IgnoreMatch::none) return by_override == IgnoreMatch::ignore;
-    const bool any_git = std::any_of(m_frames.begin(), m_frames.end(), [](const IgnoreFrame& f) { return f.has_git; }) ||
-                         std::any_of(m_parents.begin(), m_parents.end(), [](const IgnoreFrame& f) { return f.has_git; });
+    const bool any_git =
+        std::any_of(m_frames.begin(), m_frames.end(), [](const IgnoreFrame& f) { return f.has_git; }) ||
+        std::any_of(m_parents.begin(), m_parents.end(), [](const IgnoreFrame& f) { return f.has_git; });
     if (!any_git) return false;
     for (auto frame = m_frames.rbegin(); frame != m_frames.rend(); ++frame) {
       IgnoreMatch found = frame->rules.match(std::string_view(m_path).substr(frame->skip), kind);
@@ -202,7 +204,8 @@ Expected<void> walk_files(const fs::path& workspace, std::string_view start, con
   if (::fstat(handle->get(), &info) != 0) return make_error("cannot read '" + std::string(start) + "'");
   if (S_ISREG(info.st_mode)) {
     std::size_t slash = relative.rfind('/');
-    auto folder = open_beneath(root->get(), slash == std::string::npos ? "" : relative.substr(0, slash), O_PATH | O_DIRECTORY);
+    auto folder =
+        open_beneath(root->get(), slash == std::string::npos ? "" : relative.substr(0, slash), O_PATH | O_DIRECTORY);
     if (!folder) return folder.error();
     std::string name = slash == std::string::npos ? relative : relative.substr(slash + 1);
     visit(WalkedFile{relative, folder->get(), name.c_str()});

@@ -17,12 +17,21 @@ namespace {
 
 /// One piece of a parsed glob, as globset's parser makes them.
 struct Token {
-  enum class Kind { literal, any, zero_or_more, recursive_prefix, recursive_suffix, recursive_zero_or_more, klass, alternates };
+  enum class Kind {
+    literal,
+    any,
+    zero_or_more,
+    recursive_prefix,
+    recursive_suffix,
+    recursive_zero_or_more,
+    klass,
+    alternates
+  };
   Kind kind = Kind::literal;
-  std::string text;                                        // literal: one character (UTF-8)
-  bool negated = false;                                    // klass
-  std::vector<std::pair<std::string, std::string>> ranges; // klass: first and last character of each range
-  std::vector<std::vector<Token>> branches;                // alternates
+  std::string text;                                         // literal: one character (UTF-8)
+  bool negated = false;                                     // klass
+  std::vector<std::pair<std::string, std::string>> ranges;  // klass: first and last character of each range
+  std::vector<std::vector<Token>> branches;                 // alternates
 };
 
 using Tokens = std::vector<Token>;
@@ -122,7 +131,8 @@ class GlobParser {
       if (*c == "-" && !first && !in_range) {
         in_range = true;
       } else if (in_range) {
-        if (*c < klass.ranges.back().first) return fail("the range '" + klass.ranges.back().first + "-" + *c + "' is backwards");
+        if (*c < klass.ranges.back().first)
+          return fail("the range '" + klass.ranges.back().first + "-" + *c + "' is backwards");
         klass.ranges.back().second = *c;
         in_range = false;
       } else {
@@ -145,7 +155,9 @@ class GlobParser {
     return {};
   }
 
-  Error fail(const std::string& what) const { return make_error("invalid glob '" + std::string(m_glob) + "': " + what); }
+  Error fail(const std::string& what) const {
+    return make_error("invalid glob '" + std::string(m_glob) + "': " + what);
+  }
 
   /// The next character (a whole UTF-8 sequence), or nullopt at the end.
   std::optional<std::string> bump() {
@@ -160,7 +172,9 @@ class GlobParser {
     return m_current;
   }
 
-  std::string peek() const { return m_at >= m_glob.size() ? std::string() : std::string(m_glob.substr(m_at, char_length(m_at))); }
+  std::string peek() const {
+    return m_at >= m_glob.size() ? std::string() : std::string(m_glob.substr(m_at, char_length(m_at)));
+  }
 
   std::size_t char_length(std::size_t at) const {
     unsigned char lead = static_cast<unsigned char>(m_glob[at]);
@@ -181,7 +195,8 @@ std::string escaped(const std::string& c) {
   std::string out;
   for (char ch : c) {
     unsigned char byte = static_cast<unsigned char>(ch);
-    bool plain = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9') || byte == '_';
+    bool plain =
+        (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9') || byte == '_';
     if (plain) {
       out += ch;
     } else if (byte >= 0x80 || byte < 0x20) {

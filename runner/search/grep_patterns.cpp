@@ -16,9 +16,8 @@ struct ClassRewrite {
 };
 
 constexpr ClassRewrite k_class_rewrites[] = {
-    {'w', "[[:word:]]", "[:word:]"},   {'W', "[^[:word:]]", "[:^word:]"},
-    {'d', "[[:digit:]]", "[:digit:]"}, {'D', "[^[:digit:]]", "[:^digit:]"},
-    {'s', "[[:space:]]", "[:space:]"}, {'S', "[^[:space:]]", "[:^space:]"},
+    {'w', "[[:word:]]", "[:word:]"},     {'W', "[^[:word:]]", "[:^word:]"}, {'d', "[[:digit:]]", "[:digit:]"},
+    {'D', "[^[:digit:]]", "[:^digit:]"}, {'s', "[[:space:]]", "[:space:]"}, {'S', "[^[:space:]]", "[:^space:]"},
 };
 
 /// Walks a pattern once, keeping track of bracket classes, and writes both engines' versions.
@@ -53,7 +52,9 @@ class PatternRewriter {
     char d = m_pattern[m_at + 1];
     m_at += 2;
     if (d == 'n') return make_error("the pattern contains \\n (a line break); grep matches one line at a time");
-    if (d == 'Q' || d == 'C') return make_error("\\" + std::string(1, d) + " is not supported; escape each special character with a backslash instead");
+    if (d == 'Q' || d == 'C')
+      return make_error("\\" + std::string(1, d) +
+                        " is not supported; escape each special character with a backslash instead");
     for (const ClassRewrite& rewrite : k_class_rewrites) {
       if (rewrite.escape == d) {
         both(m_in_class ? rewrite.inside : rewrite.outside);

@@ -72,7 +72,8 @@ std::string GrepReport::text() const {
     text += "[output cut at " + std::to_string(k_max_output_bytes) +
             " bytes; narrow the pattern, path or glob, or use output: files_with_matches]\n";
   } else if (m_more && m_request.output == GrepOutput::content) {
-    text += "[only the first " + max + " matching lines are shown; narrow the pattern, path or glob, or raise max_results]\n";
+    text += "[only the first " + max +
+            " matching lines are shown; narrow the pattern, path or glob, or raise max_results]\n";
   } else if (m_more) {
     text += "[only the first " + max + " files are shown; narrow the pattern, path or glob, or raise max_results]\n";
   }

@@ -32,11 +32,11 @@ class GrepReport {
 
   const GrepRequest& m_request;
   std::string m_out;
-  std::size_t m_results = 0;       // matching lines (content) or files shown so far
-  std::size_t m_files = 0;         // files with something shown
-  std::int64_t m_last_match = 0;   // line number of the last match shown
-  bool m_more = false;             // results exist beyond max_results
-  bool m_full = false;             // the byte cap was reached
+  std::size_t m_results = 0;      // matching lines (content) or files shown so far
+  std::size_t m_files = 0;        // files with something shown
+  std::int64_t m_last_match = 0;  // line number of the last match shown
+  bool m_more = false;            // results exist beyond max_results
+  bool m_full = false;            // the byte cap was reached
 };
 
 /// `line` cut to GrepReport::k_max_line_bytes (on a UTF-8 boundary) with a note of its full size.

@@ -17,14 +17,14 @@ enum class GrepOutput { content, files_with_matches, count };
 
 /// One grep call, checked and confined: what both search backends are asked.
 struct GrepRequest {
-  std::string pattern;              // as the model wrote it (see GrepPatterns for what each engine gets)
-  std::string path = ".";           // workspace-relative file or folder
-  std::vector<std::string> globs;   // -g filters (gitignore syntax, `!` excludes)
+  std::string pattern;             // as the model wrote it (see GrepPatterns for what each engine gets)
+  std::string path = ".";          // workspace-relative file or folder
+  std::vector<std::string> globs;  // -g filters (gitignore syntax, `!` excludes)
   bool case_insensitive = false;
-  int before = 0;                   // context lines before each match
-  int after = 0;                    // context lines after each match
+  int before = 0;  // context lines before each match
+  int after = 0;   // context lines after each match
   GrepOutput output = GrepOutput::content;
-  std::size_t max_results = 100;    // matching lines (content) or files (the other outputs)
+  std::size_t max_results = 100;  // matching lines (content) or files (the other outputs)
 };
 
 /// The pattern as each engine receives it. Perl classes are made ASCII on both sides (`\w` becomes
@@ -43,14 +43,14 @@ Expected<GrepPatterns> prepare_patterns(const std::string& pattern, bool case_in
 struct GrepLine {
   std::int64_t number = 0;  // 1-based
   bool is_match = false;
-  std::string text;         // without its "\n" (a "\r" before it is kept, as ripgrep keeps it)
+  std::string text;  // without its "\n" (a "\r" before it is kept, as ripgrep keeps it)
 };
 
 /// What one file contributed. `lines` is empty for files_with_matches and count.
 struct GrepFile {
-  std::string path;              // workspace-relative
+  std::string path;  // workspace-relative
   std::vector<GrepLine> lines;
-  std::size_t match_count = 0;   // matching lines (for files_with_matches: 1)
+  std::size_t match_count = 0;  // matching lines (for files_with_matches: 1)
 };
 
 /// Receives the files with matches in `rg --sort path` order; returns stop once it has enough.
@@ -60,7 +60,7 @@ using GrepSink = std::function<WalkStep(GrepFile&&)>;
 struct SearchScope {
   std::filesystem::path workspace;
   std::chrono::steady_clock::time_point deadline;
-  std::vector<std::string> environment;   // for the ripgrep child (PATH among them)
+  std::vector<std::string> environment;  // for the ripgrep child (PATH among them)
 };
 
 /// Searches with ripgrep (`rg` at `program`), as `rg --json` (or -l / -c) with the flags that make it
@@ -68,7 +68,8 @@ struct SearchScope {
 Expected<void> search_with_ripgrep(const std::filesystem::path& program, const SearchScope& scope,
                                    const GrepRequest& request, const GrepPatterns& patterns, const GrepSink& sink);
 
-/// The built-in search: walk_files, RE2 over each whole file with a literal prefilter, on every core.
+/// The built-in search: walk_files, each file read a chunk at a time (ChunkedSearch) and searched with RE2 or
+/// a literal finder, on every core.
 Expected<void> search_builtin(const SearchScope& scope, const GrepRequest& request, const GrepPatterns& patterns,
                               const GrepSink& sink);
 

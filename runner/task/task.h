@@ -15,7 +15,7 @@ namespace agent_run {
 
 /// One entry of the task file's `checks:` list: what makes an attempt pass.
 struct Check {
-  std::string run;  // a shell command run in the workspace after the agent stops; exit 0 = passed
+  std::string run;                  // a shell command run in the workspace after the agent stops; exit 0 = passed
   bool no_new_diagnostics = false;  // instead of `run`: the edits left no problem they introduced
 };
 
@@ -24,31 +24,31 @@ struct Check {
 /// `{id}`, `{n}` (the repeat, from 1) and `{model}` in either are replaced per attempt.
 struct CommitSpec {
   std::string branch;
-  std::string message;                    // default: the description, else "agent-run: {id}"
+  std::string message;  // default: the description, else "agent-run: {id}"
 };
 
 /// A task file, loaded and validated: what to do, where, with which model, limits and checks.
 struct Task {
-  std::string id;                         // default: the file's stem; unique in a run
-  std::filesystem::path source;           // the task file
-  std::string source_sha256;              // hash of the file's content, for resume and reports
+  std::string id;                // default: the file's stem; unique in a run
+  std::filesystem::path source;  // the task file
+  std::string source_sha256;     // hash of the file's content, for resume and reports
   std::string description;
   std::string prompt;
   WorkspaceSpec workspace;
-  std::vector<std::string> setup;         // shell commands run before the agent; a failure is an error
-  std::string model = "script";           // provider/name, or `script`
+  std::vector<std::string> setup;  // shell commands run before the agent; a failure is an error
+  std::string model = "script";    // provider/name, or `script`
   Limits limits;
   std::optional<std::vector<std::string>> tools;  // nullopt: every tool but web_*
   std::optional<std::filesystem::path> policy;    // absolute; overridden by --policy
   bool diagnostics = true;
   std::vector<Check> checks;
   int repeat = 1;
-  std::vector<ScriptedTurn> script;       // the scripted model's turns
-  std::optional<CommitSpec> commit;       // nullopt: the changes stay in patch.diff only
-  AskUserAnswers answers;                 // how ask_user is answered without a human
-  std::optional<SandboxSpec> sandbox;     // bash and background processes run inside bubblewrap
-  std::vector<std::string> secrets;       // environment names the agent's commands never see
-  std::vector<std::string> web_search;    // `web_search: custom`: the search command; empty: no web_search
+  std::vector<ScriptedTurn> script;     // the scripted model's turns
+  std::optional<CommitSpec> commit;     // nullopt: the changes stay in patch.diff only
+  AskUserAnswers answers;               // how ask_user is answered without a human
+  std::optional<SandboxSpec> sandbox;   // bash and background processes run inside bubblewrap
+  std::vector<std::string> secrets;     // environment names the agent's commands never see
+  std::vector<std::string> web_search;  // `web_search: custom`: the search command; empty: no web_search
 };
 
 /// The command `web_search: custom` runs when the task names none: ddgs (pip install ddgs).

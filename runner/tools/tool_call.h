@@ -8,8 +8,8 @@ namespace agent_run {
 
 /// A tool call the model asked for.
 struct ToolCall {
-  std::string id;     // the model's id for the call, echoed in the result
-  std::string name;   // tool name, e.g. `read_file` or `mcp__github__get_issue`
+  std::string id;    // the model's id for the call, echoed in the result
+  std::string name;  // tool name, e.g. `read_file` or `mcp__github__get_issue`
   Json input = Json::object();
 };
 
@@ -21,6 +21,9 @@ struct ToolSchema {
 };
 
 /// An image a tool returned (a screenshot, a picture file), base64-encoded.
-struct ImageBlock { std::string media_type; std::string data_base64; };
+struct ImageBlock {
+  std::string media_type;
+  std::string data_base64;
+};
 
 }  // namespace agent_run

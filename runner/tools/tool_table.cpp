@@ -11,7 +11,7 @@ namespace {
 
 using enum ApprovalClass;
 constexpr bool k_on = true;
-constexpr bool k_off = false;    // web tools run only when a task lists them
+constexpr bool k_off = false;  // web tools run only when a task lists them
 constexpr bool k_writes = true;
 constexpr bool k_reads = false;
 

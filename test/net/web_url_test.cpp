@@ -21,7 +21,8 @@ BOOST_AUTO_TEST_CASE(urls_are_read_one_way_or_refused) {
   BOOST_TEST(parse_web_url("http:///x").error().message == "the URL 'http:///x' has no host");
   BOOST_TEST(parse_web_url("gopher://x/").error().message ==
              "the URL 'gopher://x/' has the scheme 'gopher'; only http and https are fetched");
-  BOOST_TEST(parse_web_url("http://[::1/").error().message == "the URL 'http://[::1/' has an unterminated IPv6 address");
+  BOOST_TEST(parse_web_url("http://[::1/").error().message ==
+             "the URL 'http://[::1/' has an unterminated IPv6 address");
 }
 
 BOOST_AUTO_TEST_CASE(the_request_target_is_the_path_and_query_as_written_without_the_fragment) {
@@ -35,12 +36,14 @@ BOOST_AUTO_TEST_CASE(the_request_target_is_the_path_and_query_as_written_without
 BOOST_AUTO_TEST_CASE(what_two_parsers_could_read_differently_is_refused) {
   BOOST_TEST(parse_web_url("http://127.0.0.1:9#@docs.example.com/").value().host == "127.0.0.1");
   BOOST_TEST(parse_web_url("http://evil.example\\@docs.example.com/").error().message ==
-             "the URL 'http://evil.example\\@docs.example.com/' has whitespace, a backslash, a control or a non-ASCII character");
+             "the URL 'http://evil.example\\@docs.example.com/' has whitespace, a backslash, a control or a non-ASCII "
+             "character");
   BOOST_TEST(parse_web_url("http://%6c%6fcalhost/").error().message ==
              "the URL 'http://%6c%6fcalhost/' has a percent-encoded host");
   BOOST_TEST(parse_web_url("http://exa mple.com/").error().message ==
              "the URL 'http://exa mple.com/' has whitespace, a backslash, a control or a non-ASCII character");
-  BOOST_TEST(parse_web_url("docs.example.com/x").error().message == "'docs.example.com/x' is not an absolute http or https URL");
+  BOOST_TEST(parse_web_url("docs.example.com/x").error().message ==
+             "'docs.example.com/x' is not an absolute http or https URL");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

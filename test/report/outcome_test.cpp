@@ -1,6 +1,6 @@
+#include "report/outcome.h"
 #include "base/files.h"
 #include "base/json.h"
-#include "report/outcome.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>

@@ -19,8 +19,8 @@ inline AttemptResult sample_attempt(const std::string& task_id, int repeat_index
   attempt.started_at = "2026-08-22T10:00:0" + std::to_string(repeat_index) + "Z";
   attempt.stop_reason = AgentStop::end_turn;
   attempt.turns = 3;
-  attempt.tool_calls.push_back(ToolCallRecord{1, "call_1", "read_file", "src/a.py", "allowed", "approval_class",
-                                              "", "", 12, 340, false});
+  attempt.tool_calls.push_back(
+      ToolCallRecord{1, "call_1", "read_file", "src/a.py", "allowed", "approval_class", "", "", 12, 340, false});
   attempt.edits.push_back(EditRecord{2, "call_2", "edit_file", "src/a.py", 4, 1});
   attempt.usage.input_tokens = 1000;
   attempt.usage.output_tokens = 200;

@@ -24,12 +24,14 @@ std::vector<std::string> walked(const std::filesystem::path& workspace, const st
 /// What ripgrep lists with the flags the grep tool gives it.
 std::vector<std::string> ripgrep_files(const std::filesystem::path& workspace, const std::string& start,
                                        const std::vector<std::string>& globs = {}) {
-  std::string command = "rg --files --sort path --no-config --hidden --no-ignore-dot --no-ignore-exclude --no-ignore-global";
+  std::string command =
+      "rg --files --sort path --no-config --hidden --no-ignore-dot --no-ignore-exclude --no-ignore-global";
   for (const std::string& glob : globs) command += " -g " + shell_quote(glob);
   command += " -g '!.git'";
   if (start != ".") command += " -- " + shell_quote(start);
   CommandResult result = run_shell(command + " 2>/dev/null", workspace);
-  BOOST_REQUIRE_MESSAGE(result.exit_code == 0 || result.exit_code == 1, "rg failed (is ripgrep installed?): " + result.output);
+  BOOST_REQUIRE_MESSAGE(result.exit_code == 0 || result.exit_code == 1,
+                        "rg failed (is ripgrep installed?): " + result.output);
   std::vector<std::string> paths;
   std::size_t start_at = 0;
   for (std::size_t end; (end = result.output.find('\n', start_at)) != std::string::npos; start_at = end + 1) {
@@ -40,15 +42,38 @@ std::vector<std::string> ripgrep_files(const std::filesystem::path& workspace, c
 
 /// A repository with most of what a walk must get right.
 void make_tricky_tree(const TempFolder& folder) {
-  make_git_repository(folder.path(), {
-      {".gitignore", "*.log\n!important.log\nbuild/\n/anchored.txt\ndocs/**/*.tmp\n**/cache\n*.{bak,orig}\nnested/deep/\n"},
-      {"important.log", "x"}, {"debug.log", "x"}, {"anchored.txt", "x"}, {"sub/anchored.txt", "x"},
-      {"build/out.o", "x"}, {"docs/a/b/c.tmp", "x"}, {"docs/keep.md", "x"}, {"src/cache/blob", "x"},
-      {"src/main.c", "x"}, {"src/main.c.bak", "x"}, {"nested/deep/file.txt", "x"}, {"other/nested/deep/file.txt", "x"},
-      {"sub/.gitignore", "!*.log\nlocal.txt\n"}, {"sub/kept.log", "x"}, {"sub/local.txt", "x"}, {"sub/z/local.txt", "x"},
-      {".config/settings.json", "x"}, {".hidden", "x"},
-      {"a-b.txt", "x"}, {"a.txt", "x"}, {"a/x.txt", "x"}, {"B.txt", "x"}, {"_u.txt", "x"}, {"10.txt", "x"}, {"9.txt", "x"},
-      {"with space.txt", "x"}, {"caf\xc3\xa9.txt", "x"}, {"notes.md", "x"}});
+  make_git_repository(
+      folder.path(),
+      {{".gitignore",
+        "*.log\n!important.log\nbuild/\n/anchored.txt\ndocs/**/*.tmp\n**/cache\n*.{bak,orig}\nnested/deep/\n"},
+       {"important.log", "x"},
+       {"debug.log", "x"},
+       {"anchored.txt", "x"},
+       {"sub/anchored.txt", "x"},
+       {"build/out.o", "x"},
+       {"docs/a/b/c.tmp", "x"},
+       {"docs/keep.md", "x"},
+       {"src/cache/blob", "x"},
+       {"src/main.c", "x"},
+       {"src/main.c.bak", "x"},
+       {"nested/deep/file.txt", "x"},
+       {"other/nested/deep/file.txt", "x"},
+       {"sub/.gitignore", "!*.log\nlocal.txt\n"},
+       {"sub/kept.log", "x"},
+       {"sub/local.txt", "x"},
+       {"sub/z/local.txt", "x"},
+       {".config/settings.json", "x"},
+       {".hidden", "x"},
+       {"a-b.txt", "x"},
+       {"a.txt", "x"},
+       {"a/x.txt", "x"},
+       {"B.txt", "x"},
+       {"_u.txt", "x"},
+       {"10.txt", "x"},
+       {"9.txt", "x"},
+       {"with space.txt", "x"},
+       {"caf\xc3\xa9.txt", "x"},
+       {"notes.md", "x"}});
   folder.write("vendor/lib/.git/HEAD", "ref: refs/heads/main\n");  // a nested repository: the root's rules stop at it
   folder.write("vendor/lib/trace.log", "x");
   folder.write("vendor/lib/.gitignore", "*.tmp\n");
@@ -80,7 +105,8 @@ BOOST_AUTO_TEST_CASE(lists_what_ripgrep_lists_in_the_same_order) {
   BOOST_TEST(listed(".config/settings.json"));
   BOOST_TEST(!listed("link-to-file.txt"));
   BOOST_TEST(!listed("fifo"));
-  BOOST_TEST(std::none_of(ours.begin(), ours.end(), [](const std::string& p) { return p.find(".git/") != std::string::npos; }));
+  BOOST_TEST(std::none_of(ours.begin(), ours.end(),
+                          [](const std::string& p) { return p.find(".git/") != std::string::npos; }));
 }
 
 BOOST_AUTO_TEST_CASE(a_subfolder_start_still_applies_the_rules_above_it) {
@@ -96,7 +122,8 @@ BOOST_AUTO_TEST_CASE(glob_overrides_match_ripgrep) {
   make_tricky_tree(folder);
   for (const std::vector<std::string>& globs : std::vector<std::vector<std::string>>{
            {"*.txt"}, {"!*.txt"}, {"*.log"}, {"src/**"}, {"*.{md,json}"}, {"**/deep/*"}, {"!sub/**", "*.txt"}}) {
-    BOOST_TEST(walked(folder.path(), ".", globs) == ripgrep_files(folder.path(), ".", globs), boost::test_tools::per_element());
+    BOOST_TEST(walked(folder.path(), ".", globs) == ripgrep_files(folder.path(), ".", globs),
+               boost::test_tools::per_element());
   }
 }
 
@@ -105,7 +132,8 @@ BOOST_AUTO_TEST_CASE(gitignore_files_apply_only_inside_a_repository) {
   folder.write(".gitignore", "*.log\n");
   folder.write("a.log", "x");
   folder.write("b.txt", "x");
-  BOOST_TEST(walked(folder.path(), ".") == (std::vector<std::string>{".gitignore", "a.log", "b.txt"}), boost::test_tools::per_element());
+  BOOST_TEST(walked(folder.path(), ".") == (std::vector<std::string>{".gitignore", "a.log", "b.txt"}),
+             boost::test_tools::per_element());
   BOOST_TEST(walked(folder.path(), ".") == ripgrep_files(folder.path(), "."), boost::test_tools::per_element());
 }
 

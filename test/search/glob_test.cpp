@@ -40,7 +40,7 @@ BOOST_AUTO_TEST_CASE(double_star_spans_folders) {
   BOOST_TEST(matches("a/**/b", "a/b"));
   BOOST_TEST(matches("a/**/b", "a/x/y/b"));
   BOOST_TEST(!matches("a/**/b", "a/xb"));
-  BOOST_TEST(matches("a**b", "axxb"));      // not a whole component: like `*`
+  BOOST_TEST(matches("a**b", "axxb"));  // not a whole component: like `*`
   BOOST_TEST(!matches("a**b", "a/b"));
 }
 
@@ -57,10 +57,13 @@ BOOST_AUTO_TEST_CASE(braces_classes_and_escapes) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_globs_say_what_is_wrong) {
-  BOOST_TEST(GlobPattern::compile("{a,b").error().message == "invalid glob '{a,b': an alternate group '{' is not closed");
-  BOOST_TEST(GlobPattern::compile("[abc").error().message == "invalid glob '[abc': a character class '[' is not closed");
+  BOOST_TEST(GlobPattern::compile("{a,b").error().message ==
+             "invalid glob '{a,b': an alternate group '{' is not closed");
+  BOOST_TEST(GlobPattern::compile("[abc").error().message ==
+             "invalid glob '[abc': a character class '[' is not closed");
   BOOST_TEST(GlobPattern::compile("[z-a]").error().message == "invalid glob '[z-a]': the range 'z-a' is backwards");
-  BOOST_TEST(GlobPattern::compile("{a,{b}}").error().message == "invalid glob '{a,{b}}': nested alternate groups are not supported");
+  BOOST_TEST(GlobPattern::compile("{a,{b}}").error().message ==
+             "invalid glob '{a,{b}}': nested alternate groups are not supported");
 }
 
 BOOST_AUTO_TEST_CASE(gitignore_rules_follow_git) {
@@ -89,8 +92,10 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_FIXTURE_TEST_SUITE(glob_tool, ToolsFixture)
 
 BOOST_AUTO_TEST_CASE(lists_newest_first_and_matches_a_bare_pattern_at_any_depth) {
-  make_git_repository(folder.path(), {{"main.go", "package main\n"}, {"cmd/tool/run.go", "package tool\n"},
-                                      {"pkg/util.go", "package pkg\n"}, {"README.md", "# hi\n"}});
+  make_git_repository(folder.path(), {{"main.go", "package main\n"},
+                                      {"cmd/tool/run.go", "package tool\n"},
+                                      {"pkg/util.go", "package pkg\n"},
+                                      {"README.md", "# hi\n"}});
   set_mtime(folder.path() / "main.go", 1000);
   set_mtime(folder.path() / "cmd/tool/run.go", 3000);
   set_mtime(folder.path() / "pkg/util.go", 2000);
@@ -100,18 +105,20 @@ BOOST_AUTO_TEST_CASE(lists_newest_first_and_matches_a_bare_pattern_at_any_depth)
 }
 
 BOOST_AUTO_TEST_CASE(double_star_braces_and_a_search_folder) {
-  make_git_repository(folder.path(), {{"src/app.ts", "x"}, {"src/ui/view.tsx", "x"}, {"src/ui/style.css", "x"},
-                                      {"test/app.ts", "x"}});
+  make_git_repository(folder.path(),
+                      {{"src/app.ts", "x"}, {"src/ui/view.tsx", "x"}, {"src/ui/style.css", "x"}, {"test/app.ts", "x"}});
   set_mtime(folder.path() / "src/app.ts", 1000);
   set_mtime(folder.path() / "src/ui/view.tsx", 2000);
-  BOOST_TEST(call("glob", Json::object().set("pattern", "src/**/*.{ts,tsx}")).content == "src/ui/view.tsx\nsrc/app.ts\n");
+  BOOST_TEST(call("glob", Json::object().set("pattern", "src/**/*.{ts,tsx}")).content ==
+             "src/ui/view.tsx\nsrc/app.ts\n");
   BOOST_TEST(call("glob", Json::object().set("pattern", "**/*.ts").set("path", "test")).content == "test/app.ts\n");
   BOOST_TEST(call("glob", Json::object().set("pattern", "ui/*").set("path", "src")).content ==
              "src/ui/style.css\nsrc/ui/view.tsx\n");  // style.css was written just now, view.tsx "in 1970"
 }
 
 BOOST_AUTO_TEST_CASE(respects_gitignore_and_never_lists_git) {
-  make_git_repository(folder.path(), {{".gitignore", "*.log\nbuild/\n"}, {"src/a.c", "x"}, {"src/.gitignore", "gen_*\n"}});
+  make_git_repository(folder.path(),
+                      {{".gitignore", "*.log\nbuild/\n"}, {"src/a.c", "x"}, {"src/.gitignore", "gen_*\n"}});
   folder.write("debug.log", "x");
   folder.write("build/out.c", "x");
   folder.write("src/gen_table.c", "x");
@@ -128,17 +135,20 @@ BOOST_AUTO_TEST_CASE(bounds_the_list_and_says_the_total) {
   for (int i = 0; i < 12; ++i) folder.write("f" + std::to_string(i) + ".txt", "x");
   ToolOutput output = call("glob", Json::object().set("pattern", "*.txt").set("max_results", 10));
   BOOST_TEST(std::count(output.content.begin(), output.content.end(), '\n') == 11);
-  BOOST_TEST(output.content.find("[10 of 12 files, newest first; narrow the pattern or the path to see the others]\n") !=
-             std::string::npos);
+  BOOST_TEST(
+      output.content.find("[10 of 12 files, newest first; narrow the pattern or the path to see the others]\n") !=
+      std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(says_when_nothing_matches_and_when_the_input_is_wrong) {
   BOOST_TEST(call("glob", Json::object().set("pattern", "*.zig")).content == "No files match '*.zig'.\n");
   BOOST_TEST(call("glob", Json::object().set("pattern", "{a,b")).content ==
              "glob: invalid glob '{a,b': an alternate group '{' is not closed");
-  BOOST_TEST(call("glob", Json::object().set("pattern", "*").set("path", "../")).content == "glob: '../' is outside the workspace");
+  BOOST_TEST(call("glob", Json::object().set("pattern", "*").set("path", "../")).content ==
+             "glob: '../' is outside the workspace");
   folder.write("file.txt", "x");
-  BOOST_TEST(call("glob", Json::object().set("pattern", "*").set("path", "file.txt")).content == "glob: 'file.txt' is not a folder");
+  BOOST_TEST(call("glob", Json::object().set("pattern", "*").set("path", "file.txt")).content ==
+             "glob: 'file.txt' is not a folder");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

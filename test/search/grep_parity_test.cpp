@@ -42,7 +42,8 @@ const std::vector<std::string> k_words = {"foo",
                                           "\xcf\x89mega",
                                           "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e",
                                           "emoji \xf0\x9f\x9a\x80",
-                                          "\xe2\x84\xaaelvin",
+                                          "\xe2\x84\xaa"
+                                          "elvin",
                                           "kelvin",
                                           "\xc5\xbfs",
                                           "x = 1;",
@@ -298,9 +299,10 @@ BOOST_AUTO_TEST_CASE(every_file_and_line_agrees_for_many_searches) {
 }
 
 BOOST_AUTO_TEST_CASE(the_tool_answers_the_same_text_through_either_backend) {
-  ToolContext context;
-  context.workspace = parity_tree().root;
-  context.environment = {"PATH=/usr/bin:/bin"};
+  ToolScope scope;
+  SessionState session;
+  scope.workspace = parity_tree().root;
+  scope.environment = {"PATH=/usr/bin:/bin"};
   ToolRegistry tools = make_tool_registry(std::nullopt);
   const std::vector<Json> calls = {
       Json::object().set("pattern", "foo"),
@@ -312,10 +314,10 @@ BOOST_AUTO_TEST_CASE(the_tool_answers_the_same_text_through_either_backend) {
       Json::object().set("pattern", "nothing-matches-this"),
   };
   for (const Json& input : calls) {
-    context.grep_backend = GrepBackend::ripgrep;
-    const ToolOutput by_ripgrep = tools.find("grep")->run(input, context);
-    context.grep_backend = GrepBackend::builtin;
-    const ToolOutput by_builtin = tools.find("grep")->run(input, context);
+    scope.grep_backend = GrepBackend::ripgrep;
+    const ToolOutput by_ripgrep = tools.find("grep")->run(input, scope, session, std::chrono::minutes(2));
+    scope.grep_backend = GrepBackend::builtin;
+    const ToolOutput by_builtin = tools.find("grep")->run(input, scope, session, std::chrono::minutes(2));
     BOOST_TEST(!by_ripgrep.is_error);
     BOOST_TEST(by_ripgrep.content == by_builtin.content, input.dump());
   }

@@ -1,6 +1,6 @@
+#include "tools/tool_table.h"
 #include "policy/policy.h"
 #include "tools/tool_registry.h"
-#include "tools/tool_table.h"
 
 #include <boost/test/unit_test.hpp>
 
