@@ -2,11 +2,17 @@
 
 #include "base/text.h"
 
+#include <vector>
+
 namespace agent_run {
 
 namespace {
 
-std::size_t decoded_size(const std::string& base64) { return base64.size() / 4 * 3; }
+std::size_t decoded_size(const std::string& base64) {
+  std::size_t padding = 0;
+  for (auto c = base64.rbegin(); c != base64.rend() && *c == '=' && padding < 2; ++c) ++padding;
+  return base64.size() / 4 * 3 - std::min(padding, base64.size() / 4 * 3);
+}
 
 /// Keeps text within what is left of the text cap, noting a cut.
 class TextBudget {
@@ -119,6 +125,45 @@ McpCallResult failed_call(std::string why) {
   call.is_error = true;
   call.error = std::move(why);
   return call;
+}
+
+namespace {
+
+std::string with_mime(const McpContent& block) { return block.mime_type.empty() ? "" : " (" + block.mime_type + ")"; }
+
+std::string block_text(const McpContent& block) {
+  const std::string bytes = std::to_string(block.data_bytes) + " bytes";
+  switch (block.kind) {
+    case McpContentKind::text: return block.text;
+    case McpContentKind::image:
+      return "[image" + with_mime(block) + ", " + bytes + (block.dropped ? ", over the size cap: not shown]" : "]");
+    case McpContentKind::audio: return "[audio" + with_mime(block) + ", " + bytes + ": not shown]";
+    case McpContentKind::resource:
+      if (block.text.empty() && block.data_bytes > 0) {
+        return "[resource " + block.uri + with_mime(block) + ", " + bytes + " of binary data: not shown]";
+      }
+      return "[resource " + block.uri + with_mime(block) + "]\n" + block.text;
+    case McpContentKind::resource_link:
+      return "[resource link: " + block.name + " <" + block.uri + ">" + with_mime(block) +
+             (block.description.empty() ? "" : ": " + block.description) + "]";
+  }
+  return block.text;
+}
+
+}  // namespace
+
+std::string call_result_text(const McpCallResult& result) {
+  if (!result.error.empty()) return "the MCP call failed: " + result.error;
+  std::vector<std::string> pieces;
+  bool has_text = false;
+  for (const McpContent& block : result.content) {
+    has_text = has_text || block.kind == McpContentKind::text;
+    pieces.push_back(block_text(block));
+  }
+  if (result.structured && !has_text) pieces.push_back(result.structured->dump());
+  if (result.truncated) pieces.push_back("[the result was over agent-run's size cap and was cut]");
+  if (pieces.empty()) return result.is_error ? "the tool failed and said nothing" : "(the tool returned nothing)";
+  return join(pieces, "\n");
 }
 
 }  // namespace agent_run

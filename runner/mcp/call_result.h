@@ -58,4 +58,9 @@ McpCallResult read_call_result(const Json& result, const CallResultLimits& limit
 /// A failed call: `why` is the error.
 McpCallResult failed_call(std::string why);
 
+/// The result as text for a reader (the model, or a person at `agent-run mcp call`): text blocks
+/// as they are; a note for each image, audio clip, embedded resource and resource link; the
+/// structuredContent as JSON when no text block came with it; what was cut; why a call failed.
+std::string call_result_text(const McpCallResult& result);
+
 }  // namespace agent_run

@@ -84,3 +84,37 @@ BOOST_AUTO_TEST_CASE(an_unknown_block_type_is_kept_as_a_note) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(call_result_text_for_readers)
+
+BOOST_AUTO_TEST_CASE(each_block_reads_as_a_line_or_a_note) {
+  McpCallResult result = read_call_result(json(R"({"content":[
+    {"type":"text","text":"Here:"},
+    {"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"},
+    {"type":"resource","resource":{"uri":"file:///a.txt","mimeType":"text/plain","text":"inside"}},
+    {"type":"resource","resource":{"uri":"file:///b.bin","blob":"AAAA"}},
+    {"type":"resource_link","uri":"demo://r/1","name":"One","mimeType":"text/plain","description":"a file"}]})"),
+                                          CallResultLimits{});
+  BOOST_TEST(call_result_text(result) ==
+             "Here:\n[image (image/png), 8 bytes]\n[resource file:///a.txt (text/plain)]\ninside\n"
+             "[resource file:///b.bin, 3 bytes of binary data: not shown]\n"
+             "[resource link: One <demo://r/1> (text/plain): a file]");
+}
+
+BOOST_AUTO_TEST_CASE(structured_content_is_shown_only_without_text) {
+  BOOST_TEST(call_result_text(read_call_result(json(R"({"content":[],"structuredContent":{"t":1}})"), CallResultLimits{})) ==
+             R"({"t":1})");
+  BOOST_TEST(call_result_text(read_call_result(json(R"({"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1}})"),
+                                               CallResultLimits{})) == R"({"t":1})");
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_call_says_why_and_a_cut_says_so) {
+  BOOST_TEST(call_result_text(failed_call("the MCP server is gone: it exited with code 7")) ==
+             "the MCP call failed: the MCP server is gone: it exited with code 7");
+  CallResultLimits small;
+  small.max_text_bytes = 3;
+  std::string cut = call_result_text(read_call_result(json(R"({"content":[{"type":"text","text":"abcdefgh"}]})"), small));
+  BOOST_TEST(cut.find("was cut") != std::string::npos, cut);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
