@@ -10,7 +10,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool };
+enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool, mcp };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -39,6 +39,8 @@ struct CliOptions {
                                            // policy explain resolves paths (default: .)
   bool json = false;                       // --json: `agent-run tool` prints one JSON object per call
   bool no_diagnostics = false;             // --no-diagnostics: no per-edit diagnostics in this run
+  std::optional<std::string> config;       // --config: mcp: the file whose mcp_servers: names the server
+  std::vector<std::string> server_command; // mcp: the stdio server's command line, after `--`
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.
