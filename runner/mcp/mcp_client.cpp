@@ -13,6 +13,7 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr std::chrono::milliseconds k_answer_patience{10000};  // to send the answer to a server's request
 constexpr std::chrono::milliseconds k_cancel_patience{1000};
+constexpr std::chrono::milliseconds k_reason_patience{1000};  // for a dead server's reason, after a failed send
 constexpr std::size_t k_kept_log_messages = 50;
 constexpr std::size_t k_log_text_bytes = 2000;
 constexpr std::size_t k_stderr_in_error_bytes = 600;
@@ -191,7 +192,12 @@ Expected<JsonRpcMessage> McpClient::request(const std::string& method, Json para
   }
   Expected<void> sent = m_transport->send(request_message(id, method, std::move(params)), deadline);
   std::unique_lock lock(m_mutex);
-  if (sent) m_changed.wait_until(lock, deadline, [&] { return m_pending[id].has_value() || m_closed_because; });
+  if (sent) {
+    m_changed.wait_until(lock, deadline, [&] { return m_pending[id].has_value() || m_closed_because; });
+  } else {  // a server that stopped reading has usually died: its reason says more than the failed write
+    auto patience = std::min(deadline, SteadyClock::now() + k_reason_patience);
+    m_changed.wait_until(lock, patience, [&] { return m_closed_because.has_value(); });
+  }
   std::optional<JsonRpcMessage> answer = std::move(m_pending[id]);
   m_pending.erase(id);
   if (progress_updates) {
@@ -200,9 +206,8 @@ Expected<JsonRpcMessage> McpClient::request(const std::string& method, Json para
   }
   if (answer) return std::move(*answer);
   if (m_closed_because) return failure("the MCP server is gone: " + *m_closed_because);
-  const bool timed_out = SteadyClock::now() >= deadline;
   lock.unlock();
-  if (!timed_out) return failure("sending " + method + " to the MCP server failed: " + sent.error().message);
+  if (!sent && SteadyClock::now() < deadline) return failure("sending " + method + " to the MCP server failed: " + sent.error().message);
   cancel_request(id, "timed out");
   return failure("the MCP server did not answer " + method + " within " + seconds_text(deadline - started));
 }
