@@ -1,7 +1,7 @@
 #include "app/mcp_command.h"
 
-#include "base/cancellation.h"
 #include "app/signal_scope.h"
+#include "base/cancellation.h"
 #include "exec/child_process.h"
 #include "mcp/server_launch.h"
 
@@ -40,7 +40,8 @@ Expected<McpServerSpec> server_named(const std::string& server, const CliOptions
 Expected<McpInvocation> read_invocation(const CliOptions& options) {
   const std::vector<std::string>& words = options.files;
   if (words.empty() || (words[0] != "list" && words[0] != "call")) {
-    return make_error("mcp needs a subcommand: list or call (agent-run mcp list SERVER, agent-run mcp call SERVER TOOL [JSON])");
+    return make_error(
+        "mcp needs a subcommand: list or call (agent-run mcp list SERVER, agent-run mcp call SERVER TOOL [JSON])");
   }
   McpInvocation invocation;
   invocation.action = words[0];
@@ -49,14 +50,17 @@ Expected<McpInvocation> read_invocation(const CliOptions& options) {
     invocation.server.name = "server";
     invocation.server.command = options.server_command;
   } else {
-    if (words.size() < 2) return make_error("mcp " + invocation.action + " needs a server: a URL, a name with --config FILE, or -- COMMAND...");
+    if (words.size() < 2)
+      return make_error("mcp " + invocation.action +
+                        " needs a server: a URL, a name with --config FILE, or -- COMMAND...");
     auto server = server_named(words[1], options);
     if (!server) return server.error();
     invocation.server = std::move(*server);
     next = 2;
   }
   std::size_t wanted = invocation.action == "list" ? 0 : 1;
-  if (invocation.action == "call" && words.size() <= next) return make_error("mcp call needs the name of a tool to call");
+  if (invocation.action == "call" && words.size() <= next)
+    return make_error("mcp call needs the name of a tool to call");
   if (words.size() > next + wanted + (invocation.action == "call" ? 1 : 0)) {
     return make_error("mcp " + invocation.action + ": unexpected '" + words.back() + "'");
   }
@@ -73,7 +77,8 @@ Expected<McpInvocation> read_invocation(const CliOptions& options) {
   return invocation;
 }
 
-McpLaunchContext launch_context(const CliOptions& options, const ProgramContext& program, const Cancellation& cancellation) {
+McpLaunchContext launch_context(const CliOptions& options, const ProgramContext& program,
+                                const Cancellation& cancellation) {
   McpLaunchContext context;
   context.environment = program.environment;
   context.variables = program.variables;
@@ -178,7 +183,8 @@ int mcp_command(const CliOptions& options, const ProgramContext& context) {
   auto client = connect_server(invocation->server, launch_context(options, context, cancellation));
   if (!client) {
     context.err << "agent-run: " << client.error().message << "\n";
-    return cancellation.cancelled() ? exit_code_for_signal(cancellation.signal()) : static_cast<int>(ExitCode::not_judged);
+    return cancellation.cancelled() ? exit_code_for_signal(cancellation.signal())
+                                    : static_cast<int>(ExitCode::not_judged);
   }
   int code = invocation->action == "list" ? list_tools(**client, options, context.out, context.err)
                                           : call_tool(**client, *invocation, options, context.out);

@@ -61,7 +61,8 @@ int mcp_conformance_client(const std::string& url, const std::string& scenario, 
     return static_cast<int>(ExitCode::not_judged);
   }
   const McpServerInfo& server = (*client)->server();
-  context.err << "connected to " << server.name << " " << server.version << " (MCP " << server.protocol_version << ")\n";
+  context.err << "connected to " << server.name << " " << server.version << " (MCP " << server.protocol_version
+              << ")\n";
   auto tools = (*client)->list_tools();
   if (!tools) {
     context.err << "agent-run: " << tools.error().message << "\n";

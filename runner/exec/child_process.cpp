@@ -61,7 +61,8 @@ std::optional<std::string> environment_value(const std::vector<std::string>& env
   return std::nullopt;
 }
 
-std::optional<std::filesystem::path> find_program(std::string_view program, const std::vector<std::string>& environment) {
+std::optional<std::filesystem::path> find_program(std::string_view program,
+                                                  const std::vector<std::string>& environment) {
   if (program.empty()) return std::nullopt;
   if (program.find('/') != std::string_view::npos) {
     if (is_executable_file(std::filesystem::path(program))) return std::filesystem::path(program);
@@ -228,6 +229,11 @@ void ChildProcess::kill_and_reap() {
 /// Kills what is left of its group and reaps those members the runner (a child subreaper) inherits,
 /// while the leader is still held so that the group id cannot be reused; then reaps the leader.
 void ChildProcess::reap() {
+  // Once the leader has exited (not yet reaped), its children are the runner's: none can be left
+  // behind as the zombie of a leader that is still dying.
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(m_pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
   kill_group_and_reap(m_pid, k_group_patience);
   int status = 0;
   pid_t done = -1;

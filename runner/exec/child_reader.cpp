@@ -35,12 +35,8 @@ ReadResult read_available(int fd, Take&& take) {
 
 ChildReader::ChildReader(const ChildProcess& child, StdoutHandler on_stdout, EndHandler on_end,
                          const Cancellation* cancellation, std::size_t stderr_tail_bytes)
-    : m_child(child),
-      m_on_stdout(std::move(on_stdout)),
-      m_on_end(std::move(on_end)),
-      m_cancellation(cancellation),
-      m_tail_limit(stderr_tail_bytes),
-      m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    : m_child(child), m_on_stdout(std::move(on_stdout)), m_on_end(std::move(on_end)), m_cancellation(cancellation),
+      m_tail_limit(stderr_tail_bytes), m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   m_thread = std::thread([this] { loop(); });
 }
 

@@ -50,7 +50,8 @@ McpContent binary_block(McpContentKind kind, const Json& block, std::size_t cap,
 
 McpContent resource_block(const Json& block, TextBudget& budget, bool& truncated) {
   const Json* resource = block.find("resource");
-  if (!resource || !resource->is_object()) return McpContent{McpContentKind::text, "[an embedded resource without content]"};
+  if (!resource || !resource->is_object())
+    return McpContent{McpContentKind::text, "[an embedded resource without content]"};
   McpContent content;
   if (resource->find("blob")) {
     bool not_a_cut = false;  // binary resources are only ever noted

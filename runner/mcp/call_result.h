@@ -21,14 +21,14 @@ enum class McpContentKind {
 /// One content block of a tool result, in neutral terms.
 struct McpContent {
   McpContentKind kind = McpContentKind::text;
-  std::string text;         // text; resource: its text
-  std::string data;         // image, audio, resource blob: base64, as sent (dropped when over the cap)
+  std::string text;  // text; resource: its text
+  std::string data;  // image, audio, resource blob: base64, as sent (dropped when over the cap)
   std::string mime_type;
-  std::string uri;          // resource, resource_link
-  std::string name;         // resource_link (title, else name)
-  std::string description;  // resource_link
-  std::size_t data_bytes = 0;   // the decoded size of `data` as sent, even when it was dropped
-  bool dropped = false;         // `data` was over the cap and is not kept
+  std::string uri;             // resource, resource_link
+  std::string name;            // resource_link (title, else name)
+  std::string description;     // resource_link
+  std::size_t data_bytes = 0;  // the decoded size of `data` as sent, even when it was dropped
+  bool dropped = false;        // `data` was over the cap and is not kept
 };
 
 /// What a tools/call came to, in neutral terms for the tool layer above. A tool's own failure
@@ -36,18 +36,18 @@ struct McpContent {
 /// only the second sets `error`.
 struct McpCallResult {
   std::vector<McpContent> content;
-  std::optional<Json> structured;   // structuredContent, when the server sent one (and it fits the cap)
+  std::optional<Json> structured;  // structuredContent, when the server sent one (and it fits the cap)
   bool is_error = false;
-  std::string error;                // why the call failed; "" when the tool answered
-  std::size_t result_bytes = 0;     // the result as received, in JSON
-  bool truncated = false;           // text or data was cut at the caps
-  int progress_updates = 0;         // notifications/progress received for the call
+  std::string error;             // why the call failed; "" when the tool answered
+  std::size_t result_bytes = 0;  // the result as received, in JSON
+  bool truncated = false;        // text or data was cut at the caps
+  int progress_updates = 0;      // notifications/progress received for the call
 };
 
 /// Caps on what one result may bring in.
 struct CallResultLimits {
-  std::size_t max_text_bytes = 100 * 1024;       // text of every block and structuredContent together
-  std::size_t max_image_bytes = 3750 * 1024;     // decoded; the same cap as read_file's images
+  std::size_t max_text_bytes = 100 * 1024;    // text of every block and structuredContent together
+  std::size_t max_image_bytes = 3750 * 1024;  // decoded; the same cap as read_file's images
   std::size_t max_images = 8;
 };
 

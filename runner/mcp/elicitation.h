@@ -12,7 +12,7 @@ namespace agent_run {
 /// What a server asks a person for, from `elicitation/create`: a form to fill in, or a URL to open.
 struct ElicitationRequest {
   std::string message;
-  Json requested_schema;      // form mode: {type: object, properties: {NAME: {type, default, enum, ...}}, required: [...]}
+  Json requested_schema;  // form mode: {type: object, properties: {NAME: {type, default, enum, ...}}, required: [...]}
   std::string mode = "form";  // form | url
   std::string url;            // url mode
 };

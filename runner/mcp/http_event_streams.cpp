@@ -26,7 +26,7 @@ bool is_event_stream(const HttpStream& stream) {
 Expected<void> HttpTransport::read_event_reply(HttpStream& stream, const Json* awaited, TimePoint deadline) {
   ResumePoint point;
   HttpStream* current = &stream;
-  std::optional<HttpStream> resumed;       // destroyed before its exchange
+  std::optional<HttpStream> resumed;  // destroyed before its exchange
   std::optional<Exchange> resumed_exchange;
   for (int resumptions = 0;; ++resumptions) {
     SseParser parser;
@@ -82,12 +82,12 @@ Expected<bool> HttpTransport::read_events(HttpStream& stream, SseParser& parser,
 }
 
 Expected<HttpStream> HttpTransport::resume(const ResumePoint& point, Exchange& exchange, TimePoint deadline) {
-  auto stream = HttpStream::open(request_for("GET", "", point.last_event_id), limits_until(deadline),
-                                 exchange.interrupt());
+  auto stream =
+      HttpStream::open(request_for("GET", "", point.last_event_id), limits_until(deadline), exchange.interrupt());
   if (!stream) return stream.error();
   if (!is_event_stream(*stream)) {
-    return make_error("resuming the MCP server's event stream after event '" + point.last_event_id +
-                      "' failed: HTTP " + std::to_string(stream->status()));
+    return make_error("resuming the MCP server's event stream after event '" + point.last_event_id + "' failed: HTTP " +
+                      std::to_string(stream->status()));
   }
   return stream;
 }

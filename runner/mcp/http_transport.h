@@ -100,18 +100,18 @@ class HttpTransport final : public McpTransport {
   std::size_t m_max_message_bytes;
   TransportListener* m_listener = nullptr;
 
-  mutable std::mutex m_mutex;          // guards everything below it
+  mutable std::mutex m_mutex;  // guards everything below it
   std::condition_variable m_stop_changed;
   bool m_stopping = false;
   bool m_closed = false;
   std::string m_session_id;
-  std::string m_protocol_version;      // sent as MCP-Protocol-Version once agreed
+  std::string m_protocol_version;  // sent as MCP-Protocol-Version once agreed
   std::string m_standalone_problem;
   std::set<std::shared_ptr<HttpInterrupt>> m_exchanges;
 
-  int m_wake = -1;                     // eventfd: wakes the cancellation watcher for close()
-  std::thread m_watcher;               // interrupts everything when the run's cancellation fires
-  std::thread m_standalone;            // the standalone GET stream
+  int m_wake = -1;           // eventfd: wakes the cancellation watcher for close()
+  std::thread m_watcher;     // interrupts everything when the run's cancellation fires
+  std::thread m_standalone;  // the standalone GET stream
 };
 
 }  // namespace agent_run

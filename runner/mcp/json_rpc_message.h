@@ -31,13 +31,13 @@ enum class MessageKind {
 /// sent (a number or a string), since a server's request ids are its own.
 struct JsonRpcMessage {
   MessageKind kind = MessageKind::notification;
-  Json id;                  // request, result, error
-  std::string method;       // request, notification
-  Json params;              // request, notification; null when absent
-  Json result;              // result
-  std::int64_t error_code = 0;   // error
-  std::string error_message;     // error
-  Json error_data;               // error; null when absent
+  Json id;                      // request, result, error
+  std::string method;           // request, notification
+  Json params;                  // request, notification; null when absent
+  Json result;                  // result
+  std::int64_t error_code = 0;  // error
+  std::string error_message;    // error
+  Json error_data;              // error; null when absent
 };
 
 /// Reads one message; an error names what is wrong with it (no method and no id, an error

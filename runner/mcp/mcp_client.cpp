@@ -122,12 +122,15 @@ Expected<std::vector<McpToolInfo>> McpClient::list_every_page() {
   std::optional<std::string> cursor;
   for (int page = 1;; ++page) {
     if (page > limits.max_pages) {
-      return failure("the MCP server's tools/list goes on for more than " + std::to_string(limits.max_pages) + " pages");
+      return failure("the MCP server's tools/list goes on for more than " + std::to_string(limits.max_pages) +
+                     " pages");
     }
     Json params = cursor ? Json::object().set("cursor", *cursor) : Json();
-    Expected<JsonRpcMessage> answer = request("tools/list", std::move(params), SteadyClock::now() + m_settings.startup_timeout);
+    Expected<JsonRpcMessage> answer =
+        request("tools/list", std::move(params), SteadyClock::now() + m_settings.startup_timeout);
     if (!answer) return answer.error();
-    if (answer->kind == MessageKind::error) return failure("the MCP server answered tools/list with " + describe_error(*answer));
+    if (answer->kind == MessageKind::error)
+      return failure("the MCP server answered tools/list with " + describe_error(*answer));
     Expected<ToolPage> read = read_tool_page(answer->result);
     if (!read) return failure("the MCP server's tools/list is broken: " + read.error().message);
     bytes += read->bytes;
@@ -169,7 +172,8 @@ McpCallResult McpClient::call_tool(const std::string& name, const Json& argument
 Expected<void> McpClient::ping(std::chrono::milliseconds timeout) {
   Expected<JsonRpcMessage> answer = request("ping", Json(), SteadyClock::now() + timeout);
   if (!answer) return answer.error();
-  if (answer->kind == MessageKind::error) return failure("the MCP server answered ping with " + describe_error(*answer));
+  if (answer->kind == MessageKind::error)
+    return failure("the MCP server answered ping with " + describe_error(*answer));
   return {};
 }
 
@@ -207,7 +211,8 @@ Expected<JsonRpcMessage> McpClient::request(const std::string& method, Json para
   if (answer) return std::move(*answer);
   if (m_closed_because) return failure("the MCP server is gone: " + *m_closed_because);
   lock.unlock();
-  if (!sent && SteadyClock::now() < deadline) return failure("sending " + method + " to the MCP server failed: " + sent.error().message);
+  if (!sent && SteadyClock::now() < deadline)
+    return failure("sending " + method + " to the MCP server failed: " + sent.error().message);
   cancel_request(id, "timed out");
   return failure("the MCP server did not answer " + method + " within " + seconds_text(deadline - started));
 }

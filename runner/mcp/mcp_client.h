@@ -44,19 +44,19 @@ struct McpLogEntry {
 
 /// What the report keeps about a server's side of the conversation.
 struct McpServerLog {
-  std::vector<McpLogEntry> messages;   // the last few logging messages
-  std::size_t message_count = 0;       // all of them
+  std::vector<McpLogEntry> messages;  // the last few logging messages
+  std::size_t message_count = 0;      // all of them
   std::vector<ElicitationRecord> elicitations;
-  TransportFacts transport;            // stderr tail and how the process ended (stdio)
+  TransportFacts transport;  // stderr tail and how the process ended (stdio)
 };
 
 /// How the client behaves towards one server.
 struct McpClientSettings {
   std::string client_name = "agent-run";
   std::string client_version = AGENT_RUN_VERSION;
-  ClientOffer offer;                                        // roots and elicitation answers
-  std::chrono::milliseconds startup_timeout{30000};         // for initialize, and for each tools/list page
-  std::chrono::milliseconds close_grace{2000};              // for the server to end by itself at close()
+  ClientOffer offer;                                 // roots and elicitation answers
+  std::chrono::milliseconds startup_timeout{30000};  // for initialize, and for each tools/list page
+  std::chrono::milliseconds close_grace{2000};       // for the server to end by itself at close()
   CallResultLimits results;
   ToolListLimits tool_list;
   std::vector<std::string> secrets;  // values (from ${VAR}) redacted from everything the client hands out
@@ -120,7 +120,7 @@ class McpClient final : private TransportListener {
   std::condition_variable m_changed;  // a response arrived or the server went away
   std::int64_t m_next_id = 1;
   std::map<std::int64_t, std::optional<JsonRpcMessage>> m_pending;  // requests waiting for an answer
-  std::map<std::string, int> m_progress;                             // progress token (as text) -> updates
+  std::map<std::string, int> m_progress;                            // progress token (as text) -> updates
   std::optional<std::string> m_closed_because;
   bool m_close_started = false;
   std::uint64_t m_tools_generation = 0;

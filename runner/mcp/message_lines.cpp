@@ -9,14 +9,14 @@ std::optional<Expected<std::string>> MessageLines::next() {
   if (end == std::string::npos) {
     m_scanned = m_buffer.size();
     if (m_buffer.size() > m_max_line_bytes) {
-      return Expected<std::string>(make_error("a line of more than " + std::to_string(m_max_line_bytes) +
-                                              " bytes on its stdout"));
+      return Expected<std::string>(
+          make_error("a line of more than " + std::to_string(m_max_line_bytes) + " bytes on its stdout"));
     }
     return std::nullopt;
   }
   if (end > m_max_line_bytes) {
-    return Expected<std::string>(make_error("a line of more than " + std::to_string(m_max_line_bytes) +
-                                            " bytes on its stdout"));
+    return Expected<std::string>(
+        make_error("a line of more than " + std::to_string(m_max_line_bytes) + " bytes on its stdout"));
   }
   std::string line = m_buffer.substr(0, end);
   m_buffer.erase(0, end + 1);

@@ -33,7 +33,8 @@ Expected<std::unique_ptr<McpTransport>> stdio_transport(const McpServerSpec& spe
   command.cwd = context.workspace;
   if (spec.cwd) command.cwd = spec.cwd->is_absolute() ? *spec.cwd : context.workspace / *spec.cwd;
   LaunchWrapper wrap = spec.sandbox == McpSandbox::inherit ? context.sandbox : LaunchWrapper();
-  return std::unique_ptr<McpTransport>(std::make_unique<StdioTransport>(std::move(command), wrap, context.cancellation));
+  return std::unique_ptr<McpTransport>(
+      std::make_unique<StdioTransport>(std::move(command), wrap, context.cancellation));
 }
 
 Expected<std::unique_ptr<McpTransport>> http_transport(const McpServerSpec& spec, const McpLaunchContext& context,
@@ -57,9 +58,10 @@ Expected<std::string> expand_variables(std::string_view text, const std::vector<
     std::size_t start = text.find("${", at);
     if (start == std::string_view::npos) break;
     std::size_t end = text.find('}', start + 2);
-    std::string_view name = end == std::string_view::npos ? text.substr(start + 2) : text.substr(start + 2, end - start - 2);
-    bool well_formed = end != std::string_view::npos && !name.empty() &&
-                       std::all_of(name.begin(), name.end(), is_variable_character);
+    std::string_view name =
+        end == std::string_view::npos ? text.substr(start + 2) : text.substr(start + 2, end - start - 2);
+    bool well_formed =
+        end != std::string_view::npos && !name.empty() && std::all_of(name.begin(), name.end(), is_variable_character);
     if (!well_formed) return make_error("'${" + std::string(name) + "' is not a ${NAME} reference");
     std::optional<std::string> value = environment_value(variables, name);
     if (!value) return make_error("${" + std::string(name) + "} is not set in agent-run's environment");

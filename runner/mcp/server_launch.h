@@ -22,7 +22,7 @@ struct McpLaunchContext {
   std::filesystem::path workspace;       // a stdio server's default folder, and the root offered
   LaunchWrapper sandbox;                 // puts a stdio server into the sandbox; empty: no sandbox
   const Cancellation* cancellation = nullptr;
-  ElicitationHandler elicitation;        // empty: elicitations are declined
+  ElicitationHandler elicitation;                    // empty: elicitations are declined
   std::chrono::milliseconds startup_timeout{30000};  // unless the entry names its own
 };
 

@@ -19,7 +19,8 @@ ElicitationRequest read_elicitation(const Json& params) {
 
 ElicitationAnswer decide_elicitation(const ElicitationRequest& request, const ClientOffer& offer) {
   if (request.mode == "url") {
-    return ElicitationAnswer{ElicitationAction::decline, nullptr, "url", "a URL to open needs a person; " + std::string(k_no_human)};
+    return ElicitationAnswer{ElicitationAction::decline, nullptr, "url",
+                             "a URL to open needs a person; " + std::string(k_no_human)};
   }
   if (!offer.elicitation) return ElicitationAnswer{ElicitationAction::decline, nullptr, "none", k_no_human};
   return offer.elicitation(request);

@@ -11,8 +11,8 @@ namespace agent_run {
 
 /// What the client offers a server for the requests the server may make of it.
 struct ClientOffer {
-  std::filesystem::path root;       // roots/list answers with it; empty: no roots
-  ElicitationHandler elicitation;   // empty: every elicitation is declined
+  std::filesystem::path root;      // roots/list answers with it; empty: no roots
+  ElicitationHandler elicitation;  // empty: every elicitation is declined
 };
 
 /// The client's capabilities for `initialize`, as the offer makes them: roots when there is a

@@ -25,10 +25,8 @@ std::string quoted_start(std::string_view text) {
 
 StdioTransport::StdioTransport(StdioCommand command, LaunchWrapper wrap, const Cancellation* cancellation,
                                std::size_t max_message_bytes)
-    : m_command(std::move(command)),
-      m_wrap(std::move(wrap)),
-      m_cancellation(cancellation),
-      m_lines(max_message_bytes) {}
+    : m_command(std::move(command)), m_wrap(std::move(wrap)), m_cancellation(cancellation), m_lines(max_message_bytes) {
+}
 
 StdioTransport::~StdioTransport() { close(std::chrono::milliseconds(0)); }
 
@@ -41,7 +39,8 @@ Expected<void> StdioTransport::open(TransportListener& listener) {
   spec.cwd = m_command.cwd;
   spec.environment = m_command.environment;
   if (m_wrap) spec = m_wrap(std::move(spec));
-  Expected<ChildProcess> child = ChildProcess::spawn(spec.argv, spec.cwd, spec.environment.value_or(m_command.environment));
+  Expected<ChildProcess> child =
+      ChildProcess::spawn(spec.argv, spec.cwd, spec.environment.value_or(m_command.environment));
   if (!child) return child.error();
   m_listener = &listener;
   std::lock_guard lock(m_child_mutex);
@@ -94,9 +93,7 @@ std::string StdioTransport::why_it_ended(ReadEnd end) {
       m_child->signal_group(SIGKILL);
       why = m_refusal;
       break;
-    case ReadEnd::stopped:
-      why = "agent-run closed the connection";
-      break;
+    case ReadEnd::stopped: why = "agent-run closed the connection"; break;
     case ReadEnd::closed: {
       if (!m_closed) m_child->wait_exit(k_exit_patience);
       std::string ending = m_child->exit_description();

@@ -22,9 +22,9 @@ class Cancellation;
 
 /// How to start a stdio MCP server.
 struct StdioCommand {
-  std::vector<std::string> argv;          // argv[0] is looked up in the PATH of `environment`
-  std::filesystem::path cwd;              // empty: the runner's
-  std::vector<std::string> environment;   // KEY=VALUE: all the server sees
+  std::vector<std::string> argv;         // argv[0] is looked up in the PATH of `environment`
+  std::filesystem::path cwd;             // empty: the runner's
+  std::vector<std::string> environment;  // KEY=VALUE: all the server sees
 };
 
 /// Turns the command into the one actually spawned: bubblewrap around it (exec/sandbox's
@@ -63,13 +63,13 @@ class StdioTransport final : public McpTransport {
   LaunchWrapper m_wrap;
   const Cancellation* m_cancellation;
   TransportListener* m_listener = nullptr;
-  MessageLines m_lines;     // the reader's thread only
-  std::string m_refusal;    // the reader's thread only: why take_stdout stopped reading
+  MessageLines m_lines;   // the reader's thread only
+  std::string m_refusal;  // the reader's thread only: why take_stdout stopped reading
 
   mutable std::mutex m_child_mutex;  // waiting for, signalling and reaping the child
   std::mutex m_write_mutex;          // one writer at a time on its stdin
   std::optional<ChildProcess> m_child;
-  bool m_closed = false;             // guarded by m_child_mutex
+  bool m_closed = false;                  // guarded by m_child_mutex
   std::unique_ptr<ChildReader> m_reader;  // after m_child: stopped before the child goes away
 };
 

@@ -31,7 +31,7 @@ struct ToolListLimits {
 /// One page of a tools/list answer: its tools (read in order, each checked) and its nextCursor.
 struct ToolPage {
   std::vector<McpToolInfo> tools;
-  std::size_t bytes = 0;              // the page's tool entries as JSON
+  std::size_t bytes = 0;  // the page's tool entries as JSON
   std::optional<std::string> next_cursor;
 };
 

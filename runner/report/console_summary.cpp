@@ -54,8 +54,8 @@ std::string usage_line(const Usage& usage) {
   std::string line = "usage: ";
   line += usage.estimated ? "~" + plural(usage.total_tokens(), "token", "tokens") + " (estimated)"
                           : plural(usage.total_tokens(), "token", "tokens");
-  line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) +
-          " output, " + std::to_string(usage.cache_read_input_tokens) + " cache read, " +
+  line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) + " output, " +
+          std::to_string(usage.cache_read_input_tokens) + " cache read, " +
           std::to_string(usage.cache_creation_input_tokens) + " cache write; " + dollars(usage);
   return line;
 }
@@ -68,9 +68,8 @@ std::string attempt_summary_line(const AttemptResult& attempt) {
                      plural(attempt.turns, "turn", "turns") + "  " + short_duration(attempt.durations.total_ms);
   if (attempt.outcome == Outcome::passed) return line;
   std::string message = first_line(attempt.message);
-  std::string reason = attempt.outcome_type.empty() || message.empty() ? attempt.outcome_type + message
-                                                                       : attempt.outcome_type + ": " + message;
-  return reason.empty() ? line : line + "  " + reason;
+  std::string type = to_string(attempt.outcome_type);
+  return line + "  " + (message.empty() ? type : type + ": " + message);
 }
 
 std::string run_summary_lines(const RunReport& report) {
@@ -81,8 +80,9 @@ std::string run_summary_lines(const RunReport& report) {
   out += usage_line(totals.usage) + "\n";
   out += "tool calls: " + std::to_string(totals.tool_calls) + ", " + std::to_string(totals.denied) + " denied\n";
   if (report.interrupted) {
-    out += "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
-           "and those not started\n";
+    out +=
+        "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
+        "and those not started\n";
   }
   return out;
 }

@@ -25,9 +25,9 @@ void check_references(const YamlNode& node, const std::string& name, const std::
   for (std::size_t at = text.find("${"); at != std::string::npos; at = text.find("${", at + 2)) {
     std::size_t end = text.find('}', at);
     std::string variable = end == std::string::npos ? text.substr(at + 2) : text.substr(at + 2, end - at - 2);
-    bool good = end != std::string::npos && !variable.empty() && std::all_of(variable.begin(), variable.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
+    bool good = end != std::string::npos && !variable.empty() &&
+                std::all_of(variable.begin(), variable.end(),
+                            [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
     if (!good) checker.add(node.mark, "'" + name + "' holds '${" + variable + "', which is not a ${NAME} reference");
   }
 }
@@ -42,7 +42,8 @@ std::vector<std::pair<std::string, std::string>> read_text_map(const YamlNode& v
   }
   for (const YamlEntry& entry : value.entries) {
     std::string field = name + "." + entry.key;
-    std::optional<std::string> text = entry.value.is_scalar() ? std::optional<std::string>(entry.value.scalar) : std::nullopt;
+    std::optional<std::string> text =
+        entry.value.is_scalar() ? std::optional<std::string>(entry.value.scalar) : std::nullopt;
     if (!text) {
       checker.add(entry.value.mark, "'" + field + "' must be a text value, got " + describe_yaml(entry.value));
       continue;
@@ -72,7 +73,8 @@ void read_stdio(const YamlNode& value, const std::string& name, McpServerSpec& s
     spec.command.push_back(*program);
   }
   if (const YamlNode* args = value.find("args")) {
-    if (auto list = checker.text_list(*args, name + ".args")) spec.command.insert(spec.command.end(), list->begin(), list->end());
+    if (auto list = checker.text_list(*args, name + ".args"))
+      spec.command.insert(spec.command.end(), list->begin(), list->end());
   }
   if (const YamlNode* env = value.find("env")) spec.env = read_text_map(*env, name + ".env", checker);
   if (const YamlNode* cwd = value.find("cwd")) {
@@ -92,7 +94,8 @@ void read_http(const YamlNode& value, const std::string& name, McpServerSpec& sp
       spec.url = *text;
     }
   }
-  if (const YamlNode* headers = value.find("headers")) spec.headers = read_text_map(*headers, name + ".headers", checker);
+  if (const YamlNode* headers = value.find("headers"))
+    spec.headers = read_text_map(*headers, name + ".headers", checker);
 }
 
 }  // namespace
@@ -129,7 +132,8 @@ std::optional<McpServerSpec> read_mcp_server(const YamlEntry& entry, YamlChecker
 std::vector<McpServerSpec> read_mcp_servers(const YamlNode& value, YamlChecker& checker, const std::string& file) {
   std::vector<McpServerSpec> servers;
   if (!value.is_map()) {
-    if (!value.is_null()) checker.add(value.mark, "'mcp_servers' must be a map of server names to entries, got " + describe_yaml(value));
+    if (!value.is_null())
+      checker.add(value.mark, "'mcp_servers' must be a map of server names to entries, got " + describe_yaml(value));
     return servers;
   }
   for (const YamlEntry& entry : value.entries) {

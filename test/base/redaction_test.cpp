@@ -1,5 +1,5 @@
-#include "base/file_uri.h"
 #include "base/redaction.h"
+#include "base/file_uri.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -72,6 +72,15 @@ class ToolShelf {
   TempFolder m_folder;
 };
 
+/// Settings for tests that check *which* checker answered and what it said: a budget that a loaded
+/// two-core machine cannot miss, so a slow server is waited for instead of giving way to the linter.
+/// The two-second cap itself has its own tests (broken_servers_test.cpp).
+inline DiagnosticsSettings generous_budget() {
+  DiagnosticsSettings settings;
+  settings.budget = std::chrono::seconds(120);
+  return settings;
+}
+
 /// Edits (or creates) a file in a workspace and runs the diagnostics check the way the tools do.
 struct EditRunner {
   EditChecker& checker;

@@ -35,7 +35,8 @@ BOOST_AUTO_TEST_CASE(the_exit_is_described_once_reaped) {
 BOOST_AUTO_TEST_CASE(killing_a_child_leaves_no_zombie_of_its_group_to_the_subreaper) {
   // The shell forks the sleeps; killed with the group, they become the test process's (a subreaper's) children.
   ChildProcess child = spawn_shell("sleep 3600 & sleep 3600 & wait");
-  BOOST_REQUIRE(agent_run::test::eventually([&] { return agent_run::test::members_of_group(child.pid()).size() == 3; }));
+  BOOST_REQUIRE(
+      agent_run::test::eventually([&] { return agent_run::test::members_of_group(child.pid()).size() == 3; }));
   child.kill_and_reap();
   BOOST_TEST(agent_run::test::members_of_group(child.pid()).empty());
   BOOST_TEST(agent_run::test::zombie_children().empty());

@@ -1,5 +1,5 @@
-#include "base/cancellation.h"
 #include "exec/child_reader.h"
+#include "base/cancellation.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -62,8 +62,9 @@ struct Collected {
 BOOST_AUTO_TEST_SUITE(child_reader)
 
 BOOST_AUTO_TEST_CASE(stdout_reaches_the_handler_and_stderr_is_drained_into_a_tail) {
-  ChildProcess child = spawn_shell("i=0; while [ $i -lt 2000 ]; do echo 'noise noise noise noise' >&2; i=$((i+1)); done; "
-                                   "echo last words >&2; echo out");
+  ChildProcess child = spawn_shell(
+      "i=0; while [ $i -lt 2000 ]; do echo 'noise noise noise noise' >&2; i=$((i+1)); done; "
+      "echo last words >&2; echo out");
   Collected collected;
   ChildReader reader(child, collected.take(), collected.finish(), nullptr, 64);
   BOOST_TEST((collected.wait_end() == ReadEnd::closed));

@@ -51,7 +51,8 @@ def text(id, words):
 
 /// A python3 MCP server: the shared base, then `body`.
 struct ScriptServer {
-  explicit ScriptServer(const std::string& body) : script(folder.write("server.py", std::string(k_server_base) + body)) {}
+  explicit ScriptServer(const std::string& body)
+      : script(folder.write("server.py", std::string(k_server_base) + body)) {}
   StdioCommand command() const { return python_command(script); }
   TempFolder folder;
   std::filesystem::path script;

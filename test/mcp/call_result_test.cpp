@@ -30,15 +30,17 @@ BOOST_AUTO_TEST_CASE(each_block_type_becomes_its_neutral_kind) {
   BOOST_TEST((result.content[1].kind == McpContentKind::image && result.content[1].data == "iVBORw0KGgo="));
   BOOST_TEST((result.content[2].kind == McpContentKind::audio && result.content[2].dropped));
   BOOST_TEST((result.content[3].kind == McpContentKind::resource && result.content[3].text == "inside"));
-  BOOST_TEST((result.content[4].dropped && result.content[4].data_bytes == 3u && result.content[4].uri == "file:///b.bin"));
+  BOOST_TEST(
+      (result.content[4].dropped && result.content[4].data_bytes == 3u && result.content[4].uri == "file:///b.bin"));
   BOOST_TEST((result.content[5].kind == McpContentKind::resource_link && result.content[5].name == "The C"));
   BOOST_TEST(!result.truncated);  // binary blocks that are only noted are no cut
   BOOST_TEST(!result.is_error);
 }
 
 BOOST_AUTO_TEST_CASE(is_error_marks_a_tools_own_failure) {
-  McpCallResult result = read_call_result(json(R"({"content":[{"type":"text","text":"MCP error -32602: Tool x not found"}],"isError":true})"),
-                                          CallResultLimits{});
+  McpCallResult result = read_call_result(
+      json(R"({"content":[{"type":"text","text":"MCP error -32602: Tool x not found"}],"isError":true})"),
+      CallResultLimits{});
   BOOST_TEST(result.is_error);
   BOOST_TEST(result.error.empty());
 }
@@ -46,8 +48,9 @@ BOOST_AUTO_TEST_CASE(is_error_marks_a_tools_own_failure) {
 BOOST_AUTO_TEST_CASE(text_beyond_the_cap_is_cut_and_marked) {
   CallResultLimits limits;
   limits.max_text_bytes = 100;
-  Json big = Json::object().set("content", Json(Json::Array{Json::object().set("type", "text").set("text", std::string(500, 'a')),
-                                                           Json::object().set("type", "text").set("text", "after")}));
+  Json big = Json::object().set("content",
+                                Json(Json::Array{Json::object().set("type", "text").set("text", std::string(500, 'a')),
+                                                 Json::object().set("type", "text").set("text", "after")}));
   McpCallResult result = read_call_result(big, limits);
   BOOST_TEST(result.truncated);
   BOOST_TEST(result.content[0].text.size() < 200u);
@@ -102,10 +105,11 @@ BOOST_AUTO_TEST_CASE(each_block_reads_as_a_line_or_a_note) {
 }
 
 BOOST_AUTO_TEST_CASE(structured_content_is_shown_only_without_text) {
-  BOOST_TEST(call_result_text(read_call_result(json(R"({"content":[],"structuredContent":{"t":1}})"), CallResultLimits{})) ==
-             R"({"t":1})");
-  BOOST_TEST(call_result_text(read_call_result(json(R"({"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1}})"),
+  BOOST_TEST(call_result_text(read_call_result(json(R"({"content":[],"structuredContent":{"t":1}})"),
                                                CallResultLimits{})) == R"({"t":1})");
+  BOOST_TEST(call_result_text(read_call_result(
+                 json(R"({"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1}})"),
+                 CallResultLimits{})) == R"({"t":1})");
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_call_says_why_and_a_cut_says_so) {
@@ -113,7 +117,8 @@ BOOST_AUTO_TEST_CASE(a_failed_call_says_why_and_a_cut_says_so) {
              "the MCP call failed: the MCP server is gone: it exited with code 7");
   CallResultLimits small;
   small.max_text_bytes = 3;
-  std::string cut = call_result_text(read_call_result(json(R"({"content":[{"type":"text","text":"abcdefgh"}]})"), small));
+  std::string cut =
+      call_result_text(read_call_result(json(R"({"content":[{"type":"text","text":"abcdefgh"}]})"), small));
   BOOST_TEST(cut.find("was cut") != std::string::npos, cut);
 }
 

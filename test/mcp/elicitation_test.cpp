@@ -29,7 +29,8 @@ BOOST_AUTO_TEST_CASE(defaults_fill_a_form_whose_required_fields_all_have_one) {
 }
 
 BOOST_AUTO_TEST_CASE(a_required_field_without_a_default_leaves_no_defaults) {
-  auto form = schema(R"({"type":"object","properties":{"name":{"type":"string"},"x":{"type":"string","default":"d"}},"required":["name"]})");
+  auto form = schema(
+      R"({"type":"object","properties":{"name":{"type":"string"},"x":{"type":"string","default":"d"}},"required":["name"]})");
   BOOST_TEST(!form_defaults(form).has_value());
   auto optional = schema(R"({"type":"object","properties":{"name":{"type":"string"}}})");
   BOOST_TEST(form_defaults(optional)->dump() == "{}");
@@ -60,15 +61,18 @@ BOOST_AUTO_TEST_CASE(an_enum_answer_matches_a_value_or_title_regardless_of_case)
 }
 
 BOOST_AUTO_TEST_CASE(a_list_answer_is_split_on_commas) {
-  auto form = schema(R"({"type":"object","properties":{"tools":{"type":"array","items":{"type":"string","enum":["Guitar","Piano"]}}}})");
+  auto form = schema(
+      R"({"type":"object","properties":{"tools":{"type":"array","items":{"type":"string","enum":["Guitar","Piano"]}}}})");
   BOOST_TEST(fill_form(form, "piano, guitar")->dump() == R"({"tools":["Piano","Guitar"]})");
 }
 
 BOOST_AUTO_TEST_CASE(one_answer_cannot_fill_two_required_fields) {
-  auto form = schema(R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"]})");
+  auto form =
+      schema(R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"]})");
   auto content = fill_form(form, "x");
   BOOST_REQUIRE(!content.has_value());
-  BOOST_TEST(content.error().message == "the form has 2 required fields without a default; one answer cannot fill them");
+  BOOST_TEST(content.error().message ==
+             "the form has 2 required fields without a default; one answer cannot fill them");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

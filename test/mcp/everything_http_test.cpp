@@ -70,7 +70,8 @@ BOOST_AUTO_TEST_CASE(the_tools_list_and_the_image_and_structured_results_come_ov
   McpCallResult image = session.client->call_tool("get-tiny-image", Json::object(), 30s);
   BOOST_TEST(std::any_of(image.content.begin(), image.content.end(),
                          [](const McpContent& block) { return block.kind == McpContentKind::image; }));
-  McpCallResult structured = session.client->call_tool("get-structured-content", Json::object().set("location", "Chicago"), 30s);
+  McpCallResult structured =
+      session.client->call_tool("get-structured-content", Json::object().set("location", "Chicago"), 30s);
   BOOST_TEST(structured.structured.has_value());
 }
 

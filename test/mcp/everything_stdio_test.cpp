@@ -109,8 +109,8 @@ BOOST_AUTO_TEST_CASE(resource_links_keep_their_uri_name_and_type) {
 
 BOOST_AUTO_TEST_CASE(an_embedded_text_resource_brings_its_text_and_uri) {
   auto client = connect_stdio(everything_command());
-  McpCallResult result = client->call_tool(
-      "get-resource-reference", Json::object().set("resourceType", "Text").set("resourceId", 2), 30s);
+  McpCallResult result =
+      client->call_tool("get-resource-reference", Json::object().set("resourceType", "Text").set("resourceId", 2), 30s);
   BOOST_TEST(!result.is_error);
   auto resource = std::find_if(result.content.begin(), result.content.end(),
                                [](const McpContent& block) { return block.kind == McpContentKind::resource; });
@@ -121,8 +121,8 @@ BOOST_AUTO_TEST_CASE(an_embedded_text_resource_brings_its_text_and_uri) {
 
 BOOST_AUTO_TEST_CASE(a_long_running_tool_reports_progress_until_it_answers) {
   auto client = connect_stdio(everything_command());
-  McpCallResult result = client->call_tool("trigger-long-running-operation",
-                                           Json::object().set("duration", 0.5).set("steps", 5), 60s);
+  McpCallResult result =
+      client->call_tool("trigger-long-running-operation", Json::object().set("duration", 0.5).set("steps", 5), 60s);
   BOOST_TEST(!result.is_error);
   BOOST_TEST(all_text(result).find("Long running operation completed") != std::string::npos);
   BOOST_TEST(result.progress_updates == 5);

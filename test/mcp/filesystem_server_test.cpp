@@ -35,7 +35,8 @@ BOOST_AUTO_TEST_CASE(it_offers_its_file_tools_with_output_schemas) {
   ConfinedServer server;
   auto tools = server.client->list_tools();
   BOOST_REQUIRE(tools.has_value());
-  auto read = std::find_if(tools->begin(), tools->end(), [](const McpToolInfo& tool) { return tool.name == "read_text_file"; });
+  auto read =
+      std::find_if(tools->begin(), tools->end(), [](const McpToolInfo& tool) { return tool.name == "read_text_file"; });
   BOOST_REQUIRE(read != tools->end());
   BOOST_TEST(!read->output_schema.is_null());
   BOOST_TEST(read->input_schema.find("properties")->find("path") != nullptr);

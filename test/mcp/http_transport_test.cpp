@@ -1,8 +1,8 @@
 // The streamable HTTP transport against small python3 servers the tests write: stateless servers,
 // replies on the standalone stream, resumption after a cut stream, error statuses, broken servers.
+#include "mcp/http_transport.h"
 #include "base/cancellation.h"
 #include "base/text.h"
-#include "mcp/http_transport.h"
 #include "support/mcp_servers.h"
 
 #include <boost/test/unit_test.hpp>
@@ -264,7 +264,8 @@ def on_get(handler):
 }
 
 BOOST_AUTO_TEST_CASE(a_server_without_a_standalone_stream_still_serves_calls) {
-  HttpScriptServer server("def on_post(handler, message):\n    answer_simply(handler, message, {'Mcp-Session-Id': 's3'})\n");
+  HttpScriptServer server(
+      "def on_post(handler, message):\n    answer_simply(handler, message, {'Mcp-Session-Id': 's3'})\n");
   auto owned = std::make_unique<HttpTransport>(HttpEndpoint{server.url(), {}}, nullptr);
   HttpTransport& transport = *owned;
   auto client = McpClient::connect(std::move(owned), McpClientSettings{});
@@ -292,8 +293,8 @@ BOOST_AUTO_TEST_CASE(nobody_listening_is_a_clear_connect_error) {
     HttpScriptServer server("def on_post(handler, message):\n    answer_simply(handler, message)\n");
     port = server.server.port();
   }
-  auto transport = std::make_unique<HttpTransport>(
-      HttpEndpoint{"http://127.0.0.1:" + std::to_string(port) + "/mcp", {}}, nullptr);
+  auto transport =
+      std::make_unique<HttpTransport>(HttpEndpoint{"http://127.0.0.1:" + std::to_string(port) + "/mcp", {}}, nullptr);
   auto client = McpClient::connect(std::move(transport), McpClientSettings{});
   BOOST_REQUIRE(!client.has_value());
   BOOST_TEST(contains(client.error().message, "connection refused"), client.error().message);

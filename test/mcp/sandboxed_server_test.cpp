@@ -46,7 +46,8 @@ for line in sys.stdin:
 std::unique_ptr<McpClient> connect_sandboxed(StdioCommand command, const std::filesystem::path& workspace) {
   command.cwd = workspace;
   LaunchWrapper wrap = [workspace](ProcessSpec spec) { return sandboxed(spec, SandboxSpec{}, workspace); };
-  auto client = McpClient::connect(std::make_unique<StdioTransport>(std::move(command), wrap, nullptr), McpClientSettings{});
+  auto client =
+      McpClient::connect(std::make_unique<StdioTransport>(std::move(command), wrap, nullptr), McpClientSettings{});
   BOOST_REQUIRE_MESSAGE(client.has_value(), (client ? std::string() : client.error().message));
   return std::move(*client);
 }
@@ -72,7 +73,8 @@ BOOST_AUTO_TEST_CASE(a_sandboxed_server_writes_in_the_workspace_only) {
     ~Removal() { std::filesystem::remove_all(path); }
   } removal{elsewhere};
   // The sandbox's /tmp is its own, so the script lives in the workspace, the one folder it shares.
-  auto client = connect_sandboxed(python_command(workspace.write("tools/server.py", k_writing_server)), workspace.path());
+  auto client =
+      connect_sandboxed(python_command(workspace.write("tools/server.py", k_writing_server)), workspace.path());
   std::string inside = (workspace.path() / "made.txt").string();
   std::string outside = (elsewhere / "escaped.txt").string();
   McpCallResult wrote = client->call_tool("write", Json::object().set("path", inside), 30s);

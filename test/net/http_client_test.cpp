@@ -117,7 +117,8 @@ BOOST_AUTO_TEST_CASE(the_total_limit_stops_a_server_that_trickles_keep_alives_fo
 }
 
 BOOST_AUTO_TEST_CASE(a_connection_closed_mid_stream_ends_the_body_early) {
-  ScriptedResponse response = sse_response("event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: content_block_delta\ndata: {\"ty");
+  ScriptedResponse response = sse_response(
+      "event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: content_block_delta\ndata: {\"ty");
   response.end = ResponseEnd::close_connection;
   ReplayServer server({response});
   auto stream = HttpStream::open(post_to(server.url()), HttpLimits{});
@@ -174,8 +175,8 @@ BOOST_AUTO_TEST_CASE(an_interrupt_ends_a_wait_for_headers_that_would_never_come)
   });
   HttpLimits patient;
   patient.idle = std::chrono::minutes(10);
-  auto stream = HttpStream::open(post_to("http://127.0.0.1:" + std::to_string(listener.address().port())), patient,
-                                 &interrupt);
+  auto stream =
+      HttpStream::open(post_to("http://127.0.0.1:" + std::to_string(listener.address().port())), patient, &interrupt);
   interrupter.join();
   BOOST_REQUIRE(!stream.has_value());
   BOOST_TEST(stream.error().message.find(": interrupted") != std::string::npos, stream.error().message);

@@ -50,7 +50,8 @@ StdioCommand everything_command() {
 }
 
 StdioCommand filesystem_command(const std::filesystem::path& root) {
-  return StdioCommand{{"node", require_installed("server-filesystem").string(), root.string()}, {}, server_environment()};
+  return StdioCommand{
+      {"node", require_installed("server-filesystem").string(), root.string()}, {}, server_environment()};
 }
 
 StdioCommand python_command(const std::filesystem::path& script) {
@@ -116,9 +117,9 @@ std::string ListeningServer::output() const {
 
 bool ListeningServer::wait_for_output(const std::string& text) const {
   std::unique_lock lock(m_mutex);
-  return m_changed.wait_for(lock, std::chrono::seconds(60),
-                            [&] { return m_output.find(text) != std::string::npos || m_ended; }) &&
-         m_output.find(text) != std::string::npos;
+  return m_changed.wait_for(lock, std::chrono::seconds(60), [&] {
+    return m_output.find(text) != std::string::npos || m_ended;
+  }) && m_output.find(text) != std::string::npos;
 }
 
 EverythingHttpServer::EverythingHttpServer() {

@@ -52,7 +52,8 @@ BOOST_AUTO_TEST_CASE(a_stdio_entry_reads_command_args_env_cwd_and_sandbox) {
 }
 
 BOOST_AUTO_TEST_CASE(an_http_entry_reads_url_and_headers) {
-  Read servers = read("mcp_servers:\n  hosted: {url: \"https://mcp.example.com/mcp\", headers: {Authorization: \"Bearer ${T}\"}}\n");
+  Read servers = read(
+      "mcp_servers:\n  hosted: {url: \"https://mcp.example.com/mcp\", headers: {Authorization: \"Bearer ${T}\"}}\n");
   BOOST_REQUIRE_MESSAGE(servers.error.empty(), servers.error);
   BOOST_TEST(servers.servers[0].url == "https://mcp.example.com/mcp");
   BOOST_TEST(servers.servers[0].headers[0].first == "Authorization");
@@ -72,8 +73,9 @@ BOOST_AUTO_TEST_CASE(names_that_could_make_tool_names_collide_are_refused_where_
 
 BOOST_AUTO_TEST_CASE(an_entry_needs_exactly_one_kind) {
   Read neither = read("mcp_servers:\n  s: {args: [x]}\n");
-  BOOST_TEST(neither.error == "tasks/x.yaml:2:6: 'mcp_servers.s' needs either 'command' (a stdio server) or 'url' "
-                              "(streamable HTTP)");
+  BOOST_TEST(neither.error ==
+             "tasks/x.yaml:2:6: 'mcp_servers.s' needs either 'command' (a stdio server) or 'url' "
+             "(streamable HTTP)");
   Read both = read("mcp_servers:\n  s: {command: x, url: \"http://h/\"}\n");
   BOOST_TEST(both.error.find("not both") != std::string::npos, both.error);
 }
@@ -95,14 +97,17 @@ BOOST_AUTO_TEST_CASE(bad_values_are_named_with_their_position) {
   d: {command: x, env: {K: "${BROKEN"}}
 )");
   BOOST_TEST(servers.error.find("tasks/x.yaml:2:16: 'mcp_servers.a.command' is the program alone; put its arguments "
-                                "in 'args'") != std::string::npos, servers.error);
+                                "in 'args'") != std::string::npos,
+             servers.error);
   BOOST_TEST(servers.error.find("tasks/x.yaml:3:12: 'mcp_servers.b.url' must start with http:// or https://") !=
-             std::string::npos, servers.error);
+                 std::string::npos,
+             servers.error);
   BOOST_TEST(servers.error.find("'mcp_servers.c.env.K' must be a text value, got a list") != std::string::npos,
              servers.error);
   BOOST_TEST(servers.error.find("mcp_servers.c.required") != std::string::npos, servers.error);
   BOOST_TEST(servers.error.find("'mcp_servers.d.env.K' holds '${BROKEN', which is not a ${NAME} reference") !=
-             std::string::npos, servers.error);
+                 std::string::npos,
+             servers.error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
