@@ -2,8 +2,10 @@
 
 #include "app/signal_scope.h"
 #include "base/cancellation.h"
+#include "base/text.h"
 #include "exec/child_process.h"
 #include "mcp/server_launch.h"
+#include "task/task_loader.h"
 
 #include <filesystem>
 #include <ostream>
@@ -34,7 +36,18 @@ Expected<McpServerSpec> server_named(const std::string& server, const CliOptions
   if (!options.config) {
     return make_error("mcp: '" + server + "' is neither a URL nor, without --config FILE, the name of a server in one");
   }
-  return make_error("mcp: --config is not supported yet");
+  auto task = load_task_file(*options.config);
+  if (!task) return task.error();
+  for (const McpServerSpec& entry : task->mcp_servers) {
+    if (entry.name == server) return entry;
+  }
+  std::vector<std::string> names;
+  for (const McpServerSpec& entry : task->mcp_servers) names.push_back(entry.name);
+  auto suggestion = closest_match(server, names);
+  return make_error("mcp: " + *options.config + " has no MCP server '" + server + "'" +
+                    (suggestion      ? " (did you mean '" + *suggestion + "'?)"
+                     : names.empty() ? " (it has no mcp_servers:)"
+                                     : " (it has " + join(names, ", ") + ")"));
 }
 
 Expected<McpInvocation> read_invocation(const CliOptions& options) {
