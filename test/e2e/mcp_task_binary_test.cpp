@@ -85,7 +85,8 @@ BOOST_AUTO_TEST_CASE(the_agent_calls_an_allowed_mcp_tool_and_is_denied_another) 
   BOOST_TEST(echo.get_string("rule_id") == "echo-and-sum");
   BOOST_TEST(echo.find("mcp")->get_string("server") == "everything");
   BOOST_TEST(echo.find("mcp")->get_string("tool") == "echo");
-  BOOST_TEST(echo.find("result_bytes")->as_int() == static_cast<long long>(std::string("Echo: hello from the task").size()));
+  BOOST_TEST(echo.find("result_bytes")->as_int() ==
+             static_cast<long long>(std::string("Echo: hello from the task").size()));
   BOOST_TEST(run.transcript.find("Echo: hello from the task") != std::string::npos);
 
   const Json& env = call_named(run.attempt, "mcp__everything__get-env");
@@ -102,7 +103,9 @@ BOOST_AUTO_TEST_CASE(the_agent_calls_an_allowed_mcp_tool_and_is_denied_another) 
   BOOST_TEST(server.get_string("transport") == "stdio");
   BOOST_TEST(server.get_string("server_name") == "mcp-servers/everything");
   BOOST_TEST(server.get_string("protocol_version") == "2025-11-25");
-  BOOST_TEST(server.get_string("ending") == "exited with code 0");
+  // Closing its stdin ends it; server-everything, given roots, waits on timers and is ended by SIGTERM.
+  std::string ending = server.get_string("ending");
+  BOOST_TEST((ending == "exited with code 0" || ending == "was killed by signal 15 (Terminated)"), ending);
   bool offered = false;
   for (const Json& tool : server.find("tools")->as_array()) offered |= tool.as_string() == "mcp__everything__echo";
   BOOST_TEST(offered);
