@@ -5,6 +5,7 @@
 #include "base/cancellation.h"
 #include "base/files.h"
 #include "base/paths.h"
+#include "batch/attempt_mcp.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "batch/sandbox_setup.h"
@@ -192,8 +193,17 @@ bool Attempt::run_agent() {
   const ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox);
   SessionState session;
   session.status.context_window = (*model)->context_window();  // from the price table; script: unknown
+  if (!m_plan.task->mcp_servers.empty()) m_reporter.phase("mcp");
+  AttemptMcpServers mcp(*m_plan.task, scope, session, m_settings, tools);
+  if (auto failure = mcp.required_failure()) {
+    mcp.finish(m_result);
+    finish_session(session, m_result);
+    set_outcome(m_result, OutcomeType::mcp_unavailable, *failure);
+    return false;
+  }
   AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, {&transcript, &m_reporter});
   m_agent = loop.run(m_plan.task->prompt, m_plan.task->limits, scope, session, m_result);
+  mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(session, m_result);
   if (m_agent_sandbox) m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
   m_result.durations.model_ms = m_agent.model_ms;
@@ -218,12 +228,17 @@ void Attempt::run_checks() {
 }
 
 void Attempt::end_commands() {
-  finish_commands(m_commands, m_result);  // what setup and the checks left running
-  m_check_sandbox.reset();
+  finish_commands(m_commands, m_result);                  // what setup and the checks left running
+  if (m_check_sandbox) m_check_sandbox->sandbox->stop();  // its survey stays, for the patch
 }
 
 void Attempt::save_patch() {
   m_reporter.phase("patch");
+  const Survey* survey = m_check_sandbox   ? &m_check_sandbox->survey
+                         : m_agent_sandbox ? &m_agent_sandbox->survey
+                                           : nullptr;
+  m_workspace->withhold(patch_filter(*m_plan.policy, resolved_path(m_workspace->root()),
+                                     attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings), survey));
   auto patch = m_workspace->diff();
   if (!patch) {
     m_result.message += m_result.message.empty() ? "" : "; ";
@@ -231,6 +246,15 @@ void Attempt::save_patch() {
     return;
   }
   m_result.patch = PatchStats{patch->files_changed, patch->lines_added, patch->lines_removed};
+  for (const WithheldChange& change : patch->withheld) m_result.patch_withheld.push_back({change.path, change.why});
+  if (!patch->withheld.empty()) {
+    m_result.warnings.push_back(
+        "the agent changed " + std::to_string(patch->withheld.size()) +
+        (patch->withheld.size() == 1 ? " path" : " paths") + " the policy keeps from it (" +
+        patch->withheld.front().path + ": " + patch->withheld.front().why +
+        (patch->withheld.size() > 1 ? ", ..." : "") +
+        "); they are not in patch.diff nor in the commit (the report's patch_withheld lists them)");
+  }
   m_result.patch_path = m_plan.folder + "/patch.diff";
   (void)write_file_atomically(m_settings.reports->root() / m_result.patch_path, patch->text);
 }

@@ -4,6 +4,8 @@
 #include "batch/attempt_session.h"
 #include "policy/path_classes.h"
 
+#include <sys/stat.h>
+
 #include <map>
 
 namespace agent_run {
@@ -93,6 +95,28 @@ SandboxRecord sandbox_record(const SandboxSite& site, const StartedSandbox* star
   record.survey_complete = started->survey.complete;
   record.survey_note = started->survey.incomplete_reason;
   return record;
+}
+
+PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const std::vector<fs::path>& protected_paths,
+                         const Survey* survey) {
+  DecisionContext context;
+  context.workspace = workspace;
+  context.protected_paths = protected_paths;
+  return [&policy, context, survey](std::string_view relative) -> std::string {
+    const fs::path absolute = context.workspace / fs::path(relative);
+    PathVerdict verdict = classify_path(policy, absolute.string(), context);
+    if (verdict.kind == PathClass::hidden) return "hidden by rule '" + verdict.rule + "'";
+    if (verdict.kind == PathClass::read_only) {
+      return verdict.rule == "protected path" ? "read-only: protected path" : "read-only: rule '" + verdict.rule + "'";
+    }
+    struct stat status {};
+    if (survey != nullptr && ::lstat(absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode)) {
+      if (const SurveyedPath* hidden = survey->hidden_file(FileIdentity{status.st_dev, status.st_ino})) {
+        return "another name of a hidden file (" + hidden->relative + ")";
+      }
+    }
+    return "";
+  };
 }
 
 std::string why_unsandboxed(const SandboxSpec& spec) {

@@ -58,6 +58,13 @@ std::string unsandboxed_warning(const SandboxSpec& spec, std::size_t attempts);
 /// `--sandbox on|off` as a spec (nullopt when not given): on is the default sandbox for every task.
 std::optional<SandboxSpec> sandbox_flag(std::optional<bool> on);
 
+/// What the patch and the commit leave out of `workspace`: a path the policy hides (a deny rule on
+/// reads) or keeps read-only (a deny rule on edits, a protected path), and another name of a file
+/// the survey hid (nullptr: no sandbox ran). The reason reads "hidden by rule 'R'",
+/// "read-only: rule 'R'", "read-only: protected path", "another name of a hidden file (...)".
+PatchFilter patch_filter(const Policy& policy, const std::filesystem::path& workspace,
+                         const std::vector<std::filesystem::path>& protected_paths, const Survey* survey);
+
 /// One warning per place that turns the sandbox off for planned attempts, with how many it turns off.
 std::vector<std::string> unsandboxed_warnings(const std::vector<AttemptPlan>& plans,
                                               const std::optional<SandboxSpec>& flag);

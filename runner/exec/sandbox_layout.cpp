@@ -182,11 +182,13 @@ std::vector<std::string> holder_argv(const SandboxLayout& layout, const fs::path
   append(argv, {"--ro-bind", layout.mask_file.string(), layout.token.string()});
   append(argv, {"--bind", layout.private_tmp.string(), "/tmp", "--tmpfs", "/var/tmp"});
   for (const fs::path& folder : layout.emptied) append(argv, {"--tmpfs", folder.string()});
-  for (const auto& [source, target] : layout.read_only_binds)
-    append(argv, {"--ro-bind", source.string(), target.string()});
   const std::string workspace = layout.workspace.string();
   append(argv, {layout.spec.write == SandboxWrite::none ? "--ro-bind" : "--bind", workspace, workspace});
   for (const fs::path& path : layout.read_only) append(argv, {"--ro-bind", path.string(), path.string()});
+  // After the workspace and its .git, which would cover them: a worktree's main repository and the
+  // sanitized git config over the real one.
+  for (const auto& [source, target] : layout.read_only_binds)
+    append(argv, {"--ro-bind", source.string(), target.string()});
   for (const fs::path& folder : layout.masked_folders) {
     append(argv, {"--perms", "000", "--tmpfs", folder.string(), "--remount-ro", folder.string()});
   }
@@ -208,10 +210,13 @@ std::vector<std::string> entry_argv(pid_t holder, const SandboxLayout& layout, c
   append(entry, {tools.unshare.string(), "--pid", "--fork", "--mount-proc", "--kill-child", "--"});
   append(entry, {tools.setpriv.string(), "--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all",
                  "--bounding-set=-all", "--"});
+  // The shell stays as the PID namespace's init and runs the command as its child, not exec'd: an
+  // init ignores the SIGTERM that ends an attempt (and unshare's parent ignores it too), so an
+  // exec'd command would only ever die of SIGKILL; as a child it gets SIGTERM and may clean up.
   append(entry,
          {tools.shell.string(), "-c",
           "[ -e \"$1\" ] || { echo \"agent-run: not inside the attempt's sandbox; nothing ran\" >&2; exit 125; }; "
-          "cd -- \"$0\" || exit 125; shift; exec \"$@\"",
+          "cd -- \"$0\" || exit 125; shift; \"$@\"",
           cwd.empty() ? layout.workspace.string() : cwd.string(), layout.token.string()});
   entry.insert(entry.end(), argv.begin(), argv.end());
   return entry;

@@ -28,7 +28,7 @@ class CopyWorkspace final : public Workspace {
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_place.root);
     if (!repository) return repository.error();
-    return repository->diff_from(m_baseline);
+    return repository->diff_from(m_baseline, withholding());
   }
 
   Expected<void> finish(KeepWorkspace keep) override {

@@ -18,7 +18,7 @@ class InPlaceWorkspace final : public Workspace {
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_root);
     if (!repository) return repository.error();
-    return repository->diff_from(m_baseline);
+    return repository->diff_from(m_baseline, withholding());
   }
 
   Expected<void> finish(KeepWorkspace) override { return {}; }

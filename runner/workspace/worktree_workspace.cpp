@@ -22,7 +22,7 @@ class WorktreeWorkspace final : public Workspace {
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_place.root);
     if (!repository) return repository.error();
-    return repository->diff_from(m_baseline);
+    return repository->diff_from(m_baseline, withholding());
   }
 
   Expected<std::string> commit(const std::string& branch, const std::string& message) const override {

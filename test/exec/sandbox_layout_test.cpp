@@ -38,9 +38,9 @@ BOOST_AUTO_TEST_CASE(the_holder_mounts_in_order_and_later_mounts_win) {
   BOOST_TEST(
       line.find("--ro-bind /srv/scratch/sandbox-1/masked /run/agent-run-sandbox-1 "
                 "--bind /srv/scratch/sandbox-1/tmp /tmp --tmpfs /var/tmp --tmpfs /srv/source "
+                "--bind /srv/ws /srv/ws --ro-bind /srv/ws/.git /srv/ws/.git --ro-bind /srv/ws/.github /srv/ws/.github "
                 "--ro-bind /srv/source/.git /srv/source/.git "
                 "--ro-bind /srv/scratch/sandbox-1/git-config /srv/source/.git/config "
-                "--bind /srv/ws /srv/ws --ro-bind /srv/ws/.git /srv/ws/.git --ro-bind /srv/ws/.github /srv/ws/.github "
                 "--perms 000 --tmpfs /srv/ws/secrets --remount-ro /srv/ws/secrets "
                 "--ro-bind /srv/scratch/sandbox-1/masked /srv/ws/.env "
                 "--chdir /srv/ws --info-fd 1 -- /bin/sh -c echo agent-run-sandbox-ready >&2 && exec \"$0\" "
@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(a_command_enters_with_a_pid_namespace_of_its_own_and_no_cap
              "/usr/bin/unshare --pid --fork --mount-proc --kill-child -- /usr/bin/setpriv --no-new-privs "
              "--inh-caps=-all --ambient-caps=-all --bounding-set=-all -- /bin/sh -c [ -e \"$1\" ] || { echo "
              "\"agent-run: not inside the attempt's sandbox; nothing ran\" >&2; exit 125; }; cd -- \"$0\" || exit 125; "
-             "shift; exec \"$@\" /srv/ws/sub /run/agent-run-sandbox-1 /bin/bash -c make");
+             "shift; \"$@\" /srv/ws/sub /run/agent-run-sandbox-1 /bin/bash -c make");
   layout.spec.network = SandboxNetwork::on;  // the machine's network namespace cannot be re-entered
   BOOST_TEST(join(entry_argv(4242, layout, SandboxEntryTools{}, "/srv/ws", {"true"}), " ").find("--net") ==
              std::string::npos);

@@ -1,3 +1,4 @@
+#include "base/cancellation.h"
 #include "base/text.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/process_group.h"
@@ -10,6 +11,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <unistd.h>
+
+#include <csignal>
 
 #include <filesystem>
 #include <fstream>
@@ -188,10 +191,10 @@ BOOST_AUTO_TEST_CASE(each_command_has_its_own_processes_and_proc_and_never_sees_
   std::vector<std::string> lines = split(result.output, '\n');
   if (!lines.empty() && lines.back().empty()) lines.pop_back();
   BOOST_REQUIRE(lines.size() >= 4u);
-  BOOST_TEST(lines[0] == "1");                                   // the command is pid 1 of its own namespace
-  BOOST_TEST(std::stoi(lines[1]) <= 4);                          // sh, ls, grep and the like: nothing of the machine's
+  BOOST_TEST(lines[0] == "2");           // the command is pid 2 of its own namespace (the entry's shell is its init)
+  BOOST_TEST(std::stoi(lines[1]) <= 5);  // the init, sh, ls, grep and the like: nothing of the machine's
   BOOST_TEST(result.output.find("env=1") != std::string::npos);  // agent-run's /proc entry is not there
-  BOOST_TEST(lines.back() == "1");  // /proc/1/environ is the command's own (it carries the marker)
+  BOOST_TEST(lines.back() == "1");  // /proc/1/environ is the entry's, the command's own (it carries the marker)
 }
 
 BOOST_AUTO_TEST_CASE(a_timeout_kills_the_sandboxed_command_and_its_children) {
@@ -200,6 +203,28 @@ BOOST_AUTO_TEST_CASE(a_timeout_kills_the_sandboxed_command_and_its_children) {
   ProcessResult result = scene.run(table, "sleep 1000 & sleep 1000", 300ms);
   BOOST_TEST(result.timed_out);
   for (pid_t pid : processes_marked(table.marker())) BOOST_TEST(test::is_gone_soon(pid));
+}
+
+BOOST_AUTO_TEST_CASE(a_stopped_command_gets_sigterm_first_and_may_clean_up) {
+  SandboxScene scene;
+  ProcessTable table;
+  Cancellation cancellation;
+  const fs::path ready = scene.workspace.path() / "ready";
+  std::thread stopper([&] {  // stops the command once it says its trap is set
+    for (int i = 0; i < 12000 && !fs::exists(ready); ++i) std::this_thread::sleep_for(10ms);
+    cancellation.cancel(SIGTERM);
+  });
+  ProcessSpec spec = shell_command(
+      "trap 'echo cleaned-up > term.txt; exit 0' TERM; touch ready; "
+      "while :; do sleep 0.05; done",
+      scene.workspace.path(), 600s);
+  spec.environment = test::test_environment();
+  spec.cancellation = &cancellation;
+  spec.kill_grace = 120s;  // a SIGKILL before the trap ran would fail the case, not hang it
+  auto result = table.run(scene.sandbox->wrap(spec));
+  stopper.join();
+  BOOST_REQUIRE(result.has_value());
+  BOOST_TEST(read_text(scene.workspace.path() / "term.txt") == "cleaned-up\n");  // not an init's ignored SIGTERM
 }
 
 BOOST_AUTO_TEST_CASE(an_escape_inside_the_sandbox_dies_with_its_command) {

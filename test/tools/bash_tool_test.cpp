@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(with_a_sandbox_the_command_runs_inside_it_and_writes_outsid
       bash("echo in > inside.txt; echo $$ $HOME; echo out > " + shell_quote((elsewhere.path() / "x").string()));
   BOOST_TEST_INFO(output.content);
   BOOST_TEST(output.is_error);  // the second write failed: everything but the workspace, /tmp and HOME is read-only
-  BOOST_TEST(output.content.starts_with("1 /tmp/home\n"));  // pid 1 of its own namespace, the sandbox's HOME
+  BOOST_TEST(output.content.starts_with("2 /tmp/home\n"));  // pid 2 of its own namespace, the sandbox's HOME
   BOOST_TEST(output.content.find("Read-only file system") != std::string::npos);
   BOOST_TEST(folder.read("inside.txt") == "in\n");
   BOOST_TEST(!std::filesystem::exists(elsewhere.path() / "x"));
