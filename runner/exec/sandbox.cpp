@@ -8,9 +8,12 @@ namespace {
 
 constexpr const char* k_bubblewrap = "bwrap";
 
-/// bwrap's options before the command: namespaces, then mounts in order (later ones win).
+/// bwrap's options before the command: namespaces, then mounts in order (later ones win). A user
+/// namespace always: bubblewrap makes one by itself for other users, but root without CAP_SYS_ADMIN
+/// (a container's root) can make no other namespace without one.
 std::vector<std::string> bubblewrap_options(const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
-  std::vector<std::string> argv = {k_bubblewrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"};
+  std::vector<std::string> argv = {k_bubblewrap,    "--unshare-user", "--die-with-parent",
+                                   "--unshare-pid", "--unshare-ipc",  "--unshare-uts"};
   if (sandbox.network == SandboxNetwork::off) argv.push_back("--unshare-net");
   if (sandbox.write == SandboxWrite::workspace) {
     argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
