@@ -1,0 +1,31 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace agent_run {
+
+// GitHub Actions workflow commands (`::error file=...::message`), escaped as the runner unescapes
+// them (actions/toolkit's command.ts): the one home for that escaping.
+
+/// A message: `%` as `%25`, CR as `%0D`, LF as `%0A` (`%` first); invalid UTF-8 repaired and other
+/// control characters made visible.
+std::string command_data(std::string_view text);
+
+/// A property value: as command_data, plus `:` as `%3A` and `,` as `%2C`.
+std::string command_property(std::string_view text);
+
+/// One annotation on a file of the repository (`::error` or `::warning`).
+struct Annotation {
+  std::string level = "error";  // error | warning | notice
+  std::string file;             // relative to the repository's root; empty: not on a file
+  int line = 0;                 // 1-based; 0: none
+  int column = 0;               // 1-based; 0: none
+  std::string title;
+  std::string message;
+};
+
+/// The workflow command line for `annotation`, without the line break.
+std::string annotation_command(const Annotation& annotation);
+
+}  // namespace agent_run
