@@ -43,7 +43,7 @@ Expected<void> check_sandbox_works(const SandboxSpec& sandbox, const std::string
   auto result = run_process(sandboxed(probe, sandbox, "/"));
   if (!result) {
     return make_error(asked_by + " asks for a sandbox, but bubblewrap is not installed (" + result.error().message +
-                      "); install Debian's 'bubblewrap' package (ci/setup.sh does), or remove 'sandbox:'");
+                      "); install Debian's 'bubblewrap' package (apt-get install bubblewrap), or remove 'sandbox:'");
   }
   if (result->exit_code != 0) {
     std::string said(trim(result->output));

@@ -164,7 +164,7 @@ BOOST_AUTO_TEST_CASE(without_bubblewrap_a_sandboxed_task_is_an_error_never_unsan
   BOOST_REQUIRE(!works.has_value());
   BOOST_TEST(works.error().message ==
              "the task asks for a sandbox, but bubblewrap is not installed (cannot run 'bwrap': No such file or "
-             "directory); install Debian's 'bubblewrap' package (ci/setup.sh does), or remove 'sandbox:'");
+             "directory); install Debian's 'bubblewrap' package (apt-get install bubblewrap), or remove 'sandbox:'");
 }
 
 BOOST_AUTO_TEST_CASE(the_command_line_puts_the_command_after_bubblewrap_s_options) {
