@@ -122,6 +122,7 @@ struct AttemptResult {
   std::string message;                   // one line for a person
   std::string started_at;                // UTC, ISO 8601
   std::string stop_reason;               // how the agent loop ended: end_turn, limit.turns, ...
+  std::string final_message;             // the agent's last words: the text of its last turn
   int turns = 0;
   std::vector<ToolCallRecord> tool_calls;
   std::vector<EditRecord> edits;

@@ -35,9 +35,10 @@ std::string annotation_command(const Annotation& annotation) {
     if (value.empty()) return;
     properties += (properties.empty() ? " " : ",") + std::string(name) + "=" + command_property(value);
   };
+  bool on_a_line = !annotation.file.empty() && annotation.line > 0;  // a line means nothing without its file
   add("file", annotation.file);
-  if (annotation.line > 0) add("line", std::to_string(annotation.line));
-  if (annotation.line > 0 && annotation.column > 0) add("col", std::to_string(annotation.column));
+  if (on_a_line) add("line", std::to_string(annotation.line));
+  if (on_a_line && annotation.column > 0) add("col", std::to_string(annotation.column));
   add("title", annotation.title);
   return "::" + annotation.level + properties + "::" + command_data(annotation.message);
 }

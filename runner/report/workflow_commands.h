@@ -25,7 +25,7 @@ struct Annotation {
   std::string message;
 };
 
-/// The workflow command line for `annotation`, without the line break.
+/// The workflow command line for `annotation`, without the line break; line and column only with a file.
 std::string annotation_command(const Annotation& annotation);
 
 }  // namespace agent_run
