@@ -43,6 +43,8 @@ std::string token_count(std::int64_t tokens) {
   return fixed(value, decimals) + unit;
 }
 
+std::string tokens_text(const Usage& usage) { return (usage.estimated ? "~" : "") + token_count(usage.total_tokens()); }
+
 std::optional<double> pass_rate(const RunTotals& totals) {
   int judged = totals.passed + totals.failed;
   if (judged == 0) return std::nullopt;

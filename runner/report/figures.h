@@ -19,6 +19,9 @@ std::string dollars(const std::optional<double>& cost_usd);
 /// `812`, `24.4k`, `1.25M`: a token count in three significant figures.
 std::string token_count(std::int64_t tokens);
 
+/// A usage's tokens in all as token_count, with `~` before when they were estimated.
+std::string tokens_text(const Usage& usage);
+
 /// Passed attempts over judged ones (passed + failed); nullopt when none was judged.
 std::optional<double> pass_rate(const RunTotals& totals);
 

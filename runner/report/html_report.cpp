@@ -24,8 +24,6 @@ std::string tile(const std::string& value, const std::string& label, const std::
   return "<div class=\"tile " + css_class + "\"><b>" + html_text(value) + "</b><span>" + html_text(label) + "</span></div>";
 }
 
-std::string tokens_text(const Usage& usage) { return (usage.estimated ? "~" : "") + token_count(usage.total_tokens()); }
-
 std::string header_html(const RunReport& report, const RunTotals& totals) {
   std::string meta = "started " + report.started_at + " \xC2\xB7 took " + short_duration(report.duration_ms) +
                      " \xC2\xB7 agent-run " + report.runner_version;

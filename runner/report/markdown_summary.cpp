@@ -72,10 +72,6 @@ const char* outcome_mark(Outcome outcome) {
   return "";
 }
 
-std::string tokens_text(const Usage& usage) {
-  return (usage.estimated ? "~" : "") + token_count(usage.total_tokens());
-}
-
 std::string headline(const RunReport& report, const RunTotals& totals) {
   Outcome overall = totals.failed ? Outcome::failed : totals.error ? Outcome::error : Outcome::passed;
   std::string line = "## " + std::string(outcome_mark(overall)) + " agent-run: " + std::to_string(totals.passed) +

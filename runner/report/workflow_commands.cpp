@@ -6,7 +6,7 @@ namespace agent_run {
 
 namespace {
 
-std::string escape(std::string_view text, bool property) {
+std::string escape_for_command(std::string_view text, bool property) {
   std::string printable = xml_printable(text);
   std::string out;
   out.reserve(printable.size());
@@ -25,9 +25,9 @@ std::string escape(std::string_view text, bool property) {
 
 }  // namespace
 
-std::string command_data(std::string_view text) { return escape(text, false); }
+std::string command_data(std::string_view text) { return escape_for_command(text, false); }
 
-std::string command_property(std::string_view text) { return escape(text, true); }
+std::string command_property(std::string_view text) { return escape_for_command(text, true); }
 
 std::string annotation_command(const Annotation& annotation) {
   std::string properties;
