@@ -11,7 +11,7 @@ namespace agent_run {
 /// Attempts that share a task (or a model), with their totals: the rows of the summary's and the
 /// HTML report's tables and charts.
 struct AttemptGroup {
-  std::string key;               // the task id, or the model
+  std::string key;  // the task id, or the model
   RunTotals totals;
   std::vector<std::size_t> attempts;  // indexes into RunReport::attempts, in report order
 };

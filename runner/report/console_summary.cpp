@@ -32,14 +32,16 @@ std::string plural(long long count, std::string_view one, std::string_view many)
   return std::to_string(count) + " " + std::string(count == 1 ? one : many);
 }
 
-std::string cost_words(const Usage& usage) { return usage.cost_usd ? "cost " + dollars(usage.cost_usd) : "cost unknown"; }
+std::string cost_words(const Usage& usage) {
+  return usage.cost_usd ? "cost " + dollars(usage.cost_usd) : "cost unknown";
+}
 
 std::string usage_line(const Usage& usage) {
   std::string line = "usage: ";
   line += usage.estimated ? "~" + plural(usage.total_tokens(), "token", "tokens") + " (estimated)"
                           : plural(usage.total_tokens(), "token", "tokens");
-  line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) +
-          " output, " + std::to_string(usage.cache_read_input_tokens) + " cache read, " +
+  line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) + " output, " +
+          std::to_string(usage.cache_read_input_tokens) + " cache read, " +
           std::to_string(usage.cache_creation_input_tokens) + " cache write; " + cost_words(usage);
   return line;
 }
@@ -65,8 +67,9 @@ std::string run_summary_lines(const RunReport& report) {
   out += usage_line(totals.usage) + "\n";
   out += "tool calls: " + std::to_string(totals.tool_calls) + ", " + std::to_string(totals.denied) + " denied\n";
   if (report.interrupted) {
-    out += "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
-           "and those not started\n";
+    out +=
+        "interrupted: attempts that were running are reported as interrupted; agent-run --resume runs them "
+        "and those not started\n";
   }
   return out;
 }

@@ -26,9 +26,7 @@ std::string short_duration(long long ms) {
   return std::to_string(seconds / 3600) + "h" + two_digits(seconds / 60 % 60) + "m";
 }
 
-std::string dollars(const std::optional<double>& cost_usd) {
-  return cost_usd ? "$" + fixed(*cost_usd, 4) : "unknown";
-}
+std::string dollars(const std::optional<double>& cost_usd) { return cost_usd ? "$" + fixed(*cost_usd, 4) : "unknown"; }
 
 std::string token_count(std::int64_t tokens) {
   if (tokens < 1000) return std::to_string(tokens);
@@ -55,8 +53,6 @@ std::string percent(const std::optional<double>& fraction) {
   return fraction ? std::to_string(static_cast<int>(std::lround(*fraction * 100))) + "%" : "-";
 }
 
-std::string decimal_fraction(const std::optional<double>& fraction) {
-  return fraction ? fixed(*fraction, 4) : "";
-}
+std::string decimal_fraction(const std::optional<double>& fraction) { return fraction ? fixed(*fraction, 4) : ""; }
 
 }  // namespace agent_run

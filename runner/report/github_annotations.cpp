@@ -32,7 +32,10 @@ std::optional<Annotation> failed_command(const AttemptResult& attempt, const Rep
       if (check.passed) continue;
       std::string how = check.timed_out ? "timed out" : "exited " + std::to_string(check.exit_code);
       std::string kind = commands == &attempt.setup ? "setup" : "check";
-      Annotation annotation{"error", paths.task_file(attempt).value_or(""), 0, 0,
+      Annotation annotation{"error",
+                            paths.task_file(attempt).value_or(""),
+                            0,
+                            0,
                             "agent-run: " + attempt_label(attempt, show_model) + ": " + kind + " `" +
                                 std::string(trim(check.run)).substr(0, 200) + "` " + how,
                             last_lines(check.output_tail)};
@@ -60,7 +63,9 @@ void collect_problems(const AttemptResult& attempt, const RepositoryPaths& paths
       std::string message = problem.message + (problem.code.empty() ? "" : " [" + problem.code + "]");
       if (file.empty()) message = problem.path + ": " + message;
       problems.push_back(LeftProblem{{problem.severity == "error" ? "error" : "warning", file, problem.line,
-                                      problem.column, "", tail_of(message, k_message_bytes)}, {}, false});
+                                      problem.column, "", tail_of(message, k_message_bytes)},
+                                     {},
+                                     false});
     }
     LeftProblem& left = problems[entry->second];
     left.attempts.push_back(attempt_label(attempt, show_model));
@@ -106,11 +111,11 @@ std::vector<std::string> annotation_commands(const RunReport& report, const Repo
     commands.push_back(annotation_command(annotation));
   }
   if (rest > 0) {
-    commands.push_back(annotation_command(Annotation{
-        "notice", "", 0, 0, "agent-run",
-        std::to_string(rest) + " more annotations not shown (GitHub shows " + std::to_string(limits.errors) +
-            " errors and " + std::to_string(limits.warnings) +
-            " warnings of a step); the step summary and report.html list every failure"}));
+    commands.push_back(annotation_command(
+        Annotation{"notice", "", 0, 0, "agent-run",
+                   std::to_string(rest) + " more annotations not shown (GitHub shows " + std::to_string(limits.errors) +
+                       " errors and " + std::to_string(limits.warnings) +
+                       " warnings of a step); the step summary and report.html list every failure"}));
   }
   return commands;
 }

@@ -59,7 +59,8 @@ std::string call_html(const ToolCallRecord& call) {
   std::string item = denied ? "<li class=\"denied\">\xE2\x8A\x98 " : "<li>";
   item += html_text(call.name) + " " + code(call.input_summary);
   if (denied) {
-    item += " denied by " + (call.rule_id.empty() ? html_text(call.decided_by) : "rule <b>" + html_text(call.rule_id) + "</b>");
+    item += " denied by " +
+            (call.rule_id.empty() ? html_text(call.decided_by) : "rule <b>" + html_text(call.rule_id) + "</b>");
     if (!call.reason.empty()) item += ": " + html_text(call.reason);
   } else {
     item += " <span class=\"note\">" + short_duration(call.duration_ms) + (call.is_error ? ", failed" : "") + "</span>";
@@ -72,12 +73,13 @@ std::string edit_html(const EditRecord& edit) {
                      std::to_string(edit.lines_added) + " \xE2\x88\x92" + std::to_string(edit.lines_removed);
   if (!edit.diagnostics) return item + " <span class=\"note\">diagnostics off</span></li>";
   const EditDiagnostics& diagnostics = *edit.diagnostics;
-  item += " <span class=\"note\">" + html_text(diagnostics.checker.empty() ? "no checker" : diagnostics.checker) + ": " +
-          html_text(diagnostics.status) + ", " + std::to_string(diagnostics.introduced.size()) + " new, " +
+  item += " <span class=\"note\">" + html_text(diagnostics.checker.empty() ? "no checker" : diagnostics.checker) +
+          ": " + html_text(diagnostics.status) + ", " + std::to_string(diagnostics.introduced.size()) + " new, " +
           std::to_string(diagnostics.resolved.size()) + " resolved</span>";
   if (!diagnostics.introduced.empty()) {
     item += "<ul>";
-    for (const Problem& problem : diagnostics.introduced) item += "<li class=\"problem\">" + html_text(problem_text(problem)) + "</li>";
+    for (const Problem& problem : diagnostics.introduced)
+      item += "<li class=\"problem\">" + html_text(problem_text(problem)) + "</li>";
     item += "</ul>";
   }
   return item + "</li>";
@@ -88,7 +90,8 @@ std::string turn_html(int number, const Turn& turn, long long longest_ms) {
   item += "<span class=\"time\"><span class=\"m\" style=\"width:" + percent_width(turn.model_ms, longest_ms) +
           "\"></span><span class=\"t\" style=\"width:" + percent_width(turn.tools_ms, longest_ms) + "\"></span></span>";
   item += "model " + short_duration(turn.model_ms) + " \xC2\xB7 tools " + short_duration(turn.tools_ms);
-  if (turn.failed_tries > 0) item += " \xC2\xB7 <span class=\"denied\">" + std::to_string(turn.failed_tries) + " failed tries</span>";
+  if (turn.failed_tries > 0)
+    item += " \xC2\xB7 <span class=\"denied\">" + std::to_string(turn.failed_tries) + " failed tries</span>";
   if (turn.calls.empty() && turn.edits.empty()) return item + "</li>";
   item += "<ul class=\"calls\">";
   for (const ToolCallRecord* call : turn.calls) item += call_html(*call);
@@ -101,7 +104,8 @@ std::string command_html(const CheckRecord& check) {
   item += code(check.run) + " ";
   item += check.passed ? "passed" : check.timed_out ? "timed out" : "exited " + std::to_string(check.exit_code);
   item += " <span class=\"note\">" + short_duration(check.duration_ms) + "</span>";
-  if (!check.passed && !check.output_tail.empty()) item += "<pre>" + html_text(tail_of(check.output_tail, k_output_tail_bytes)) + "</pre>";
+  if (!check.passed && !check.output_tail.empty())
+    item += "<pre>" + html_text(tail_of(check.output_tail, k_output_tail_bytes)) + "</pre>";
   return item + "</li>";
 }
 
@@ -116,8 +120,9 @@ std::string timeline_html(const AttemptResult& attempt) {
   std::map<int, Turn> turns = turns_of(attempt);
   long long longest = 0;
   for (const auto& [number, turn] : turns) longest = std::max(longest, turn.model_ms + turn.tools_ms);
-  std::string html = "<h3>Timeline</h3><p class=\"legend note\">time per turn:<span class=\"m\"></span>model"
-                     "<span class=\"t\"></span>tools</p><ol class=\"timeline\">";
+  std::string html =
+      "<h3>Timeline</h3><p class=\"legend note\">time per turn:<span class=\"m\"></span>model"
+      "<span class=\"t\"></span>tools</p><ol class=\"timeline\">";
   html += commands_html("Setup", attempt.setup);
   for (const auto& [number, turn] : turns) html += turn_html(number, turn, longest);
   html += commands_html("Checks", attempt.checks);
@@ -128,11 +133,12 @@ std::string diff_html(const std::string& patch) {
   std::string html = "<pre class=\"diff\">";
   for (const std::string& line : split(patch, '\n')) {
     const char* kind = line.starts_with("diff --git") || line.starts_with("--- ") || line.starts_with("+++ ") ? "f"
-                       : line.starts_with("@@")                                                             ? "h"
-                       : line.starts_with("+")                                                              ? "a"
-                       : line.starts_with("-")                                                              ? "d"
-                                                                                                            : nullptr;
-    html += kind ? "<span class=\"" + std::string(kind) + "\">" + html_text(line) + "</span>\n" : html_text(line) + "\n";
+                       : line.starts_with("@@")                                                               ? "h"
+                       : line.starts_with("+")                                                                ? "a"
+                       : line.starts_with("-")                                                                ? "d"
+                                                                                                              : nullptr;
+    html +=
+        kind ? "<span class=\"" + std::string(kind) + "\">" + html_text(line) + "</span>\n" : html_text(line) + "\n";
   }
   return html + "</pre>";
 }
@@ -142,7 +148,8 @@ std::string patch_html(const AttemptResult& attempt, const AttemptView& view) {
   if (stats.files_changed == 0 && view.patch.empty()) return {};
   std::string html = "<h3>Patch</h3><p class=\"note\">" + std::to_string(stats.files_changed) + " files, +" +
                      std::to_string(stats.lines_added) + " \xE2\x88\x92" + std::to_string(stats.lines_removed);
-  if (!attempt.patch_path.empty()) html += " \xC2\xB7 <a href=\"" + html_attribute(attempt.patch_path) + "\">patch.diff</a>";
+  if (!attempt.patch_path.empty())
+    html += " \xC2\xB7 <a href=\"" + html_attribute(attempt.patch_path) + "\">patch.diff</a>";
   if (view.patch.empty()) return html + " (not included on this page)</p>";
   if (view.patch_cut) html += " (cut here: the whole patch is in patch.diff)";
   return html + "</p>" + diff_html(view.patch);
@@ -152,27 +159,30 @@ std::string facts_html(const AttemptResult& attempt) {
   std::string facts = "started " + html_text(attempt.started_at) + " \xC2\xB7 task file " + code(attempt.task_file);
   if (!attempt.stop_reason.empty()) facts += " \xC2\xB7 stopped: " + html_text(attempt.stop_reason);
   facts += attempt.sandboxed ? " \xC2\xB7 sandboxed" : "";
-  if (attempt.commit) facts += " \xC2\xB7 committed to " + code(attempt.commit->branch) + " " + code(attempt.commit->sha.substr(0, 12));
-  if (!attempt.transcript_path.empty()) facts += " \xC2\xB7 <a href=\"" + html_attribute(attempt.transcript_path) + "\">transcript</a>";
+  if (attempt.commit)
+    facts += " \xC2\xB7 committed to " + code(attempt.commit->branch) + " " + code(attempt.commit->sha.substr(0, 12));
+  if (!attempt.transcript_path.empty())
+    facts += " \xC2\xB7 <a href=\"" + html_attribute(attempt.transcript_path) + "\">transcript</a>";
   return "<p class=\"note\">" + facts + "</p>";
 }
 
 std::string summary_html(const AttemptResult& attempt, const AttemptView& view) {
   std::string why = attempt.outcome == Outcome::passed ? "" : html_text(attempt.outcome_type) + " \xC2\xB7 ";
-  return "<summary><span class=\"outcome-" + std::string(to_string(attempt.outcome)) + "\">" + outcome_html(attempt.outcome) +
-         "</span> <b>" + html_text(attempt_label(attempt, view.show_model)) + "</b> <span class=\"figures\">" + why +
-         html_text(attempt.model) + " \xC2\xB7 " + std::to_string(attempt.turns) + " turns \xC2\xB7 " +
-         short_duration(attempt.durations.total_ms) + " \xC2\xB7 " + dollars(attempt.usage.cost_usd) + " \xC2\xB7 " +
-         token_count(attempt.usage.total_tokens()) + " tokens</span></summary>";
+  return "<summary><span class=\"outcome-" + std::string(to_string(attempt.outcome)) + "\">" +
+         outcome_html(attempt.outcome) + "</span> <b>" + html_text(attempt_label(attempt, view.show_model)) +
+         "</b> <span class=\"figures\">" + why + html_text(attempt.model) + " \xC2\xB7 " +
+         std::to_string(attempt.turns) + " turns \xC2\xB7 " + short_duration(attempt.durations.total_ms) +
+         " \xC2\xB7 " + dollars(attempt.usage.cost_usd) + " \xC2\xB7 " + token_count(attempt.usage.total_tokens()) +
+         " tokens</span></summary>";
 }
 
 }  // namespace
 
 std::string outcome_html(Outcome outcome) {
   switch (outcome) {
-    case Outcome::passed: return "\xE2\x9C\x93 passed";   // ✓
-    case Outcome::failed: return "\xE2\x9C\x97 failed";   // ✗
-    case Outcome::error: return "\xE2\x9A\xA0 error";     // ⚠
+    case Outcome::passed: return "\xE2\x9C\x93 passed";    // ✓
+    case Outcome::failed: return "\xE2\x9C\x97 failed";    // ✗
+    case Outcome::error: return "\xE2\x9A\xA0 error";      // ⚠
     case Outcome::skipped: return "\xE2\x80\x93 skipped";  // –
   }
   return "";
@@ -187,8 +197,8 @@ std::string attempt_html(const AttemptResult& attempt, const AttemptView& view) 
   }
   html += facts_html(attempt) + timeline_html(attempt);
   if (!attempt.final_message.empty()) {
-    html += "<h3>Final message</h3><blockquote>" + html_text(cap_head_tail(attempt.final_message, k_final_message_bytes, 0)) +
-            "</blockquote>";
+    html += "<h3>Final message</h3><blockquote>" +
+            html_text(cap_head_tail(attempt.final_message, k_final_message_bytes, 0)) + "</blockquote>";
   }
   return html + patch_html(attempt, view) + "</div></details>\n";
 }

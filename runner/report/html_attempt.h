@@ -9,11 +9,11 @@ namespace agent_run {
 
 /// How one attempt is shown on the HTML report's page.
 struct AttemptView {
-  std::size_t index = 0;     // in the report: the section's id is `a<index>`
-  bool show_model = false;   // the label names the model (the report has several)
-  std::size_t model = 0;     // the model's index, for the model filter's class `m<model>`
-  std::string patch;         // what is shown of the patch; empty: none, or not included
-  bool patch_cut = false;    // the patch was longer than what is shown
+  std::size_t index = 0;    // in the report: the section's id is `a<index>`
+  bool show_model = false;  // the label names the model (the report has several)
+  std::size_t model = 0;    // the model's index, for the model filter's class `m<model>`
+  std::string patch;        // what is shown of the patch; empty: none, or not included
+  bool patch_cut = false;   // the patch was longer than what is shown
 };
 
 /// The outcome as a word with its mark (`✅ passed`), as the page shows it.

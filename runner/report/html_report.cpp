@@ -14,25 +14,28 @@ namespace agent_run {
 
 namespace {
 
-constexpr std::size_t k_chart_rows = 30;                // rows of a chart; the table lists them all
-constexpr std::size_t k_failures_listed = 200;          // links in "What failed"
-constexpr std::size_t k_patch_bytes = 16 * 1024;        // of one attempt's patch on the page
+constexpr std::size_t k_chart_rows = 30;          // rows of a chart; the table lists them all
+constexpr std::size_t k_failures_listed = 200;    // links in "What failed"
+constexpr std::size_t k_patch_bytes = 16 * 1024;  // of one attempt's patch on the page
 constexpr std::size_t k_all_patches_bytes = 4 * 1024 * 1024;
 constexpr Outcome k_outcomes[] = {Outcome::passed, Outcome::failed, Outcome::error, Outcome::skipped};
 
 std::string tile(const std::string& value, const std::string& label, const std::string& css_class = "") {
-  return "<div class=\"tile " + css_class + "\"><b>" + html_text(value) + "</b><span>" + html_text(label) + "</span></div>";
+  return "<div class=\"tile " + css_class + "\"><b>" + html_text(value) + "</b><span>" + html_text(label) +
+         "</span></div>";
 }
 
 std::string header_html(const RunReport& report, const RunTotals& totals) {
   std::string meta = "started " + report.started_at + " \xC2\xB7 took " + short_duration(report.duration_ms) +
                      " \xC2\xB7 agent-run " + report.runner_version;
   if (!report.policy_file.empty()) meta += " \xC2\xB7 policy " + report.policy_file;
-  if (report.shard) meta += " \xC2\xB7 shard " + std::to_string(report.shard->index) + "/" + std::to_string(report.shard->total);
+  if (report.shard)
+    meta += " \xC2\xB7 shard " + std::to_string(report.shard->index) + "/" + std::to_string(report.shard->total);
   if (report.interrupted) meta += " \xC2\xB7 interrupted";
   std::string html = "<h1>agent-run report</h1><p class=\"meta\">" + html_text(meta) + "</p><div class=\"tiles\">";
   html += tile(std::to_string(totals.attempts), "attempts") + tile(std::to_string(totals.passed), "passed", "passed");
-  html += tile(std::to_string(totals.failed), "failed", "failed") + tile(std::to_string(totals.error), "could not be judged", "error");
+  html += tile(std::to_string(totals.failed), "failed", "failed") +
+          tile(std::to_string(totals.error), "could not be judged", "error");
   html += tile(std::to_string(totals.skipped), "skipped") + tile(percent(pass_rate(totals)), "pass rate (of judged)");
   html += tile(dollars(totals.usage.cost_usd), "cost") + tile(tokens_text(totals.usage), "tokens");
   html += tile(short_duration(totals.duration_ms), "attempt time") + "</div>";
@@ -54,15 +57,18 @@ std::string failures_html(const RunReport& report, bool show_model) {
     if (++failures > k_failures_listed) continue;
     ++listed;
     items += "<li><a href=\"#a" + std::to_string(i) + "\">" + outcome_html(attempt.outcome) + " " +
-             html_text(attempt_label(attempt, show_model)) + "</a> <b>" + html_text(attempt.outcome_type) + "</b>: " +
-             html_text(attempt.message.substr(0, 300)) + "</li>";
+             html_text(attempt_label(attempt, show_model)) + "</a> <b>" + html_text(attempt.outcome_type) +
+             "</b>: " + html_text(attempt.message.substr(0, 300)) + "</li>";
   }
   std::string html = "<h2 id=\"failed\">What failed</h2>";
   if (failures == 0) return html + "<p>Every attempt that ran passed.</p>";
-  html += "<p class=\"note\">Each opens its attempt below: the failed check's output, the diagnostics left behind, "
-          "the turn-by-turn timeline and the patch.</p><ul class=\"failures\">" + items + "</ul>";
+  html +=
+      "<p class=\"note\">Each opens its attempt below: the failed check's output, the diagnostics left behind, "
+      "the turn-by-turn timeline and the patch.</p><ul class=\"failures\">" +
+      items + "</ul>";
   if (failures > listed) {
-    html += "<p class=\"note\">and " + std::to_string(failures - listed) + " more: filter the attempts below by outcome.</p>";
+    html += "<p class=\"note\">and " + std::to_string(failures - listed) +
+            " more: filter the attempts below by outcome.</p>";
   }
   return html;
 }
@@ -91,12 +97,15 @@ std::string group_charts(const std::vector<AttemptGroup>& groups, const std::str
   auto cost = [](const AttemptGroup& g) { return g.totals.usage.cost_usd.value_or(0.0); };
   auto tokens = [](const AttemptGroup& g) { return double(g.totals.usage.total_tokens()); };
   std::string html = "<div class=\"charts\">";
-  html += group_chart("Pass rate per " + of, groups, rate, [](const AttemptGroup& g) { return percent(pass_rate(g.totals)); },
-                      true, "pass", 1.0);
-  html += group_chart("Cost per " + of, groups, cost, [](const AttemptGroup& g) { return dollars(g.totals.usage.cost_usd); },
-                      false, "bar", 0);
-  html += group_chart("Tokens per " + of, groups, tokens, [](const AttemptGroup& g) { return tokens_text(g.totals.usage); },
-                      false, "bar", 0);
+  html += group_chart(
+      "Pass rate per " + of, groups, rate, [](const AttemptGroup& g) { return percent(pass_rate(g.totals)); }, true,
+      "pass", 1.0);
+  html += group_chart(
+      "Cost per " + of, groups, cost, [](const AttemptGroup& g) { return dollars(g.totals.usage.cost_usd); }, false,
+      "bar", 0);
+  html += group_chart(
+      "Tokens per " + of, groups, tokens, [](const AttemptGroup& g) { return tokens_text(g.totals.usage); }, false,
+      "bar", 0);
   return html + "</div>";
 }
 
@@ -144,7 +153,8 @@ Filters filters_of(const RunReport& report, const std::vector<AttemptGroup>& mod
                       (all ? " checked=\"checked\"" : "") + "/>";
     filters.labels += "<label for=\"" + id + "\">" + html_text(label) + "</label>";
     if (!hide.empty()) filters.css += "#" + id + ":checked~.attempts>details:not(." + hide + "){display:none}";
-    filters.css += "#" + id + ":checked~.filters label[for=" + id + "]{background:var(--accent);color:var(--bg);"
+    filters.css += "#" + id + ":checked~.filters label[for=" + id +
+                   "]{background:var(--accent);color:var(--bg);"
                    "border-color:var(--accent)}";
   };
   add("outcome", "o-all", "all " + std::to_string(totals.attempts), "");
@@ -156,7 +166,8 @@ Filters filters_of(const RunReport& report, const std::vector<AttemptGroup>& mod
   filters.labels += "</div><div class=\"filters\"><span>Model</span>";
   add("model", "m-all", "all", "");
   for (std::size_t i = 0; i < models.size(); ++i) {
-    add("model", "m-" + std::to_string(i), models[i].key + " " + std::to_string(models[i].totals.attempts), "m" + std::to_string(i));
+    add("model", "m-" + std::to_string(i), models[i].key + " " + std::to_string(models[i].totals.attempts),
+        "m" + std::to_string(i));
   }
   return filters;
 }
@@ -186,14 +197,16 @@ std::string attempts_html(const RunReport& report, const PatchReader& read_patch
   css += filters.css;
   std::map<std::size_t, std::string> patches = patches_shown(report, read_patch);
   bool show_model = models.size() > 1;
-  std::string html = "<h2 id=\"attempts\">Attempts</h2>" + filters.inputs + "<div class=\"filters\"><span>Outcome</span>" +
-                     filters.labels + "</div><div class=\"attempts\">\n";
+  std::string html = "<h2 id=\"attempts\">Attempts</h2>" + filters.inputs +
+                     "<div class=\"filters\"><span>Outcome</span>" + filters.labels +
+                     "</div><div class=\"attempts\">\n";
   for (std::size_t i = 0; i < report.attempts.size(); ++i) {
     const AttemptResult& attempt = report.attempts[i];
     AttemptView view{i, show_model, model_index[attempt.model], {}, false};
     if (auto patch = patches.find(i); patch != patches.end()) {
       view.patch_cut = patch->second.size() > k_patch_bytes;
-      view.patch = view.patch_cut ? patch->second.substr(0, patch->second.rfind('\n', k_patch_bytes) + 1) : patch->second;
+      view.patch =
+          view.patch_cut ? patch->second.substr(0, patch->second.rfind('\n', k_patch_bytes) + 1) : patch->second;
     }
     html += attempt_html(attempt, view);
   }
@@ -208,11 +221,12 @@ std::string report_to_html(const RunReport& report, const PatchReader& read_patc
   std::string css = k_report_css;
   std::string body = header_html(report, totals) + failures_html(report, show_model) + task_aggregates_html(report) +
                      models_html(report) + attempts_html(report, read_patch, css);
-  std::string title = "agent-run: " + std::to_string(totals.passed) + " of " + std::to_string(totals.attempts) + " passed";
+  std::string title =
+      "agent-run: " + std::to_string(totals.passed) + " of " + std::to_string(totals.attempts) + " passed";
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"
-         "<meta name=\"color-scheme\" content=\"light dark\"/><title>" + html_text(title) + "</title><style>" + css +
-         "</style></head><body><main>" + body + "</main></body></html>\n";
+         "<meta name=\"color-scheme\" content=\"light dark\"/><title>" +
+         html_text(title) + "</title><style>" + css + "</style></head><body><main>" + body + "</main></body></html>\n";
 }
 
 }  // namespace agent_run

@@ -16,7 +16,7 @@ std::string key_of(const Problem& problem) {
 
 std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits) {
   struct Net {
-    int count = 0;          // introduced minus resolved (below zero: a problem from before the edits fixed)
+    int count = 0;                     // introduced minus resolved (below zero: a problem from before the edits fixed)
     std::optional<std::size_t> first;  // order of first introduction
     Problem latest;
   };

@@ -15,7 +15,7 @@ namespace {
 constexpr std::size_t k_note_bytes = 256;          // kept free for the note that says a section was cut
 constexpr std::size_t k_output_tail_bytes = 2048;  // of a failed check's output
 constexpr std::size_t k_output_tail_lines = 20;
-constexpr std::size_t k_problems_shown = 5;        // diagnostics left behind, per attempt
+constexpr std::size_t k_problems_shown = 5;  // diagnostics left behind, per attempt
 constexpr std::size_t k_final_message_bytes = 4096;
 
 /// A part of the summary: blocks (a heading with a table's header, a table row, a paragraph) that
@@ -64,9 +64,9 @@ class Budget {
 
 const char* outcome_mark(Outcome outcome) {
   switch (outcome) {
-    case Outcome::passed: return "\xE2\x9C\x85";       // ✅
-    case Outcome::failed: return "\xE2\x9D\x8C";       // ❌
-    case Outcome::error: return "\xE2\x9A\xA0\xEF\xB8\x8F";  // ⚠️
+    case Outcome::passed: return "\xE2\x9C\x85";               // ✅
+    case Outcome::failed: return "\xE2\x9D\x8C";               // ❌
+    case Outcome::error: return "\xE2\x9A\xA0\xEF\xB8\x8F";    // ⚠️
     case Outcome::skipped: return "\xE2\x8F\xAD\xEF\xB8\x8F";  // ⏭️
   }
   return "";
@@ -93,14 +93,14 @@ std::string table_head(const std::vector<std::string>& columns) {
   return head + "\n" + rule + "\n";
 }
 
-const std::vector<std::string> k_figure_columns = {"Attempts", "Passed", "Failed", "Errors",
-                                                   "Pass rate", "Cost", "Tokens", "Time"};
+const std::vector<std::string> k_figure_columns = {"Attempts",  "Passed", "Failed", "Errors",
+                                                   "Pass rate", "Cost",   "Tokens", "Time"};
 
 std::string figure_cells(const RunTotals& totals) {
   return " " + std::to_string(totals.attempts) + " | " + std::to_string(totals.passed) + " | " +
-         std::to_string(totals.failed) + " | " + std::to_string(totals.error) + " | " +
-         percent(pass_rate(totals)) + " | " + dollars(totals.usage.cost_usd) + " | " + tokens_text(totals.usage) +
-         " | " + short_duration(totals.duration_ms) + " |\n";
+         std::to_string(totals.failed) + " | " + std::to_string(totals.error) + " | " + percent(pass_rate(totals)) +
+         " | " + dollars(totals.usage.cost_usd) + " | " + tokens_text(totals.usage) + " | " +
+         short_duration(totals.duration_ms) + " |\n";
 }
 
 Section totals_section(const RunReport& report, const RunTotals& totals) {
@@ -174,12 +174,12 @@ std::string problems_block(const AttemptResult& attempt) {
   std::string block = "Diagnostics left behind (" + std::to_string(left.size()) + "):\n\n";
   for (std::size_t i = 0; i < left.size() && i < k_problems_shown; ++i) {
     const Problem& problem = left[i];
-    std::string where = problem.path + (problem.line > 0 ? ":" + std::to_string(problem.line) + ":" +
-                                                               std::to_string(problem.column)
-                                                         : "");
+    std::string where =
+        problem.path +
+        (problem.line > 0 ? ":" + std::to_string(problem.line) + ":" + std::to_string(problem.column) : "");
     block += "- **" + markdown_text(where, 200) + "** " + markdown_text(problem.severity, 20) + ": " +
-             markdown_text(problem.message, 300) + (problem.code.empty() ? "" : " \\[" + markdown_text(problem.code, 60) + "\\]") +
-             "\n";
+             markdown_text(problem.message, 300) +
+             (problem.code.empty() ? "" : " \\[" + markdown_text(problem.code, 60) + "\\]") + "\n";
   }
   if (left.size() > k_problems_shown) block += "- and " + std::to_string(left.size() - k_problems_shown) + " more\n";
   return block + "\n";

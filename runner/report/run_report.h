@@ -1,7 +1,7 @@
 #pragma once
 
-#include "report/model_call.h"
 #include "report/edit_diagnostics.h"
+#include "report/model_call.h"
 #include "report/usage.h"
 
 #include <optional>
@@ -18,10 +18,10 @@ struct ToolCallRecord {
   int turn = 0;
   std::string id;
   std::string name;
-  std::string input_summary;   // short, one line
-  std::string decision;        // allowed | denied
-  std::string decided_by;      // rule | approval_class | unmatched | protected_path
-  std::string rule_id;         // the deciding rule, if one
+  std::string input_summary;  // short, one line
+  std::string decision;       // allowed | denied
+  std::string decided_by;     // rule | approval_class | unmatched | protected_path
+  std::string rule_id;        // the deciding rule, if one
   std::string reason;
   long long duration_ms = 0;
   std::size_t result_bytes = 0;
@@ -46,13 +46,13 @@ struct CheckRecord {
   int exit_code = -1;
   bool timed_out = false;
   long long duration_ms = 0;
-  std::string output_tail;     // the last few KiB, for a person reading why it failed
+  std::string output_tail;  // the last few KiB, for a person reading why it failed
 };
 
 /// One item of the agent's working plan, as todo_write last sent it.
 struct TodoItem {
   std::string content;
-  std::string status;          // pending | in_progress | completed
+  std::string status;  // pending | in_progress | completed
 };
 
 /// One ask_user question and how it was answered with no human there.
@@ -60,18 +60,18 @@ struct QuestionRecord {
   int turn = 0;
   std::string question;
   std::vector<std::string> options;
-  std::string answer;          // what the model was told was chosen; empty when nothing was chosen
-  std::string answered_by;     // rule | first | deny | fail
-  int rule_index = -1;         // 0-based index in the task's answers: when answered_by == rule
+  std::string answer;       // what the model was told was chosen; empty when nothing was chosen
+  std::string answered_by;  // rule | first | deny | fail
+  int rule_index = -1;      // 0-based index in the task's answers: when answered_by == rule
 };
 
 /// One process the agent started with `background: true`.
 struct BackgroundProcessRecord {
-  std::string handle;          // bg1, bg2, ...
+  std::string handle;  // bg1, bg2, ...
   std::string command;
   int pid = 0;
-  std::string ended_by;        // exited | process_kill | attempt_end
-  int exit_code = -1;          // valid when signal == 0
+  std::string ended_by;  // exited | process_kill | attempt_end
+  int exit_code = -1;    // valid when signal == 0
   int signal = 0;
   std::size_t output_bytes = 0;
   long long duration_ms = 0;
@@ -113,16 +113,16 @@ struct AttemptResult {
   std::string task_id;
   std::string task_file;
   std::string task_sha256;
-  std::string policy_file;               // the policy that decided this attempt's tool calls; empty: built-in
-  std::string policy_sha256;             // of that file's content
+  std::string policy_file;    // the policy that decided this attempt's tool calls; empty: built-in
+  std::string policy_sha256;  // of that file's content
   std::string model;
-  int repeat_index = 0;                  // 0-based
+  int repeat_index = 0;  // 0-based
   Outcome outcome = Outcome::error;
-  std::string outcome_type;              // machine-readable: check.failed, limit.turns, setup.failed, ...
-  std::string message;                   // one line for a person
-  std::string started_at;                // UTC, ISO 8601
-  std::string stop_reason;               // how the agent loop ended: end_turn, limit.turns, ...
-  std::string final_message;             // the agent's last words: the text of its last turn
+  std::string outcome_type;   // machine-readable: check.failed, limit.turns, setup.failed, ...
+  std::string message;        // one line for a person
+  std::string started_at;     // UTC, ISO 8601
+  std::string stop_reason;    // how the agent loop ended: end_turn, limit.turns, ...
+  std::string final_message;  // the agent's last words: the text of its last turn
   int turns = 0;
   std::vector<ToolCallRecord> tool_calls;
   std::vector<EditRecord> edits;
@@ -131,16 +131,16 @@ struct AttemptResult {
   std::vector<CheckRecord> setup;
   std::vector<CheckRecord> checks;
   PatchStats patch;
-  std::string transcript_path;           // relative to the report folder
-  std::string patch_path;                // relative to the report folder
-  std::optional<CommitRecord> commit;    // set when the changes were committed to a branch
+  std::string transcript_path;               // relative to the report folder
+  std::string patch_path;                    // relative to the report folder
+  std::optional<CommitRecord> commit;        // set when the changes were committed to a branch
   std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
-  std::vector<std::string> warnings;     // what a person should know, e.g. a cost limit not enforced
-  std::vector<TodoItem> todos;           // the agent's plan as todo_write last sent it
-  std::vector<QuestionRecord> questions;  // every ask_user call and its answer
+  std::vector<std::string> warnings;         // what a person should know, e.g. a cost limit not enforced
+  std::vector<TodoItem> todos;               // the agent's plan as todo_write last sent it
+  std::vector<QuestionRecord> questions;     // every ask_user call and its answer
   std::vector<BackgroundProcessRecord> background_processes;
   std::vector<EscapedProcessRecord> escaped_processes;  // killed at the end of the attempt
-  bool sandboxed = false;                // bash and background processes ran inside bubblewrap
+  bool sandboxed = false;                               // bash and background processes ran inside bubblewrap
 };
 
 /// Which part of a sharded run a report holds (`--shard index/total`, index from 1).
@@ -152,15 +152,15 @@ struct ShardRecord {
 /// A whole run: what was asked and every attempt finished so far.
 struct RunReport {
   std::string runner_version;
-  std::string started_at;                // UTC, ISO 8601
+  std::string started_at;  // UTC, ISO 8601
   long long duration_ms = 0;
   std::vector<std::string> command_line;
   std::string policy_file;
   std::string policy_sha256;
   bool interrupted = false;
-  std::optional<ShardRecord> shard;      // nullopt: not sharded
-  std::string price_table_version;       // of the table that priced every call
-  std::string price_table_file;          // `built-in` or the --prices path
+  std::optional<ShardRecord> shard;  // nullopt: not sharded
+  std::string price_table_version;   // of the table that priced every call
+  std::string price_table_file;      // `built-in` or the --prices path
   std::vector<AttemptResult> attempts;
 };
 

@@ -14,10 +14,10 @@ struct RunTotals {
   int failed = 0;
   int error = 0;
   int skipped = 0;
-  Usage usage = Usage::zero();   // cost unknown as soon as one attempt's cost is unknown
+  Usage usage = Usage::zero();  // cost unknown as soon as one attempt's cost is unknown
   int tool_calls = 0;
   int denied = 0;
-  long long duration_ms = 0;     // sum of the attempts' total durations
+  long long duration_ms = 0;  // sum of the attempts' total durations
 };
 
 /// The totals of `attempts`.

@@ -9,7 +9,7 @@ namespace agent_run {
 
 namespace {
 
-constexpr int k_width = 360;           // about the width a chart is shown at, so 11px text stays 11px
+constexpr int k_width = 360;  // about the width a chart is shown at, so 11px text stays 11px
 constexpr int k_label_width = 120;
 constexpr int k_value_width = 60;
 constexpr int k_stacked_width = 1000;  // the outcome bar spans the page

@@ -9,8 +9,8 @@ namespace agent_run {
 struct ChartBar {
   std::string label;
   double value = 0;
-  std::string value_text;            // what the row says at its end (`67%`, `$0.41`)
-  std::string css_class = "bar";     // the bar's colour: bar | pass | fail | error | skip
+  std::string value_text;         // what the row says at its end (`67%`, `$0.41`)
+  std::string css_class = "bar";  // the bar's colour: bar | pass | fail | error | skip
 };
 
 /// A horizontal bar chart as inline SVG (no script, no external reference): a row per bar with its

@@ -1,16 +1,16 @@
+#include "exec/sandbox.h"
+#include "base/text.h"
 #include "exec/process_group.h"
 #include "exec/process_table.h"
-#include "base/text.h"
-#include "exec/sandbox.h"
 #include "support/fixtures.h"
 #include "support/loopback_listener.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 namespace agent_run {
 namespace {
@@ -60,8 +60,8 @@ BOOST_AUTO_TEST_CASE(the_network_is_cut) {
   BOOST_TEST(inside.exit_code != 0);
   BOOST_TEST(inside.output.find("Connection refused") != std::string::npos);
   BOOST_TEST(listener.connections() == 1);
-  ProcessResult interfaces = run_command(table, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '",
-                                         workspace.path(), SandboxSpec{});
+  ProcessResult interfaces =
+      run_command(table, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", workspace.path(), SandboxSpec{});
   BOOST_TEST(interfaces.output == "lo\n");
 }
 
@@ -80,16 +80,17 @@ BOOST_AUTO_TEST_CASE(only_the_workspace_is_writable) {
   ProcessTable table;
   std::string outside_file = (elsewhere.path() / "escaped.txt").string();
   std::string scratch = "/tmp/agent-run-sandbox-scratch-" + std::to_string(::getpid());
-  ProcessResult result = run_command(
-      table, "echo inside > made.txt && echo ok; echo outside > " + test::shell_quote(outside_file) +
-                 "; touch /etc/agent-run-sandbox-test; echo tmp > " + scratch + " && cat " + scratch,
-      workspace.path(), SandboxSpec{});
+  ProcessResult result =
+      run_command(table,
+                  "echo inside > made.txt && echo ok; echo outside > " + test::shell_quote(outside_file) +
+                      "; touch /etc/agent-run-sandbox-test; echo tmp > " + scratch + " && cat " + scratch,
+                  workspace.path(), SandboxSpec{});
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(workspace.read("made.txt") == "inside\n");
   BOOST_TEST(!std::filesystem::exists(outside_file));
   BOOST_TEST(!std::filesystem::exists("/etc/agent-run-sandbox-test"));
   BOOST_TEST(result.output.find("Read-only file system") != std::string::npos);
-  BOOST_TEST(result.output.ends_with("tmp\n"));  // a private /tmp works
+  BOOST_TEST(result.output.ends_with("tmp\n"));   // a private /tmp works
   BOOST_TEST(!std::filesystem::exists(scratch));  // ... and vanishes with the command
 }
 
@@ -105,9 +106,11 @@ BOOST_AUTO_TEST_CASE(a_timeout_kills_the_sandboxed_command_and_its_children) {
 BOOST_AUTO_TEST_CASE(an_escape_inside_the_sandbox_dies_with_it) {
   test::TempFolder workspace;
   ProcessTable table;
-  ProcessResult result = run_command(table, "setsid sleep 1000 >/dev/null 2>&1 & p=$!; "
-                                     "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; echo started",
-                                     workspace.path(), SandboxSpec{});
+  ProcessResult result =
+      run_command(table,
+                  "setsid sleep 1000 >/dev/null 2>&1 & p=$!; "
+                  "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; echo started",
+                  workspace.path(), SandboxSpec{});
   BOOST_TEST(result.output == "started\n");
   BOOST_TEST(processes_marked(table.marker()).empty());  // its PID namespace ended with the command
 }
@@ -172,7 +175,8 @@ BOOST_AUTO_TEST_CASE(the_command_line_puts_the_command_after_bubblewrap_s_option
   ProcessSpec wrapped = sandboxed(spec, SandboxSpec{}, "/srv/ws");
   std::string line = join(wrapped.argv, " ");
   BOOST_TEST(line ==
-             "bwrap --unshare-user --die-with-parent --unshare-pid --unshare-ipc --unshare-uts --unshare-net --ro-bind / / --tmpfs "
+             "bwrap --unshare-user --die-with-parent --unshare-pid --unshare-ipc --unshare-uts --unshare-net --ro-bind "
+             "/ / --tmpfs "
              "/tmp --tmpfs /var/tmp --bind /srv/ws /srv/ws --dev /dev --proc /proc --chdir /srv/ws/sub -- /bin/sh "
              "-c make");
   BOOST_TEST(wrapped.timeout.count() == 5000);

@@ -11,12 +11,11 @@ namespace {
 
 /// Workspaces are the repository's `app/` folder; task files sit in its `tasks/`.
 RepositoryPaths paths_in_app() {
-  return RepositoryPaths{
-      [](const AttemptResult&, const std::string& path) -> std::optional<std::string> {
-        if (path.starts_with("/")) return std::nullopt;
-        return "app/" + path;
-      },
-      [](const AttemptResult& attempt) -> std::optional<std::string> { return attempt.task_file; }};
+  return RepositoryPaths{[](const AttemptResult&, const std::string& path) -> std::optional<std::string> {
+                           if (path.starts_with("/")) return std::nullopt;
+                           return "app/" + path;
+                         },
+                         [](const AttemptResult& attempt) -> std::optional<std::string> { return attempt.task_file; }};
 }
 
 EditRecord edit_leaving(std::vector<Problem> introduced) {
@@ -51,8 +50,9 @@ BOOST_AUTO_TEST_CASE(a_problem_left_behind_is_annotated_on_its_line_in_the_repos
   report.attempts[1].edits = {edit_leaving({error_at("src/a.py", 12, "undefined name 'x'")})};
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
   BOOST_REQUIRE(commands.size() == 2u);
-  BOOST_TEST(commands[1] == "::error file=app/src/a.py,line=12,col=4,title=agent-run%3A left behind by fix-bug #2"
-                            "::undefined name 'x' [F821]");
+  BOOST_TEST(commands[1] ==
+             "::error file=app/src/a.py,line=12,col=4,title=agent-run%3A left behind by fix-bug #2"
+             "::undefined name 'x' [F821]");
 }
 
 BOOST_AUTO_TEST_CASE(a_problem_resolved_by_a_later_edit_is_not_annotated) {
@@ -68,8 +68,9 @@ BOOST_AUTO_TEST_CASE(the_same_problem_from_several_attempts_is_one_annotation_na
   for (AttemptResult& attempt : report.attempts) attempt.edits = {edit_leaving({error_at("src/a.py", 3, "bad")})};
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
   BOOST_REQUIRE(commands.size() == 2u);
-  BOOST_TEST(commands[1] == "::error file=app/src/a.py,line=3,col=4,title=agent-run%3A left behind by 4 attempts "
-                            "(fix-bug #1%2C fix-bug #2%2C rename #1%2C rename #2)::bad [F821]");
+  BOOST_TEST(commands[1] ==
+             "::error file=app/src/a.py,line=3,col=4,title=agent-run%3A left behind by 4 attempts "
+             "(fix-bug #1%2C fix-bug #2%2C rename #1%2C rename #2)::bad [F821]");
 }
 
 BOOST_AUTO_TEST_CASE(warnings_are_warnings_and_a_file_outside_the_repository_is_named_in_the_message) {
@@ -78,7 +79,9 @@ BOOST_AUTO_TEST_CASE(warnings_are_warnings_and_a_file_outside_the_repository_is_
   report.attempts[0].edits = {edit_leaving({warning, error_at("/etc/x.py", 2, "outside")})};
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
   BOOST_REQUIRE(commands.size() == 3u);
-  BOOST_TEST(commands[1] == "::warning file=app/src/a.py,line=1,col=1,title=agent-run%3A left behind by fix-bug #1::unused import os [F401]");
+  BOOST_TEST(
+      commands[1] ==
+      "::warning file=app/src/a.py,line=1,col=1,title=agent-run%3A left behind by fix-bug #1::unused import os [F401]");
   BOOST_TEST(commands[2] == "::error title=agent-run%3A left behind by fix-bug #1::/etc/x.py: outside [F821]");
 }
 
@@ -89,10 +92,12 @@ BOOST_AUTO_TEST_CASE(hostile_paths_and_messages_are_escaped_so_they_cannot_add_p
   report.attempts[1].edits = {edit_leaving({error_at("src/we,ird:name%.py", 7, "line one\nline two")})};
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
   BOOST_REQUIRE(commands.size() == 2u);
-  BOOST_TEST(commands[0] == "::error file=tasks/fix-bug.yaml,title=agent-run%3A fix-bug #2%3A check `echo a%2Cb%3A c` exited 1"
-                            "::100%25 broken%0D%0A::add-mask::secret");
-  BOOST_TEST(commands[1] == "::error file=app/src/we%2Cird%3Aname%25.py,line=7,col=4,title=agent-run%3A left behind by "
-                            "fix-bug #2::line one%0Aline two [F821]");
+  BOOST_TEST(commands[0] ==
+             "::error file=tasks/fix-bug.yaml,title=agent-run%3A fix-bug #2%3A check `echo a%2Cb%3A c` exited 1"
+             "::100%25 broken%0D%0A::add-mask::secret");
+  BOOST_TEST(commands[1] ==
+             "::error file=app/src/we%2Cird%3Aname%25.py,line=7,col=4,title=agent-run%3A left behind by "
+             "fix-bug #2::line one%0Aline two [F821]");
   for (const std::string& command : commands) BOOST_TEST(command.find('\n') == std::string::npos);
 }
 
@@ -103,12 +108,14 @@ BOOST_AUTO_TEST_CASE(beyond_github_s_limits_a_notice_counts_the_rest) {
   many.push_back(Problem{"src/a.py", 99, 1, "warning", "a warning", "W1", false});
   report.attempts[1].edits = {edit_leaving(many)};
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
-  BOOST_REQUIRE(commands.size() == 12u);  // 10 errors, 1 warning, the notice
+  BOOST_REQUIRE(commands.size() == 12u);                                   // 10 errors, 1 warning, the notice
   BOOST_TEST(commands[0].starts_with("::error file=tasks/fix-bug.yaml"));  // the failed check first
-  BOOST_TEST(commands[9] == "::error file=app/src/a.py,line=9,col=4,title=agent-run%3A left behind by fix-bug #2::problem 9 [F821]");
+  BOOST_TEST(commands[9] ==
+             "::error file=app/src/a.py,line=9,col=4,title=agent-run%3A left behind by fix-bug #2::problem 9 [F821]");
   BOOST_TEST(commands[10].starts_with("::warning file=app/src/a.py,line=99"));
-  BOOST_TEST(commands[11] == "::notice title=agent-run::16 more annotations not shown (GitHub shows 10 errors and 10 "
-                             "warnings of a step); the step summary and report.html list every failure");
+  BOOST_TEST(commands[11] ==
+             "::notice title=agent-run::16 more annotations not shown (GitHub shows 10 errors and 10 "
+             "warnings of a step); the step summary and report.html list every failure");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -82,10 +82,12 @@ BOOST_AUTO_TEST_SUITE(markdown_summary)
 BOOST_AUTO_TEST_CASE(the_totals_give_the_pass_rate_cost_tokens_and_time) {
   std::string summary = summary_markdown(test::sample_report());
   BOOST_TEST_INFO(summary);
-  BOOST_TEST(summary.starts_with("## \xE2\x9D\x8C agent-run: 1 of 4 attempts passed, 1 failed, 1 could not be judged\n"));
-  BOOST_TEST(contains(summary, "| Attempts | Passed | Failed | Errors | Pass rate | Cost | Tokens | Time |\n"
-                               "|---|---:|---:|---:|---:|---:|---:|---:|\n"
-                               "| 4 | 1 | 1 | 1 | 50% | $1.0000 | 4.94k | 4.9s |\n"));
+  BOOST_TEST(
+      summary.starts_with("## \xE2\x9D\x8C agent-run: 1 of 4 attempts passed, 1 failed, 1 could not be judged\n"));
+  BOOST_TEST(contains(summary,
+                      "| Attempts | Passed | Failed | Errors | Pass rate | Cost | Tokens | Time |\n"
+                      "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+                      "| 4 | 1 | 1 | 1 | 50% | $1.0000 | 4.94k | 4.9s |\n"));
   BOOST_TEST(contains(summary, "Tokens: 4000 input, 800 output, 120 cache read, 16 cache write."));
 }
 
@@ -113,12 +115,16 @@ BOOST_AUTO_TEST_CASE(a_failure_shows_its_type_message_the_check_output_and_the_d
                   edit_with({}, {problem("src/b.py", 1, "gone", "")})};
   std::string summary = summary_markdown(report);
   BOOST_TEST_INFO(summary);
-  BOOST_TEST(contains(summary, "#### \xE2\x9D\x8C fix-bug \\#2\n\n**check.failed**: python3 -m pytest -q exited 1 "
-                               "(script, 3 turns, 1.2s, $0.2500)\n"));
-  BOOST_TEST(contains(summary, "Check python3 -m pytest -q exited 1 after 0.1s:\n\n```text\nFAILED test_a.py::test_parse\n```\n"));
-  BOOST_TEST(contains(summary, "Diagnostics left behind (1):\n\n- **src/a.py:3:5** error: undefined name 'x' \\[F821\\]\n"));
+  BOOST_TEST(contains(summary,
+                      "#### \xE2\x9D\x8C fix-bug \\#2\n\n**check.failed**: python3 -m pytest -q exited 1 "
+                      "(script, 3 turns, 1.2s, $0.2500)\n"));
+  BOOST_TEST(contains(
+      summary, "Check python3 -m pytest -q exited 1 after 0.1s:\n\n```text\nFAILED test_a.py::test_parse\n```\n"));
+  BOOST_TEST(
+      contains(summary, "Diagnostics left behind (1):\n\n- **src/a.py:3:5** error: undefined name 'x' \\[F821\\]\n"));
   BOOST_TEST(!contains(summary, "gone"));  // introduced, then resolved by the second edit
-  BOOST_TEST(contains(summary, "#### \xE2\x9A\xA0\xEF\xB8\x8F rename \\#1\n\n**model.unavailable**: model API: 529 overloaded"));
+  BOOST_TEST(contains(summary,
+                      "#### \xE2\x9A\xA0\xEF\xB8\x8F rename \\#1\n\n**model.unavailable**: model API: 529 overloaded"));
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_check_shows_only_its_last_twenty_lines) {
@@ -136,7 +142,8 @@ BOOST_AUTO_TEST_CASE(denials_are_counted_by_rule) {
   RunReport report = test::sample_report();
   report.attempts[0].tool_calls.push_back(denied_call("no-network", "curl https://example.com"));
   report.attempts[1].tool_calls.push_back(denied_call("no-network", "wget x"));
-  report.attempts[1].tool_calls.push_back(ToolCallRecord{2, "c", "edit_file", ".env", "denied", "unmatched", "", "", 0, 0, true});
+  report.attempts[1].tool_calls.push_back(
+      ToolCallRecord{2, "c", "edit_file", ".env", "denied", "unmatched", "", "", 0, 0, true});
   std::string summary = summary_markdown(report);
   BOOST_TEST_INFO(summary);
   BOOST_TEST(contains(summary, "### Denied tool calls by rule\n\n| Rule | Denials | Tools | First denied call |\n"));
@@ -148,8 +155,9 @@ BOOST_AUTO_TEST_CASE(final_messages_are_collapsed_quotes) {
   RunReport report = test::sample_report();
   report.attempts[0].final_message = "Fixed the parser.\nAll <b>tests</b> pass.";
   std::string summary = summary_markdown(report);
-  BOOST_TEST(contains(summary, "### Final messages\n\n<details><summary>\xE2\x9C\x85 fix-bug #1</summary>\n\n"
-                               "> Fixed the parser.\n> All \\<b\\>tests\\</b\\> pass.\n\n</details>\n"));
+  BOOST_TEST(contains(summary,
+                      "### Final messages\n\n<details><summary>\xE2\x9C\x85 fix-bug #1</summary>\n\n"
+                      "> Fixed the parser.\n> All \\<b\\>tests\\</b\\> pass.\n\n</details>\n"));
 }
 
 BOOST_AUTO_TEST_CASE(hostile_text_stays_inside_its_cell_and_its_block) {
@@ -187,7 +195,7 @@ BOOST_AUTO_TEST_CASE(five_thousand_attempts_stay_under_the_limit_cut_between_row
   std::string summary = summary_markdown(report);
   BOOST_TEST(summary.size() <= k_step_summary_bytes);
   BOOST_TEST(summary.size() > k_step_summary_bytes * 9 / 10);  // the budget is used, not wasted
-  BOOST_TEST(contains(summary, "| task-999 | 5 |"));            // every task row fits
+  BOOST_TEST(contains(summary, "| task-999 | 5 |"));           // every task row fits
   BOOST_TEST(contains(summary, "more failures and errors left out to stay under GitHub's 1 MiB step summary limit"));
   BOOST_TEST(rows_are_whole(summary));
   BOOST_TEST(fences_balance(summary));

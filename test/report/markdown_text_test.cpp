@@ -24,7 +24,9 @@ BOOST_AUTO_TEST_CASE(control_characters_and_invalid_utf8_become_printable) {
 }
 
 BOOST_AUTO_TEST_CASE(long_text_is_cut_on_a_utf8_boundary_with_an_ellipsis) {
-  std::string text = "ab\xc3\xa9" "cd";  // a b é c d
+  std::string text =
+      "ab\xc3\xa9"
+      "cd";  // a b é c d
   BOOST_TEST(markdown_text(text, 3) == "ab\xe2\x80\xa6");
   BOOST_TEST(markdown_text(text, 4) == "ab\xc3\xa9\xe2\x80\xa6");
 }
