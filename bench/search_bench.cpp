@@ -1,7 +1,7 @@
 // search_bench: times the grep tool's built-in search against ripgrep, and the glob tool against
 // `rg --files`, on a big tree (default /usr/include). Run it through ci/bench-search.sh. Not part of ctest.
 
-#include "tools/grep_search.h"
+#include "search/grep_search.h"
 #include "tools/tool_registry.h"
 
 #include <fcntl.h>

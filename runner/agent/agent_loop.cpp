@@ -1,9 +1,7 @@
 #include "agent/agent_loop.h"
 
-#include "agent/tool_call.h"
-#include "agent/transcript_events.h"
+#include "agent/answer_call.h"
 #include "base/cancellation.h"
-#include "report/transcript_writer.h"
 
 #include <cstdio>
 
@@ -20,22 +18,24 @@ void start_status(SessionStatus& status, const Limits& limits) {
 }
 
 /// Brings the status up to date after a model turn.
-void update_status(SessionStatus& status, const AgentRun& run, const Usage& last_turn) {
-  status.turns_used = run.turns;
-  status.tokens_used = run.usage.total_tokens();
-  status.tokens_estimated = run.usage.estimated;
-  status.cost_usd = run.usage.cost_usd;
+void update_status(SessionStatus& status, const AgentRecord& record, const Usage& last_turn) {
+  status.turns_used = record.turns;
+  status.tokens_used = record.usage.total_tokens();
+  status.tokens_estimated = record.usage.estimated;
+  status.cost_usd = record.usage.cost_usd;
   status.context_tokens =
       last_turn.input_tokens + last_turn.cache_read_input_tokens + last_turn.cache_creation_input_tokens;
 }
 
-std::string stop_of(StopReason reason) {
+AgentStop stop_of(StopReason reason) {
   switch (reason) {
-    case StopReason::max_tokens: return "model.max_tokens";
-    case StopReason::refusal: return "model.refusal";
-    case StopReason::context_window: return "model.context_window";
-    default: return "end_turn";
+    case StopReason::max_tokens: return AgentStop::model_max_tokens;
+    case StopReason::refusal: return AgentStop::model_refusal;
+    case StopReason::context_window: return AgentStop::model_context_window;
+    case StopReason::end_turn:
+    case StopReason::tool_use: break;
   }
+  return AgentStop::end_turn;
 }
 
 }  // namespace
@@ -48,36 +48,37 @@ std::string system_prompt() {
 }
 
 AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy& policy, const Clock& clock,
-                     TranscriptWriter* transcript)
-    : m_model(model), m_tools(tools), m_policy(policy), m_clock(clock), m_transcript(transcript),
+                     std::vector<AgentObserver*> observers)
+    : m_model(model), m_tools(tools), m_policy(policy), m_clock(clock), m_observers(std::move(observers)),
       m_schemas(tools.schemas()) {}
 
-AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolContext& context) {
+AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const ToolScope& scope, SessionState& session,
+                        AgentRecord& record) {
   AgentRun run;
   const Clock::SteadyTime deadline = m_clock.now() + limits.time;
-  start_status(context.session.status, limits);
+  start_status(session.status, limits);
   Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
-  record(prompt_event(conversation, m_schemas));
+  notify([&](AgentObserver& o) { o.started(conversation, m_schemas); });
   m_model.set_deadline(deadline);
   for (;;) {
-    if (context.cancellation && context.cancellation->cancelled()) {
-      run.stop = "interrupted";
+    if (scope.cancellation && scope.cancellation->cancelled()) {
+      record.stop_reason = AgentStop::interrupted;
       run.message = "the run was interrupted";
       break;
     }
-    if (auto limit = limit_reached(run, limits, deadline)) {
-      run.stop = *limit;
+    if (auto limit = limit_reached(record, limits, deadline)) {
+      record.stop_reason = *limit;
       break;
     }
-    auto turn = ask_model(conversation, run);
+    auto turn = ask_model(conversation, record, run);
     if (!turn) {
-      run.stop = m_clock.now() >= deadline ? "limit.time" : "model.error";
+      record.stop_reason = m_clock.now() >= deadline ? AgentStop::limit_time : AgentStop::model_error;
       run.message = turn.error().message;
       break;
     }
     conversation.messages.push_back(turn->message);
     if (turn->message.tool_calls.empty() || turn->stop_reason == StopReason::max_tokens) {
-      run.stop = stop_of(turn->stop_reason);
+      record.stop_reason = stop_of(turn->stop_reason);
       run.final_text = turn->message.text;
       if (!turn->truncated_call.empty()) {
         run.message = "the model's answer was cut at its output token limit in the middle of a call to " +
@@ -85,101 +86,89 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, ToolCon
       }
       break;
     }
-    update_status(context.session.status, run, turn->usage);
-    conversation.messages.push_back(answer_tool_calls(turn->message.tool_calls, run, context, limits, deadline));
-    if (!run.stop.empty()) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
+    update_status(session.status, record, turn->usage);
+    conversation.messages.push_back(
+        answer_tool_calls(turn->message.tool_calls, scope, session, limits, deadline, record, run));
+    if (record.stop_reason) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
   }
-  note_unenforced_cost_limit(run, limits);
-  record(stop_event(run.stop, run.message));
+  note_unenforced_cost_limit(record, limits);
+  notify([&](AgentObserver& o) { o.stop(*record.stop_reason, run.message); });
   return run;
 }
 
-void AgentLoop::note_unenforced_cost_limit(AgentRun& run, const Limits& limits) const {
-  if (!limits.cost_usd || run.usage.cost_usd) return;
+void AgentLoop::note_unenforced_cost_limit(AgentRecord& record, const Limits& limits) const {
+  if (!limits.cost_usd || record.usage.cost_usd) return;
   char limit[32];
   std::snprintf(limit, sizeof limit, "%.2f", *limits.cost_usd);
-  run.warnings.push_back(std::string("limits.cost_usd ($") + limit + ") was not enforced: the cost of " +
-                         m_model.model_name() + " is unknown (no price for it in the price table)");
+  record.warnings.push_back(std::string("limits.cost_usd ($") + limit + ") was not enforced: the cost of " +
+                            m_model.model_name() + " is unknown (no price for it in the price table)");
 }
 
-std::optional<std::string> AgentLoop::limit_reached(const AgentRun& run, const Limits& limits,
-                                                    Clock::SteadyTime deadline) const {
-  if (run.turns >= limits.turns) {
-    return "limit.turns";
-  }
-  if (m_clock.now() >= deadline) {
-    return "limit.time";
-  }
-  if (limits.tokens && run.usage.total_tokens() >= *limits.tokens) {
-    return "limit.tokens";
-  }
-  if (limits.cost_usd && run.usage.cost_usd && *run.usage.cost_usd >= *limits.cost_usd) {
-    return "limit.cost";
+std::optional<AgentStop> AgentLoop::limit_reached(const AgentRecord& record, const Limits& limits,
+                                                  Clock::SteadyTime deadline) const {
+  if (record.turns >= limits.turns) return AgentStop::limit_turns;
+  if (m_clock.now() >= deadline) return AgentStop::limit_time;
+  if (limits.tokens && record.usage.total_tokens() >= *limits.tokens) return AgentStop::limit_tokens;
+  if (limits.cost_usd && record.usage.cost_usd && *record.usage.cost_usd >= *limits.cost_usd) {
+    return AgentStop::limit_cost;
   }
   return std::nullopt;
 }
 
-Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, AgentRun& run) {
-  record(request_event(run.turns + 1, m_model.model_name(), conversation, m_messages_recorded));
-  m_messages_recorded = conversation.messages.size();
+Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, AgentRecord& record, AgentRun& run) {
+  notify([&](AgentObserver& o) { o.request(record.turns + 1, m_model.model_name(), conversation); });
   const Clock::SteadyTime started = m_clock.now();
   auto turn = m_model.complete(conversation, m_schemas);
   ModelCallRecord call = m_model.last_call();
-  call.turn = run.turns + 1;
+  call.turn = record.turns + 1;
   call.duration_ms = elapsed_ms(started, m_clock.now());
   run.model_ms += call.duration_ms;
   if (turn) {
-    ++run.turns;
-    run.usage += turn->usage;
+    ++record.turns;
+    record.usage += turn->usage;
     call.stop_reason = to_string(turn->stop_reason);
     call.usage = turn->usage;
-    record(response_event(run.turns, *turn, call));
+    notify([&](AgentObserver& o) { o.turn(record.turns, *turn, call); });
   } else {
     call.error = turn.error().message;
     call.usage = Usage::zero();
-    record(model_error_event(call));
+    notify([&](AgentObserver& o) { o.model_error(call); });
   }
-  run.model_calls.push_back(std::move(call));
+  record.model_calls.push_back(std::move(call));
   return turn;
 }
 
-Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, AgentRun& run, ToolContext& context,
-                                     const Limits& limits, Clock::SteadyTime deadline) {
+Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, const ToolScope& scope, SessionState& session,
+                                     const Limits& limits, Clock::SteadyTime deadline, AgentRecord& record,
+                                     AgentRun& run) {
   Message answers{Role::user, {}, {}, {}};
   for (const ToolCall& call : calls) {
-    if (!run.stop.empty()) {
+    if (record.stop_reason) {
       answers.tool_results.push_back(ToolResult{call.id, "Not run: the attempt has ended.", true});
       continue;
     }
     auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - m_clock.now());
-    context.timeout = std::max(std::chrono::milliseconds(1), std::min(limits.tool_timeout, remaining));
-    context.session.status.elapsed = limits.time - remaining;
-    answers.tool_results.push_back(answer_tool_call(call, run, context));
+    auto timeout = std::max(std::chrono::milliseconds(1), std::min(limits.tool_timeout, remaining));
+    session.status.elapsed = limits.time - remaining;
+    answers.tool_results.push_back(answer_tool_call(call, scope, session, timeout, record, run));
   }
   return answers;
 }
 
-ToolResult AgentLoop::answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context) {
-  AnsweredCall answered = answer_call(call, run.turns, m_tools, m_policy, m_clock, context);
+ToolResult AgentLoop::answer_tool_call(const ToolCall& call, const ToolScope& scope, SessionState& session,
+                                       std::chrono::milliseconds timeout, AgentRecord& record, AgentRun& run) {
+  AnsweredCall answered = answer_call(call, record.turns, m_tools, m_policy, m_clock, scope, session, timeout);
   run.tools_ms += answered.record.duration_ms;
-  const ToolOutput& output = answered.output;
+  ToolOutput& output = answered.output;
   if (output.ends_attempt) {
-    run.stop = output.ends_attempt->type;
+    record.stop_reason = output.ends_attempt->stop;
     run.message = output.ends_attempt->message;
   }
-  if (output.edit) {
-    run.edits.push_back(EditRecord{run.turns, call.id, call.name, output.edit->path, output.edit->lines_added,
-                                   output.edit->lines_removed});
-    run.edits.back().diagnostics = output.edit->diagnostics;
-  }
-  run.tool_calls.push_back(answered.record);
-  ToolResult result{call.id, output.content, output.is_error, output.images};
-  record(tool_result_event(call, answered.record, result));
+  if (output.edit) record.edits.push_back(std::move(*output.edit));
+  record.tool_calls.push_back(answered.record);
+  ToolResult result{call.id, std::move(output.content), output.is_error, std::move(output.images)};
+  notify([&](AgentObserver& o) { o.tool_result(call, answered.record, result); });
   return result;
-}
-
-void AgentLoop::record(const Json& event) {
-  if (m_transcript) m_transcript->record(event);
 }
 
 }  // namespace agent_run

@@ -1,10 +1,11 @@
 #pragma once
 
+#include "agent/agent_observer.h"
+#include "agent/limits.h"
 #include "base/clock.h"
 #include "model/model_client.h"
 #include "policy/policy.h"
 #include "report/run_report.h"
-#include "task/task.h"
 #include "tools/tool_registry.h"
 
 #include <string>
@@ -12,51 +13,49 @@
 
 namespace agent_run {
 
-class TranscriptWriter;
-
-/// How the agent loop ended and everything it did on the way.
+/// How the agent loop went beyond what its AgentRecord says: the stop explained, the model's last
+/// words and where its time went.
 struct AgentRun {
-  std::string stop;          // end_turn | limit.turns | limit.time | limit.tokens | limit.cost |
-                             // model.error | model.max_tokens | model.refusal | model.context_window |
-                             // ask_user.unanswered (a tool ended the attempt) |
-                             // interrupted (ToolContext::cancellation fired)
-  std::string message;       // a sentence for a person when the stop is not end_turn
-  std::string final_text;    // the model's last words
-  int turns = 0;
-  std::vector<ToolCallRecord> tool_calls;
-  std::vector<EditRecord> edits;
-  Usage usage = Usage::zero();
+  std::string message;     // a sentence for a person when the stop is not end_turn
+  std::string final_text;  // the model's last words
   long long model_ms = 0;
   long long tools_ms = 0;
-  std::vector<ModelCallRecord> model_calls;   // one per call to the model, failed ones included
-  std::vector<std::string> warnings;          // e.g. a cost limit that could not be enforced
 };
 
 /// The agent loop: ask the model, let the policy decide each tool call, run the allowed ones, feed
 /// the results back, and stop when the model ends its turn or a limit is hit.
 class AgentLoop {
  public:
+  /// `observers` hear every step (the transcript, the progress line); none is owned.
   AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy& policy, const Clock& clock,
-            TranscriptWriter* transcript);
+            std::vector<AgentObserver*> observers = {});
 
-  AgentRun run(const std::string& prompt, const Limits& limits, ToolContext& context);
+  /// Runs the loop, filling in `record` (turns, calls, edits, usage, model calls, warnings, and
+  /// the stop when it ends) as it goes.
+  AgentRun run(const std::string& prompt, const Limits& limits, const ToolScope& scope, SessionState& session,
+               AgentRecord& record);
 
  private:
-  std::optional<std::string> limit_reached(const AgentRun& run, const Limits& limits, Clock::SteadyTime deadline) const;
-  Expected<ModelTurn> ask_model(const Conversation& conversation, AgentRun& run);
-  Message answer_tool_calls(const std::vector<ToolCall>& calls, AgentRun& run, ToolContext& context,
-                            const Limits& limits, Clock::SteadyTime deadline);
-  ToolResult answer_tool_call(const ToolCall& call, AgentRun& run, ToolContext& context);
-  void record(const Json& event);
-  void note_unenforced_cost_limit(AgentRun& run, const Limits& limits) const;
+  std::optional<AgentStop> limit_reached(const AgentRecord& record, const Limits& limits,
+                                         Clock::SteadyTime deadline) const;
+  Expected<ModelTurn> ask_model(const Conversation& conversation, AgentRecord& record, AgentRun& run);
+  Message answer_tool_calls(const std::vector<ToolCall>& calls, const ToolScope& scope, SessionState& session,
+                            const Limits& limits, Clock::SteadyTime deadline, AgentRecord& record, AgentRun& run);
+  ToolResult answer_tool_call(const ToolCall& call, const ToolScope& scope, SessionState& session,
+                              std::chrono::milliseconds timeout, AgentRecord& record, AgentRun& run);
+  /// Tells every observer: `notify([&](AgentObserver& o) { o.turn(...); })`.
+  template <typename Call>
+  void notify(const Call& call) {
+    for (AgentObserver* observer : m_observers) call(*observer);
+  }
+  void note_unenforced_cost_limit(AgentRecord& record, const Limits& limits) const;
 
   ModelClient& m_model;
   const ToolRegistry& m_tools;
   const Policy& m_policy;
   const Clock& m_clock;
-  TranscriptWriter* m_transcript;
+  std::vector<AgentObserver*> m_observers;
   std::vector<ToolSchema> m_schemas;
-  std::size_t m_messages_recorded = 0;   // messages already written in a transcript request event
 };
 
 /// The system prompt every attempt starts with: the rules of a run with nobody watching.

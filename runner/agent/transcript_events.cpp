@@ -33,7 +33,8 @@ Json tool_result_to_json(const ToolResult& result) {
   for (const ImageBlock& image : result.images) {
     images.push(Json::object().set("media_type", image.media_type).set("base64_bytes", image.data_base64.size()));
   }
-  Json json = Json::object().set("call_id", result.call_id).set("content", result.content).set("is_error", result.is_error);
+  Json json =
+      Json::object().set("call_id", result.call_id).set("content", result.content).set("is_error", result.is_error);
   if (!result.images.empty()) json.set("images", std::move(images));
   return json;
 }
@@ -72,7 +73,8 @@ Json prompt_event(const Conversation& conversation, const std::vector<ToolSchema
 
 Json request_event(int turn, const std::string& model, const Conversation& conversation, std::size_t first_new) {
   Json messages = Json::array();
-  for (std::size_t i = first_new; i < conversation.messages.size(); ++i) messages.push(message_to_json(conversation.messages[i]));
+  for (std::size_t i = first_new; i < conversation.messages.size(); ++i)
+    messages.push(message_to_json(conversation.messages[i]));
   return Json::object()
       .set("type", "request")
       .set("turn", turn)
@@ -121,8 +123,8 @@ Json tool_result_event(const ToolCall& call, const ToolCallRecord& record, const
       .set("content", result.content);
 }
 
-Json stop_event(const std::string& stop, const std::string& message) {
-  return Json::object().set("type", "stop").set("stop", stop).set("message", message);
+Json stop_event(AgentStop stop, const std::string& message) {
+  return Json::object().set("type", "stop").set("stop", to_string(stop)).set("message", message);
 }
 
 }  // namespace agent_run

@@ -20,7 +20,7 @@ Json response_event(int turn, const ModelTurn& response, const ModelCallRecord& 
 /// A model call that produced no turn, with every failed try.
 Json model_error_event(const ModelCallRecord& call);
 Json tool_result_event(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result);
-Json stop_event(const std::string& stop, const std::string& message);
+Json stop_event(AgentStop stop, const std::string& message);
 
 /// A message as JSON: role, text, thinking, tool calls, tool results (images by type and size).
 Json message_to_json(const Message& message);

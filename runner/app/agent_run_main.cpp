@@ -17,7 +17,8 @@ int agent_run_main(int argc, char** argv) {
   std::vector<std::string> arguments(argv + 1, argv + argc);
   auto options = parse_cli(arguments);
   if (!options) {
-    std::cerr << "agent-run: " << options.error().message << "\n" << "try 'agent-run --help'\n";
+    std::cerr << "agent-run: " << options.error().message << "\n"
+              << "try 'agent-run --help'\n";
     return static_cast<int>(ExitCode::invalid);
   }
   ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), std::cout,

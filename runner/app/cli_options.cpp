@@ -57,6 +57,8 @@ Expected<double> temperature_value(const std::string& text) {
 }
 
 const std::vector<OptionSpec>& option_table() {
+  // One option a row, its setter beside it.
+  // clang-format off
   static const std::vector<OptionSpec> k_options = {
       {"--policy", "FILE", "approval policy for every task (overrides the tasks' own)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.policy = v; return {}; }},
@@ -138,6 +140,8 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.input = v; return {}; }},
       {"--workspace", "DIR", "tool: the folder the calls work in; policy explain: where paths resolve (default: .)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
+      {"--task", "FILE", "tool: run the calls as in an attempt of this task (its policy, keys and protected files)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.task = v; return {}; }},
       {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
@@ -147,6 +151,7 @@ const std::vector<OptionSpec>& option_table() {
       {"--version", nullptr, "show the version",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.command = Command::version; return {}; }},
   };
+  // clang-format on
   return k_options;
 }
 
@@ -237,7 +242,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   }
   if (options.command == Command::tool) {
     if (!options.workspace) return make_error("tool needs --workspace DIR (tool calls are read from standard input)");
-    if (!options.files.empty()) return make_error("tool takes no files, got '" + options.files.front() + "' (tool calls are read from standard input)");
+    if (!options.files.empty())
+      return make_error("tool takes no files, got '" + options.files.front() +
+                        "' (tool calls are read from standard input)");
     return options;
   }
   if (options.files.empty()) {
@@ -255,11 +262,13 @@ std::string usage_text() {
       "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
-      "       agent-run tool --workspace DIR [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
-      "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent would\n\n"
+      "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
+      "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent "
+      "would\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
-    std::string left = std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");
+    std::string left =
+        std::string("  ") + option.name + (option.value_name ? std::string(" ") + option.value_name : "");
     left.resize(std::max<std::size_t>(left.size() + 2, 30), ' ');
     text += left + option.help + "\n";
   }

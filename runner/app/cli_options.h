@@ -15,30 +15,31 @@ enum class Command { run, validate, help, version, merge, policy_explain, policy
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
   Command command = Command::run;
-  std::vector<std::string> files;          // task files (run) or task and policy files (validate)
-  std::optional<std::string> policy;       // --policy: overrides every task's policy
-  std::vector<std::string> models;         // --model, repeatable: overrides every task's model
-  std::string out = "agent-run-out";       // --out: the report folder
-  std::optional<int> repeat;               // --repeat: overrides every task's repeat
-  bool keep_workspaces = false;            // --keep-workspaces
-  bool out_given = false;                  // --out was on the command line (merge requires it)
-  int jobs = 1;                            // -j, --jobs: attempts at once
-  std::optional<ShardRecord> shard;        // --shard I/N
-  std::vector<std::string> filters;        // --filter GLOB, repeatable: task ids to run
-  bool resume = false;                     // --resume: run only what the --out folder's report lacks
-  bool quiet = false;                      // --quiet: only the closing summary
-  bool verbose = false;                    // --verbose: every turn and each attempt's details
-  std::optional<std::string> prices;       // --prices: the price table instead of the built-in one
-  std::optional<int> max_output_tokens;    // --max-output-tokens: per model call
-  std::optional<double> temperature;       // --temperature
-  std::optional<int> model_retries;        // --model-retries: tries after the first on transient API errors
+  std::vector<std::string> files;        // task files (run) or task and policy files (validate)
+  std::optional<std::string> policy;     // --policy: overrides every task's policy
+  std::vector<std::string> models;       // --model, repeatable: overrides every task's model
+  std::string out = "agent-run-out";     // --out: the report folder
+  std::optional<int> repeat;             // --repeat: overrides every task's repeat
+  bool keep_workspaces = false;          // --keep-workspaces
+  bool out_given = false;                // --out was on the command line (merge requires it)
+  int jobs = 1;                          // -j, --jobs: attempts at once
+  std::optional<ShardRecord> shard;      // --shard I/N
+  std::vector<std::string> filters;      // --filter GLOB, repeatable: task ids to run
+  bool resume = false;                   // --resume: run only what the --out folder's report lacks
+  bool quiet = false;                    // --quiet: only the closing summary
+  bool verbose = false;                  // --verbose: every turn and each attempt's details
+  std::optional<std::string> prices;     // --prices: the price table instead of the built-in one
+  std::optional<int> max_output_tokens;  // --max-output-tokens: per model call
+  std::optional<double> temperature;     // --temperature
+  std::optional<int> model_retries;      // --model-retries: tries after the first on transient API errors
   std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
-  std::optional<std::string> tool;         // --tool: policy explain's tool name
-  std::optional<std::string> input;        // --input: policy explain's tool input, as JSON
-  std::optional<std::string> workspace;    // --workspace: the folder `agent-run tool` works in, and where
-                                           // policy explain resolves paths (default: .)
-  bool json = false;                       // --json: `agent-run tool` prints one JSON object per call
-  bool no_diagnostics = false;             // --no-diagnostics: no per-edit diagnostics in this run
+  std::optional<std::string> tool;                              // --tool: policy explain's tool name
+  std::optional<std::string> input;                             // --input: policy explain's tool input, as JSON
+  std::optional<std::string> task;       // --task: the task file whose attempt `agent-run tool` stands in for
+  std::optional<std::string> workspace;  // --workspace: the folder `agent-run tool` works in, and where
+                                         // policy explain resolves paths (default: .)
+  bool json = false;                     // --json: `agent-run tool` prints one JSON object per call
+  bool no_diagnostics = false;           // --no-diagnostics: no per-edit diagnostics in this run
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

@@ -14,12 +14,12 @@ namespace agent_run {
 /// What a subcommand needs from the outside world, gathered by main: no command reads globals.
 struct ProgramContext {
   std::vector<std::string> command_line;
-  std::vector<std::string> environment;   // already scrubbed of secrets
+  std::vector<std::string> environment;  // already scrubbed of secrets
   std::ostream& out;
   std::ostream& err;
-  bool out_is_terminal = false;           // stdout is a terminal: live progress lines
-  int terminal_width = 100;               // its columns, when it is one
-  ModelAccess model_access;               // API endpoints and keys, for model clients only
+  bool out_is_terminal = false;  // stdout is a terminal: live progress lines
+  int terminal_width = 100;      // its columns, when it is one
+  ModelAccess model_access;      // API endpoints and keys, for model clients only
 };
 
 /// `agent-run [run] TASK.yaml...`: loads everything, runs every attempt, writes the reports.

@@ -8,7 +8,7 @@
 namespace agent_run {
 
 bool looks_secret(const std::string& name) {
-  static constexpr std::array<std::string_view, 7> k_markers = {"KEY", "TOKEN", "SECRET", "PASSWORD",
+  static constexpr std::array<std::string_view, 7> k_markers = {"KEY",    "TOKEN",      "SECRET", "PASSWORD",
                                                                 "PASSWD", "CREDENTIAL", "AUTH"};
   std::string upper = name;
   std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });

@@ -46,8 +46,9 @@ Expected<void> check_model_name(const std::string& model) {
                       (provider == "anthropic" ? "anthropic/claude-sonnet-4-5" : "openai/gpt-4o"));
   }
   auto suggestion = closest_match(provider, {"anthropic", "openai", "script"});
-  std::string hint = !suggestion ? "" : *suggestion == "script" ? " (did you mean 'script'?)"
-                                                                : " (did you mean '" + *suggestion + "/" + name + "'?)";
+  std::string hint = !suggestion               ? ""
+                     : *suggestion == "script" ? " (did you mean 'script'?)"
+                                               : " (did you mean '" + *suggestion + "/" + name + "'?)";
   return make_error("unknown model '" + model + "'" + hint +
                     ": use anthropic/NAME, openai/NAME (any OpenAI-compatible server, see OPENAI_BASE_URL) or script");
 }
@@ -79,7 +80,8 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
   const Policy* builtin = &inputs.policies.emplace_back(builtin_policy());
   for (const Task& task : inputs.tasks) {
     if (model_override.empty()) {
-      if (auto ok = check_model_name(task.model); !ok) problems.add(make_error(task.source.string() + ": " + ok.error().message));
+      if (auto ok = check_model_name(task.model); !ok)
+        problems.add(make_error(task.source.string() + ": " + ok.error().message));
     }
     if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override, "--policy"));
     else if (task.policy) inputs.policy_of.push_back(policy_at(*task.policy, task.source.string()));

@@ -14,8 +14,8 @@ namespace agent_run {
 /// Every task file of a run, and the policy that governs each, loaded and validated up front.
 struct LoadedInputs {
   std::vector<Task> tasks;
-  std::deque<Policy> policies;            // stable addresses: plans point into it
-  std::vector<const Policy*> policy_of;   // same index as tasks
+  std::deque<Policy> policies;           // stable addresses: plans point into it
+  std::vector<const Policy*> policy_of;  // same index as tasks
 };
 
 /// Loads every task file and every policy they use (`policy_override` first, else the task's own,

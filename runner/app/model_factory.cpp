@@ -30,8 +30,8 @@ Expected<std::unique_ptr<ModelClient>> make_api_client(const ModelWiring& wiring
   if (const ModelPrice* found = wiring.prices->find(model)) price = *found;
   auto api = anthropic ? make_anthropic_api(endpoint, request) : make_openai_api(endpoint, request);
   SleepFunction sleep = [](std::chrono::milliseconds wait) { std::this_thread::sleep_for(wait); };
-  return std::unique_ptr<ModelClient>(std::make_unique<ApiModelClient>(model, std::move(api), price, wiring.client,
-                                                                       *wiring.clock, std::move(sleep), endpoint.api_key));
+  return std::unique_ptr<ModelClient>(std::make_unique<ApiModelClient>(
+      model, std::move(api), price, wiring.client, *wiring.clock, std::move(sleep), endpoint.api_key));
 }
 
 }  // namespace
@@ -59,8 +59,9 @@ ModelFactory make_model_factory(ModelWiring wiring) {
   };
 }
 
-void warn_about_unenforceable_cost_limits(const std::vector<Task>& tasks, const std::vector<std::string>& model_override,
-                                          const PriceTable& prices, std::ostream& err) {
+void warn_about_unenforceable_cost_limits(const std::vector<Task>& tasks,
+                                          const std::vector<std::string>& model_override, const PriceTable& prices,
+                                          std::ostream& err) {
   for (const Task& task : tasks) {
     if (!task.limits.cost_usd) continue;
     for (const std::string& model : model_override.empty() ? std::vector<std::string>{task.model} : model_override) {

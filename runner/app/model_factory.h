@@ -26,7 +26,7 @@ ModelAccess read_model_access(char** environ_entries);
 /// What every real model client of a run shares.
 struct ModelWiring {
   ModelAccess access;
-  RequestSettings request;          // `model` is set per client
+  RequestSettings request;  // `model` is set per client
   ApiClientSettings client;
   const PriceTable* prices = nullptr;
   const Clock* clock = nullptr;
@@ -38,7 +38,8 @@ ModelFactory make_model_factory(ModelWiring wiring);
 
 /// Warns on `err` for each task whose limits.cost_usd cannot be enforced because a model it
 /// runs with has no price in `prices`.
-void warn_about_unenforceable_cost_limits(const std::vector<Task>& tasks, const std::vector<std::string>& model_override,
-                                          const PriceTable& prices, std::ostream& err);
+void warn_about_unenforceable_cost_limits(const std::vector<Task>& tasks,
+                                          const std::vector<std::string>& model_override, const PriceTable& prices,
+                                          std::ostream& err);
 
 }  // namespace agent_run

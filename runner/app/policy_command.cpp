@@ -41,8 +41,8 @@ int policy_explain_command(const CliOptions& options, const ProgramContext& cont
   }
   Expected<Json> input = parse_json(*options.input);
   if (!input || !input->is_object()) {
-    context.err << "agent-run: --input must be a JSON object"
-                << (input ? std::string() : ": " + input.error().message) << "\n";
+    context.err << "agent-run: --input must be a JSON object" << (input ? std::string() : ": " + input.error().message)
+                << "\n";
     return static_cast<int>(ExitCode::invalid);
   }
   if (auto problem = tool_name_problem(*options.tool)) {
@@ -50,8 +50,8 @@ int policy_explain_command(const CliOptions& options, const ProgramContext& cont
     return static_cast<int>(ExitCode::invalid);
   }
   std::error_code ec;
-  std::filesystem::path workspace = options.workspace ? std::filesystem::path(*options.workspace)
-                                                      : std::filesystem::current_path(ec);
+  std::filesystem::path workspace =
+      options.workspace ? std::filesystem::path(*options.workspace) : std::filesystem::current_path(ec);
   if (!std::filesystem::is_directory(workspace, ec)) {
     context.err << "agent-run: --workspace '" << workspace.string() << "' is not a folder\n";
     return static_cast<int>(ExitCode::invalid);
@@ -74,8 +74,8 @@ int policy_test_command(const CliOptions& options, const ProgramContext& context
       continue;
     }
     for (const ExampleOutcome& outcome : check_examples(*policy)) {
-      context.out << file << ":" << outcome.line << ":" << outcome.column << ": " << (outcome.passed ? "ok    " : "FAIL  ")
-                  << outcome.message << "\n";
+      context.out << file << ":" << outcome.line << ":" << outcome.column << ": "
+                  << (outcome.passed ? "ok    " : "FAIL  ") << outcome.message << "\n";
       ++(outcome.passed ? passed : failed);
     }
   }

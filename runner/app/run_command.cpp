@@ -60,7 +60,8 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
   }
   auto previous = read_report_file(file);
   if (!previous) return make_error("cannot resume: " + previous.error().message);
-  if (previous->price_table_version != report.price_table_version || previous->price_table_file != report.price_table_file) {
+  if (previous->price_table_version != report.price_table_version ||
+      previous->price_table_file != report.price_table_file) {
     return make_error("cannot resume: " + file.string() + " priced its model calls with the price table " +
                       previous->price_table_version + " (" + previous->price_table_file + "), this run with " +
                       report.price_table_version + " (" + report.price_table_file + "); resume with the same --prices");
@@ -103,7 +104,9 @@ ProgressOptions progress_options(const CliOptions& options, const ProgramContext
   ProgressOptions progress;
   bool github = std::find(context.environment.begin(), context.environment.end(), "GITHUB_ACTIONS=true") !=
                 context.environment.end();
-  progress.style = github ? ProgressStyle::github : context.out_is_terminal ? ProgressStyle::live : ProgressStyle::plain;
+  progress.style = github                    ? ProgressStyle::github
+                   : context.out_is_terminal ? ProgressStyle::live
+                                             : ProgressStyle::plain;
   progress.verbosity = options.quiet ? Verbosity::quiet : options.verbose ? Verbosity::verbose : Verbosity::normal;
   progress.width = context.terminal_width;
   return progress;

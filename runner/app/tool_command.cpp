@@ -1,13 +1,16 @@
-#include "agent/tool_call.h"
+#include "agent/answer_call.h"
 #include "app/commands.h"
 #include "app/grep_setting.h"
+#include "app/load_inputs.h"
+#include "app/signal_scope.h"
+#include "base/cancellation.h"
 #include "base/clock.h"
 #include "base/json.h"
 #include "base/text.h"
 #include "batch/attempt_session.h"
 #include "diagnostics/edit_checker.h"
-#include "report/report_writers.h"
 #include "policy/policy_loader.h"
+#include "report/report_writers.h"
 
 #include <istream>
 
@@ -15,35 +18,55 @@ namespace agent_run {
 
 namespace {
 
-/// Everything one `agent-run tool` session shares: one attempt's tools, policy and context.
+/// Everything one `agent-run tool` session shares: one attempt's task, policy, tools, scope and state.
 struct ToolSession {
-  Policy policy = builtin_policy();
-  ToolRegistry tools = make_tool_registry(std::nullopt);
+  LoadedInputs inputs;  // the --task file and its policy (or --policy), when given
+  Task task;            // an empty task without --task: no keys, nothing of its own to protect
+  const Policy* policy = nullptr;
+  Policy builtin = builtin_policy();
+  ToolRegistry tools;
   std::optional<EditChecker> diagnostics;  // per-edit diagnostics, as in a run; none with --no-diagnostics
-  ToolContext context;
+  ToolScope scope;
+  SessionState state;
 };
 
-/// Fills `session` from the command line (the session holds processes, so it is filled in place).
-Expected<void> open_session(const CliOptions& options, const ProgramContext& program, ToolSession& session) {
+/// The --task file and its policy (--policy over the task's own), or --policy alone, or the built-in policy.
+Expected<void> load_task_and_policy(const CliOptions& options, ToolSession& session) {
+  if (options.task) {
+    auto inputs = load_inputs({*options.task}, options.policy, {});
+    if (!inputs) return inputs.error();
+    session.inputs = std::move(*inputs);
+    session.task = session.inputs.tasks.front();
+    session.policy = session.inputs.policy_of.front();
+  } else if (options.policy) {
+    auto policy = load_policy_file(*options.policy);
+    if (!policy) return policy.error();
+    session.policy = &session.inputs.policies.emplace_back(std::move(*policy));
+  } else {
+    session.policy = &session.builtin;
+  }
+  return {};
+}
+
+/// Fills `session` from the command line (the session holds processes, so it is filled in place),
+/// building the tools' scope the way a run builds an attempt's (make_tool_scope).
+Expected<void> open_session(const CliOptions& options, const ProgramContext& program, const Cancellation& cancellation,
+                            ToolSession& session) {
   std::error_code ec;
   std::filesystem::path workspace = std::filesystem::weakly_canonical(*options.workspace, ec);
   if (ec || !std::filesystem::is_directory(workspace)) {
     return make_error("--workspace " + *options.workspace + ": not a folder");
   }
-  if (options.policy) {
-    auto policy = load_policy_file(*options.policy);
-    if (!policy) return policy.error();
-    session.policy = std::move(*policy);
-    session.context.protected_paths.push_back(std::filesystem::absolute(*options.policy));
-  }
+  AR_TRY(load_task_and_policy(options, session));
   auto grep_backend = grep_backend_setting(program.environment);
   if (!grep_backend) return grep_backend.error();
-  session.context.workspace = workspace;
-  session.context.environment = program.environment;
-  session.context.grep_backend = *grep_backend;
-  if (!options.no_diagnostics) {
-    session.context.diagnostics = &session.diagnostics.emplace();
-  }
+  AttemptSettings settings;  // a run of one attempt, with no report folder
+  settings.environment = program.environment;
+  settings.cancellation = &cancellation;
+  settings.grep_backend = *grep_backend;
+  if (!options.no_diagnostics) settings.diagnostics = &session.diagnostics.emplace();
+  session.scope = make_tool_scope(session.task, *session.policy, workspace, settings);
+  session.tools = make_tool_registry(session.task.tools);
   return {};
 }
 
@@ -52,11 +75,13 @@ Expected<ToolCall> parse_call(const std::string& line, int number) {
   const std::string where = "<stdin>:" + std::to_string(number) + ": ";
   auto json = parse_json(line);
   if (!json) return make_error(where + json.error().message);
-  if (!json->is_object()) return make_error(where + "expected an object like {\"tool\": \"read_file\", \"input\": {...}}");
+  if (!json->is_object())
+    return make_error(where + "expected an object like {\"tool\": \"read_file\", \"input\": {...}}");
   for (const auto& [key, value] : json->as_object()) {
     if (key == "tool" || key == "input") continue;
     auto suggestion = closest_match(key, {"tool", "input"});
-    return make_error(where + "unknown key '" + key + "'" + (suggestion ? " (did you mean '" + *suggestion + "'?)" : ""));
+    return make_error(where + "unknown key '" + key + "'" +
+                      (suggestion ? " (did you mean '" + *suggestion + "'?)" : ""));
   }
   const Json* tool = json->find("tool");
   if (tool == nullptr || !tool->is_string()) return make_error(where + "'tool' must be a tool name (a string)");
@@ -112,8 +137,10 @@ std::string text_block(int number, const ToolCall& call, const AnsweredCall& ans
 }  // namespace
 
 int tool_command(const CliOptions& options, const ProgramContext& program, std::istream& in) {
+  Cancellation cancellation;
+  SignalScope signals(cancellation);  // SIGINT and SIGTERM kill what runs, as in a run
   ToolSession session;
-  if (auto opened = open_session(options, program, session); !opened) {
+  if (auto opened = open_session(options, program, cancellation, session); !opened) {
     program.err << "agent-run: " << opened.error().message << "\n";
     return static_cast<int>(ExitCode::invalid);
   }
@@ -128,13 +155,17 @@ int tool_command(const CliOptions& options, const ProgramContext& program, std::
       exit_code = ExitCode::invalid;
       break;
     }
-    AnsweredCall answered = answer_call(*call, number, session.tools, session.policy, clock, session.context);
+    if (cancellation.cancelled()) break;
+    AnsweredCall answered = answer_call(*call, number, session.tools, *session.policy, clock, session.scope,
+                                        session.state, session.task.limits.tool_timeout);
     if (answered.output.is_error) exit_code = ExitCode::some_failed;
-    program.out << (options.json ? json_line(number, *call, answered).dump() + "\n" : text_block(number, *call, answered));
+    program.out << (options.json ? json_line(number, *call, answered).dump() + "\n"
+                                 : text_block(number, *call, answered));
     program.out.flush();
   }
   AttemptResult ended;  // what the session tools recorded; `agent-run tool` prints results as it goes
-  finish_session(session.context.session, ended);
+  finish_session(session.scope, session.state, ended);
+  if (cancellation.cancelled()) return exit_code_for_signal(cancellation.signal());
   return static_cast<int>(exit_code);
 }
 

@@ -5,7 +5,6 @@
 #include "base/yaml_document.h"
 #include "policy/policy_loader.h"
 
-
 namespace agent_run {
 
 namespace {

@@ -19,9 +19,7 @@ Sha256::Sha256() : m_engine(std::make_unique<Engine>()) {}
 
 Sha256::~Sha256() = default;
 
-void Sha256::update(std::string_view piece) {
-  m_engine->sha.update(piece.data(), static_cast<unsigned>(piece.size()));
-}
+void Sha256::update(std::string_view piece) { m_engine->sha.update(piece.data(), static_cast<unsigned>(piece.size())); }
 
 std::string Sha256::hex() { return Poco::DigestEngine::digestToHex(m_engine->sha.digest()); }
 

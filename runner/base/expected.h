@@ -58,10 +58,10 @@ inline Error make_error(std::string message) { return Error{std::move(message)};
 }  // namespace agent_run
 
 // Propagates the error of an expression that returns Expected<...>.
-#define AR_TRY(expr)                              \
-  do {                                            \
-    auto&& ar_try_result_ = (expr);               \
-    if (!ar_try_result_) {                        \
+#define AR_TRY(expr)                                     \
+  do {                                                   \
+    auto&& ar_try_result_ = (expr);                      \
+    if (!ar_try_result_) {                               \
       return ::agent_run::Error(ar_try_result_.error()); \
-    }                                             \
+    }                                                    \
   } while (false)

@@ -167,7 +167,7 @@ class JsonParser {
       fail("unexpected text after the JSON value");
     }
     if (!m_error.empty()) {
-      return make_error("invalid JSON at offset " + std::to_string(m_pos) + ": " + m_error);
+      return make_error("invalid JSON at offset " + std::to_string(m_error_at) + ": " + m_error);
     }
     return value;
   }
@@ -176,13 +176,14 @@ class JsonParser {
   void fail(std::string message) {
     if (m_error.empty()) {
       m_error = std::move(message);
+      m_error_at = m_pos;
     }
   }
   bool failed() const { return !m_error.empty(); }
 
   void skip_space() {
-    while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' ||
-                                     m_text[m_pos] == '\n' || m_text[m_pos] == '\r')) {
+    while (m_pos < m_text.size() &&
+           (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' || m_text[m_pos] == '\n' || m_text[m_pos] == '\r')) {
       ++m_pos;
     }
   }
@@ -384,6 +385,7 @@ class JsonParser {
   std::string_view m_text;
   std::size_t m_pos = 0;
   std::string m_error;
+  std::size_t m_error_at = 0;  // where the first error was found
 };
 
 }  // namespace

@@ -5,6 +5,23 @@
 
 namespace agent_run {
 
+namespace {
+
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
+std::string to_lower(std::string_view text) {
+  std::string lowered(text);
+  std::transform(lowered.begin(), lowered.end(), lowered.begin(), ascii_lower);
+  return lowered;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+}
+
 void append_utf8(std::string& out, unsigned code_point) {
   if (code_point < 0x80) {
     out += static_cast<char>(code_point);
@@ -33,10 +50,19 @@ std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
   std::size_t length = 0;
   unsigned min_code = 0;
   unsigned code = 0;
-  if ((lead & 0xE0) == 0xC0) { length = 2; min_code = 0x80; code = lead & 0x1F; }
-  else if ((lead & 0xF0) == 0xE0) { length = 3; min_code = 0x800; code = lead & 0x0F; }
-  else if ((lead & 0xF8) == 0xF0) { length = 4; min_code = 0x10000; code = lead & 0x07; }
-  else return 0;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    min_code = 0x80;
+    code = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    min_code = 0x800;
+    code = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    min_code = 0x10000;
+    code = lead & 0x07;
+  } else return 0;
   if (i + length > text.size()) return 0;
   for (std::size_t k = 1; k < length; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;

@@ -23,6 +23,12 @@ std::vector<std::string> split(std::string_view text, char separator);
 /// Joins `pieces` with `separator` between them.
 std::string join(const std::vector<std::string>& pieces, std::string_view separator);
 
+/// `text` with ASCII letters in lower case (other bytes as they are).
+std::string to_lower(std::string_view text);
+
+/// True when `a` and `b` are equal but for the case of ASCII letters.
+bool equal_ignoring_case(std::string_view a, std::string_view b);
+
 /// Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

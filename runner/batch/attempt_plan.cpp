@@ -2,9 +2,8 @@
 
 #include "base/digest.h"
 #include "report/report_folder.h"
+#include "search/glob_pattern.h"
 #include "workspace/repository_discovery.h"
-
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <cctype>
@@ -15,17 +14,25 @@ namespace agent_run {
 
 namespace {
 
+/// True when the glob `filter` (checked by check_filters_match) matches the task id `id`.
+bool filter_matches(const std::string& filter, const std::string& id) {
+  Expected<GlobPattern> glob = GlobPattern::compile(filter);
+  return glob && glob->matches(id);
+}
+
 bool matches_filters(const std::string& id, const std::vector<std::string>& filters) {
   if (filters.empty()) return true;
   return std::any_of(filters.begin(), filters.end(),
-                     [&](const std::string& glob) { return ::fnmatch(glob.c_str(), id.c_str(), 0) == 0; });
+                     [&](const std::string& filter) { return filter_matches(filter, id); });
 }
 
 Expected<void> check_filters_match(const std::vector<Task>& tasks, const std::vector<std::string>& filters) {
-  for (const std::string& glob : filters) {
-    bool any = std::any_of(tasks.begin(), tasks.end(),
-                           [&](const Task& task) { return ::fnmatch(glob.c_str(), task.id.c_str(), 0) == 0; });
-    if (!any) return make_error("--filter '" + glob + "' matches no task id");
+  for (const std::string& filter : filters) {
+    if (Expected<GlobPattern> glob = GlobPattern::compile(filter); !glob)
+      return make_error("--filter: " + glob.error().message);
+    bool any =
+        std::any_of(tasks.begin(), tasks.end(), [&](const Task& task) { return filter_matches(filter, task.id); });
+    if (!any) return make_error("--filter '" + filter + "' matches no task id");
   }
   return {};
 }
@@ -52,11 +59,13 @@ Expected<void> check_commit_branches(const std::vector<AttemptPlan>& plans) {
 /// `text` with `{id}`, `{n}` and `{model}` replaced for `plan`.
 std::string expand(std::string text, const AttemptPlan& plan) {
   std::string model;
-  for (char c : plan.model) model += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == '/' ? c : '-';
+  for (char c : plan.model)
+    model += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == '/' ? c : '-';
   const std::pair<std::string, std::string> values[] = {
       {"{id}", plan.task->id}, {"{n}", std::to_string(plan.repeat_index + 1)}, {"{model}", model}};
   for (const auto& [placeholder, value] : values) {
-    for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+    for (std::size_t at = text.find(placeholder); at != std::string::npos;
+         at = text.find(placeholder, at + value.size())) {
       text.replace(at, placeholder.size(), value);
     }
   }

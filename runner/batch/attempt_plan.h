@@ -17,8 +17,8 @@ struct AttemptPlan {
   const Task* task = nullptr;
   const Policy* policy = nullptr;
   std::string model;
-  int repeat_index = 0;  // 0-based
-  std::string folder;    // its folder in the report folder: attempts/<task>/[<model>/]<n>
+  int repeat_index = 0;                              // 0-based
+  std::string folder;                                // its folder in the report folder: attempts/<task>/[<model>/]<n>
   ModelInPath model_in_path = ModelInPath::omitted;  // shown when the task runs with several models
 };
 

@@ -18,8 +18,8 @@ AttemptResult crashed(const AttemptPlan& plan, const std::string& what) {
   result.model = plan.model;
   result.repeat_index = plan.repeat_index;
   result.usage = Usage::zero();
-  result.outcome = Outcome::error;
-  result.outcome_type = "runner.crashed";
+  result.outcome = outcome_of(OutcomeType::runner_crashed);
+  result.outcome_type = OutcomeType::runner_crashed;
   result.message = "agent-run failed while running this attempt: " + what;
   return result;
 }

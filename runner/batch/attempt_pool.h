@@ -62,9 +62,9 @@ class AttemptPool {
   std::vector<const AttemptPlan*> m_todo;
   const AttemptSettings& m_settings;
   EventQueue& m_events;
-  std::mutex m_mutex;                                         // guards m_next and m_in_place
+  std::mutex m_mutex;  // guards m_next and m_in_place
   std::size_t m_next = 0;
-  std::map<std::filesystem::path, std::mutex> m_in_place;    // one per repository worked on in place
+  std::map<std::filesystem::path, std::mutex> m_in_place;  // one per repository worked on in place
   std::atomic<bool> m_stop{false};
   std::vector<std::thread> m_threads;
 };

@@ -39,20 +39,32 @@ Expected<void> check_attempt_sandbox(const Task& task, const Policy& policy) {
   return check_sandbox_works(*sandbox, task.sandbox ? "the task" : "the policy " + policy.source.string());
 }
 
-void prepare_session(const Task& task, const Policy& policy, SessionState& session) {
-  session.answers = task.answers;
-  session.sandbox = attempt_sandbox(task, policy);
-  session.secrets = task.secrets;
-  session.web.search_command = task.web_search;
+ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::filesystem::path& workspace,
+                          const AttemptSettings& settings) {
+  ToolScope scope;
+  scope.workspace = workspace;
+  if (!policy.source.empty()) scope.protected_paths.push_back(policy.source);  // the runner's own files
+  if (!task.source.empty()) scope.protected_paths.push_back(task.source);
+  if (settings.reports) scope.protected_paths.push_back(settings.reports->root());
+  scope.environment = settings.environment;
+  scope.secrets = task.secrets;
+  scope.cancellation = settings.cancellation;
+  scope.sandbox = attempt_sandbox(task, policy);
+  scope.grep_backend = settings.grep_backend;
+  if (task.diagnostics) scope.diagnostics = settings.diagnostics;
+  scope.answers = task.answers;
+  scope.web.search_command = task.web_search;
+  return scope;
 }
 
-void finish_session(SessionState& session, AttemptResult& result) {
+void finish_session(const ToolScope& scope, SessionState& session, AttemptResult& result) {
   ProcessTableSummary processes = session.processes.stop_everything();
-  for (const BackgroundSummary& process : processes.background) result.background_processes.push_back(record_of(process));
+  for (const BackgroundSummary& process : processes.background)
+    result.background_processes.push_back(record_of(process));
   add_escapes(processes, result);
   result.todos = session.todos;
   result.questions = session.questions;
-  result.sandboxed = session.sandbox.has_value();
+  result.sandboxed = scope.sandbox.has_value();
 }
 
 void finish_commands(ProcessTable& commands, AttemptResult& result) { add_escapes(commands.stop_everything(), result); }

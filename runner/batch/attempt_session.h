@@ -1,10 +1,14 @@
 #pragma once
 
 #include "base/expected.h"
+#include "batch/run_attempt.h"
 #include "policy/policy.h"
 #include "report/run_report.h"
 #include "task/task.h"
 #include "tools/session_state.h"
+#include "tools/tool.h"
+
+#include <filesystem>
 
 namespace agent_run {
 
@@ -17,13 +21,16 @@ std::optional<SandboxSpec> attempt_sandbox(const Task& task, const Policy& polic
 /// machine: such an attempt is an error (`sandbox.unavailable`), never run unsandboxed.
 Expected<void> check_attempt_sandbox(const Task& task, const Policy& policy);
 
-/// The session state the task's keys set (answers:, sandbox:, secrets:, web_search:), with the
-/// policy's sandbox: when the task has none.
-void prepare_session(const Task& task, const Policy& policy, SessionState& session);
+/// What the tools of one attempt in `workspace` may read, built the one way a run and `agent-run
+/// tool` both use: the run's environment, stop request, grep backend and diagnostics (none when the
+/// task turns them off); the task's keys (answers:, secrets:, web_search:, and sandbox: over the
+/// policy's); and the paths never written: the policy file, the task file and the report folder.
+ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::filesystem::path& workspace,
+                          const AttemptSettings& settings);
 
 /// Ends every process the attempt left running (background processes, escapes) and copies the
-/// session tools' records (todos, questions, processes) into the result.
-void finish_session(SessionState& session, AttemptResult& result);
+/// session tools' records (todos, questions, processes, whether it was sandboxed) into the result.
+void finish_session(const ToolScope& scope, SessionState& session, AttemptResult& result);
 
 /// Ends what the attempt's setup and check commands left running (`commands`, their table) and adds
 /// the escapes it killed to the result's escaped_processes.

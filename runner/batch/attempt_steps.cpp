@@ -38,22 +38,25 @@ std::string why_failed(const CheckRecord& record) {
   return "`" + record.run + "` exited " + std::to_string(record.exit_code);
 }
 
-std::string describe_stop(const AgentRun& run, const Limits& limits) {
-  if (run.stop == "limit.turns") return "the agent used all " + std::to_string(limits.turns) + " turns";
-  if (run.stop == "limit.time") return "the agent ran out of time";
-  if (run.stop == "limit.tokens") return "the agent used " + std::to_string(run.usage.total_tokens()) + " tokens";
-  if (run.stop == "limit.cost") return "the agent reached the cost limit";
-  if (run.stop == "model.max_tokens") return run.message.empty() ? "the model's answer was cut at its output token limit" : run.message;
-  if (run.stop == "model.refusal") return "the model refused";
-  if (run.stop == "model.context_window") return "the conversation outgrew the model's context window";
-  return run.message;
+std::string describe_stop(const AttemptResult& result, const AgentRun& run, const Limits& limits) {
+  switch (*result.stop_reason) {
+    case AgentStop::limit_turns: return "the agent used all " + std::to_string(limits.turns) + " turns";
+    case AgentStop::limit_time: return "the agent ran out of time";
+    case AgentStop::limit_tokens: return "the agent used " + std::to_string(result.usage.total_tokens()) + " tokens";
+    case AgentStop::limit_cost: return "the agent reached the cost limit";
+    case AgentStop::model_max_tokens:
+      return run.message.empty() ? "the model's answer was cut at its output token limit" : run.message;
+    case AgentStop::model_refusal: return "the model refused";
+    case AgentStop::model_context_window: return "the conversation outgrew the model's context window";
+    default: return run.message;
+  }
 }
 
 }  // namespace
 
-void set_outcome(AttemptResult& result, Outcome outcome, std::string type, std::string message) {
-  result.outcome = outcome;
-  result.outcome_type = std::move(type);
+void set_outcome(AttemptResult& result, OutcomeType type, std::string message) {
+  result.outcome = outcome_of(type);
+  result.outcome_type = type;
   result.message = std::move(message);
 }
 
@@ -64,7 +67,7 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
   for (const std::string& command : task.setup) {
     result.setup.push_back(run_command(command, root, task, settings, commands));
     if (!result.setup.back().passed) {
-      set_outcome(result, Outcome::error, "setup.failed", "setup " + why_failed(result.setup.back()));
+      set_outcome(result, OutcomeType::setup_failed, "setup " + why_failed(result.setup.back()));
       ok = false;
       break;
     }
@@ -75,12 +78,8 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
            ProcessTable& commands, AttemptResult& result) {
-  if (run.stop == "model.error") {
-    set_outcome(result, Outcome::error, "model.unavailable", run.message);
-    return;
-  }
-  if (run.stop != "end_turn") {
-    set_outcome(result, Outcome::failed, run.stop, describe_stop(run, task.limits));
+  if (std::optional<OutcomeType> stopped = outcome_type_of(*result.stop_reason)) {
+    set_outcome(result, *stopped, describe_stop(result, run, task.limits));
     return;
   }
   const Clock::SteadyTime started = settings.clock->now();
@@ -92,17 +91,17 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
   result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   for (const CheckRecord& check : result.checks) {
     if (!check.passed && check.run == "no_new_diagnostics" && check.exit_code < 0) {
-      set_outcome(result, Outcome::error, "check.not_judged", check.output_tail);
+      set_outcome(result, OutcomeType::check_not_judged, check.output_tail);
       return;
     }
     if (!check.passed) {
-      set_outcome(result, Outcome::failed, "check.failed", "check " + why_failed(check));
+      set_outcome(result, OutcomeType::check_failed, "check " + why_failed(check));
       return;
     }
   }
   std::string passed = task.checks.empty() ? "the agent finished; the task has no checks"
                                            : "all " + std::to_string(task.checks.size()) + " checks passed";
-  set_outcome(result, Outcome::passed, "passed", passed);
+  set_outcome(result, OutcomeType::passed, passed);
 }
 
 }  // namespace agent_run

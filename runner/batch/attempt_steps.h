@@ -12,8 +12,8 @@ namespace agent_run {
 // The steps of one attempt that run commands and judge the outcome (run_attempt.cpp reads as
 // their table of contents).
 
-/// Sets the attempt's outcome, its machine-readable type and its message.
-void set_outcome(AttemptResult& result, Outcome outcome, std::string type, std::string message);
+/// Sets the attempt's outcome type, the outcome that type has (report/outcome.h) and its message.
+void set_outcome(AttemptResult& result, OutcomeType type, std::string message);
 
 /// Runs the task's setup commands in order, through `commands` (the attempt's table for setup and
 /// checks, so what they leave running is killed when the attempt ends); on the first failure marks
@@ -21,8 +21,8 @@ void set_outcome(AttemptResult& result, Outcome outcome, std::string type, std::
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
                ProcessTable& commands, AttemptResult& result);
 
-/// Decides the outcome from how the agent stopped and, when it finished, from the task's checks
-/// (run through `commands`).
+/// Decides the outcome from how the agent stopped (the result's stop_reason, explained by `run`)
+/// and, when it finished, from the task's checks (run through `commands`).
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
            ProcessTable& commands, AttemptResult& result);
 

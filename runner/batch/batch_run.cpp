@@ -34,8 +34,9 @@ class ReportInProgress {
 
   void add(AttemptResult result) {
     std::size_t order = order_of(result);
-    auto at = std::upper_bound(m_report.attempts.begin(), m_report.attempts.end(), order,
-                               [&](std::size_t value, const AttemptResult& attempt) { return value < order_of(attempt); });
+    auto at =
+        std::upper_bound(m_report.attempts.begin(), m_report.attempts.end(), order,
+                         [&](std::size_t value, const AttemptResult& attempt) { return value < order_of(attempt); });
     m_report.attempts.insert(at, std::move(result));
   }
 
@@ -53,8 +54,8 @@ class ReportInProgress {
 
 }  // namespace
 
-Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings,
-                              RunReport report, RunObserver& observer, int jobs) {
+Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings, RunReport report,
+                              RunObserver& observer, int jobs) {
   const Clock::SteadyTime started = settings.clock->now();
   const long long earlier_ms = report.duration_ms;  // a resumed run's previous sessions
   ReportInProgress building(plans, std::move(report));

@@ -13,7 +13,7 @@ namespace agent_run {
 /// this thread writes reports and calls `observer`. When the settings' cancellation fires, no new
 /// attempt starts, running ones end as interrupted, and the report is marked interrupted. Fails
 /// only when the reports cannot be written (after the running attempts end).
-Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings,
-                              RunReport report, RunObserver& observer, int jobs = 1);
+Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings, RunReport report,
+                              RunObserver& observer, int jobs = 1);
 
 }  // namespace agent_run

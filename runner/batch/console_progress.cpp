@@ -41,7 +41,8 @@ void add_command_lines(const char* kind, const std::vector<CheckRecord>& command
     if (command.passed) continue;
     std::string ending = command.timed_out ? "timed out" : "exited " + std::to_string(command.exit_code);
     std::string output = last_line(command.output_tail);
-    lines.push_back(std::string("  ") + kind + " `" + command.run + "` " + ending + (output.empty() ? "" : ": " + output));
+    lines.push_back(std::string("  ") + kind + " `" + command.run + "` " + ending +
+                    (output.empty() ? "" : ": " + output));
   }
 }
 
@@ -55,7 +56,8 @@ std::string attempt_label(const AttemptPlan& plan) {
 std::vector<std::string> attempt_detail_lines(const AttemptResult& result) {
   std::vector<std::string> lines;
   if (result.outcome != Outcome::passed) {
-    lines.push_back("  " + std::string(to_string(result.outcome)) + " (" + result.outcome_type + "): " + result.message);
+    lines.push_back("  " + std::string(to_string(result.outcome)) + " (" + to_string(result.outcome_type) +
+                    "): " + result.message);
   }
   add_command_lines("setup", result.setup, lines);
   add_command_lines("check", result.checks, lines);
@@ -72,7 +74,8 @@ std::vector<std::string> attempt_detail_lines(const AttemptResult& result) {
                     std::to_string(result.patch.lines_added) + " -" + std::to_string(result.patch.lines_removed) +
                     ": " + result.patch_path);
   }
-  if (result.commit) lines.push_back("  committed to " + result.commit->branch + " (" + result.commit->sha.substr(0, 12) + ")");
+  if (result.commit)
+    lines.push_back("  committed to " + result.commit->branch + " (" + result.commit->sha.substr(0, 12) + ")");
   if (!result.transcript_path.empty()) lines.push_back("  transcript: " + result.transcript_path);
   return lines;
 }
@@ -86,7 +89,8 @@ ConsoleProgress::ConsoleProgress(std::ostream& out, std::filesystem::path report
 
 void ConsoleProgress::attempt_started(const AttemptPlan& plan) {
   std::string label = attempt_label(plan);
-  m_running[running_key(plan.task->id, plan.model, plan.repeat_index)] = Running{label, AttemptProgress{}, m_clock.now()};
+  m_running[running_key(plan.task->id, plan.model, plan.repeat_index)] =
+      Running{label, AttemptProgress{}, m_clock.now()};
   if (m_options.verbosity == Verbosity::quiet) return;
   if (m_options.style == ProgressStyle::live) return draw_live_lines();
   if (m_options.verbosity == Verbosity::verbose) {
@@ -101,7 +105,8 @@ void ConsoleProgress::attempt_progress(const AttemptPlan& plan, const AttemptPro
   running->second.progress = progress;
   if (m_options.verbosity == Verbosity::quiet) return;
   if (m_options.style == ProgressStyle::live) return draw_live_lines();
-  if (m_options.verbosity == Verbosity::verbose && new_turn) m_out << status_line(running->second) << '\n' << std::flush;
+  if (m_options.verbosity == Verbosity::verbose && new_turn)
+    m_out << status_line(running->second) << '\n' << std::flush;
 }
 
 void ConsoleProgress::attempt_finished(const AttemptResult& result) {
@@ -129,8 +134,8 @@ void ConsoleProgress::time_passed() {
 void ConsoleProgress::run_finished(const RunReport& report) {
   clear_live_lines();
   m_out << run_summary_lines(report);
-  m_out << "reports: " << (m_report_folder / "report.json").string() << ", "
-        << (m_report_folder / "junit.xml").string() << '\n'
+  m_out << "reports: " << (m_report_folder / "report.json").string() << ", " << (m_report_folder / "junit.xml").string()
+        << '\n'
         << std::flush;
 }
 

@@ -11,7 +11,7 @@ ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan
   std::set<std::string> kept;
   for (const AttemptResult& attempt : previous.attempts) {
     std::string key = attempt_key(attempt);
-    if (attempt.outcome_type == k_interrupted) {
+    if (attempt.outcome_type == OutcomeType::interrupted) {
       ++state.interrupted;
     } else if (!planned.count(key) || !kept.insert(key).second) {
       ++state.stale;

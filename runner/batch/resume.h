@@ -19,7 +19,4 @@ struct ResumeState {
 /// and those of edited or unplanned tasks are dropped (and run again when planned).
 ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan>& plans);
 
-/// The type of an attempt's outcome when SIGINT or SIGTERM stopped it (its outcome is error).
-inline constexpr const char* k_interrupted = "interrupted";
-
 }  // namespace agent_run

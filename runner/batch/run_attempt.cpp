@@ -1,12 +1,11 @@
 #include "batch/run_attempt.h"
 
 #include "agent/agent_loop.h"
+#include "agent/transcript_recorder.h"
 #include "base/cancellation.h"
 #include "base/files.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
-#include "batch/resume.h"
-#include "report/transcript_writer.h"
 #include "workspace/repository_discovery.h"
 
 #include <csignal>
@@ -15,79 +14,70 @@ namespace agent_run {
 
 namespace {
 
-/// Tells the progress sink about the attempt's phases and the model's turns.
-class ProgressReporter {
+/// One attempt as it runs: its result so far and what its phases share. Each phase is one method;
+/// run_attempt calls them in order. A phase that ends the attempt sets its outcome and returns false.
+class Attempt {
  public:
-  explicit ProgressReporter(const ProgressSink& sink) : m_sink(sink) {}
+  Attempt(const AttemptPlan& plan, const AttemptSettings& settings, const ProgressSink& progress)
+      : m_plan(plan), m_settings(settings), m_reporter(progress), m_started(settings.clock->now()),
+        m_result(start_result()) {}
 
-  void phase(std::string name) {
-    m_progress.phase = std::move(name);
-    m_progress.activity.clear();
-    send();
-  }
-
-  /// A transcript event: a model response moves the turn, the usage and the activity on.
-  void transcript_event(const Json& event) {
-    if (!m_sink || event.get_string("type") != "response") return;
-    if (const Json* turn = event.find("turn"); turn && turn->is_integer()) m_progress.turn = static_cast<int>(turn->as_int());
-    if (const Json* usage = event.find("usage"); usage && usage->is_object()) m_progress.usage += usage_of(*usage);
-    m_progress.activity.clear();
-    if (const Json* calls = event.find("tool_calls"); calls && calls->is_array()) {
-      for (const Json& call : calls->as_array()) {
-        m_progress.activity += (m_progress.activity.empty() ? "" : ", ") + call.get_string("name");
-      }
-    }
-    send();
-  }
+  bool make_workspace();
+  bool set_up();
+  bool run_agent();
+  void run_checks();
+  void end_commands() { finish_commands(m_commands, m_result); }
+  void save_patch();
+  void commit();
+  void remove_workspace();
+  AttemptResult finish();
 
  private:
-  static Usage usage_of(const Json& json) {
-    auto count = [&](std::string_view key) {
-      const Json* value = json.find(key);
-      return value && value->is_integer() ? value->as_int() : 0;
-    };
-    Usage usage;
-    usage.input_tokens = count("input_tokens");
-    usage.output_tokens = count("output_tokens");
-    usage.cache_read_input_tokens = count("cache_read_input_tokens");
-    usage.cache_creation_input_tokens = count("cache_creation_input_tokens");
-    if (const Json* cost = json.find("cost_usd"); cost && cost->is_number()) usage.cost_usd = cost->as_double();
-    return usage;
-  }
+  AttemptResult start_result() const;
+  /// False, with the attempt ended as interrupted during `phase`, once the run's cancellation fired.
+  bool still_wanted(const std::string& phase);
+  void mark_interrupted(const std::string& during);
+  Expected<std::unique_ptr<Workspace>> prepare_workspace() const;
 
-  void send() {
-    if (m_sink) m_sink(m_progress);
-  }
-
-  const ProgressSink& m_sink;
-  AttemptProgress m_progress;
+  const AttemptPlan& m_plan;
+  const AttemptSettings& m_settings;
+  ProgressReporter m_reporter;
+  const Clock::SteadyTime m_started;
+  AttemptResult m_result;
+  std::unique_ptr<Workspace> m_workspace;
+  ProcessTable m_commands;  // setup and checks: what they leave running lives until the attempt ends
+  AgentRun m_agent;         // how the agent loop went, for the checks
 };
 
-AttemptResult start_result(const AttemptPlan& plan, const AttemptSettings& settings) {
+AttemptResult Attempt::start_result() const {
   AttemptResult result;
-  result.task_id = plan.task->id;
-  result.task_file = plan.task->source.string();
-  result.task_sha256 = plan.task->source_sha256;
-  result.policy_file = plan.policy->source.string();
-  result.policy_sha256 = plan.policy->sha256;
-  result.model = plan.model;
-  result.repeat_index = plan.repeat_index;
-  result.started_at = format_utc(settings.clock->wall_now());
-  result.usage = Usage::zero();
+  result.task_id = m_plan.task->id;
+  result.task_file = m_plan.task->source.string();
+  result.task_sha256 = m_plan.task->source_sha256;
+  result.policy_file = m_plan.policy->source.string();
+  result.policy_sha256 = m_plan.policy->sha256;
+  result.model = m_plan.model;
+  result.repeat_index = m_plan.repeat_index;
+  result.started_at = format_utc(m_settings.clock->wall_now());
   return result;
 }
 
-bool interrupted(const AttemptSettings& settings) { return settings.cancellation && settings.cancellation->cancelled(); }
+bool Attempt::still_wanted(const std::string& phase) {
+  if (!m_settings.cancellation || !m_settings.cancellation->cancelled()) return true;
+  mark_interrupted(phase);
+  return false;
+}
 
 /// Ends the attempt as interrupted: an error, since nobody could judge it; --resume runs it again.
-void mark_interrupted(const AttemptSettings& settings, const std::string& during, AttemptResult& result) {
-  int signal = settings.cancellation->signal();
+void Attempt::mark_interrupted(const std::string& during) {
+  int signal = m_settings.cancellation->signal();
   std::string by = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a stop request";
-  set_outcome(result, Outcome::error, k_interrupted,
+  set_outcome(m_result, OutcomeType::interrupted,
               "interrupted by " + by + " during " + during + "; agent-run --resume runs it again");
 }
 
-Expected<std::unique_ptr<Workspace>> prepare_workspace(const Task& task, const AttemptSettings& settings) {
+Expected<std::unique_ptr<Workspace>> Attempt::prepare_workspace() const {
+  const Task& task = *m_plan.task;
   WorkspaceSpec spec = task.workspace;
   if (spec.repo.empty()) {
     auto repository = find_enclosing_repository(task.source);
@@ -96,142 +86,125 @@ Expected<std::unique_ptr<Workspace>> prepare_workspace(const Task& task, const A
     }
     spec.repo = *repository;
   }
-  return Workspace::prepare(spec, settings.scratch_folder, task.id);
+  return Workspace::prepare(spec, m_settings.scratch_folder, task.id);
 }
 
-/// Runs the agent in `workspace` and copies what it did into `result`; returns how it stopped.
-AgentRun run_agent(const AttemptPlan& plan, const AttemptSettings& settings, const Workspace& workspace,
-                   ModelClient& model, AttemptResult& result, ProgressReporter& reporter) {
-  result.transcript_path = plan.folder + "/transcript.jsonl";
-  TranscriptWriter transcript(settings.reports->root() / result.transcript_path);
-  transcript.listen([&](const Json& event) { reporter.transcript_event(event); });
-  ToolRegistry tools = make_tool_registry(plan.task->tools);
-  ToolContext context;
-  context.workspace = workspace.root();
-  context.environment = settings.environment;
-  context.cancellation = settings.cancellation;
-  prepare_session(*plan.task, *plan.policy, context.session);
-  context.session.status.context_window = model.context_window();  // from the price table; script: unknown
-  context.grep_backend = settings.grep_backend;
-  if (plan.task->diagnostics) context.diagnostics = settings.diagnostics;
-  if (!plan.policy->source.empty()) {
-    context.protected_paths.push_back(plan.policy->source);
-  }
-  context.protected_paths.push_back(plan.task->source);            // the runner's own files: the task
-  context.protected_paths.push_back(settings.reports->root());     // and the report folder
-
-  AgentLoop loop(model, tools, *plan.policy, *settings.clock, &transcript);
-  AgentRun run = loop.run(plan.task->prompt, plan.task->limits, context);
-  finish_session(context.session, result);
-  result.turns = run.turns;
-  result.stop_reason = run.stop;
-  result.tool_calls = run.tool_calls;
-  result.edits = run.edits;
-  result.usage = run.usage;
-  result.durations.model_ms = run.model_ms;
-  result.durations.tools_ms = run.tools_ms;
-  result.model_calls = run.model_calls;
-  result.warnings = run.warnings;
-  return run;
-}
-
-void save_patch(const AttemptPlan& plan, const Workspace& workspace, const AttemptSettings& settings,
-                AttemptResult& result) {
-  auto patch = workspace.diff();
-  if (!patch) {
-    result.message += result.message.empty() ? "" : "; ";
-    result.message += "could not compute the patch: " + patch.error().message;
-    return;
-  }
-  result.patch = PatchStats{patch->files_changed, patch->lines_added, patch->lines_removed};
-  result.patch_path = plan.folder + "/patch.diff";
-  (void)write_file_atomically(settings.reports->root() / result.patch_path, patch->text);
-}
-
-/// Commits a passed attempt's changes to the task's `commit:` branch; a failure makes it an error.
-void commit_result(const AttemptPlan& plan, const Workspace& workspace, AttemptResult& result) {
-  std::optional<CommitSpec> commit = commit_for(plan);
-  if (!commit || result.outcome != Outcome::passed || result.patch.files_changed == 0) return;
-  auto sha = workspace.commit(commit->branch, commit->message);
-  if (!sha) {
-    set_outcome(result, Outcome::error, "commit.failed", sha.error().message);
-    return;
-  }
-  result.commit = CommitRecord{commit->branch, *sha};
-}
-
-/// Setup, the agent and the checks; false when the attempt ended before the agent ran.
-bool run_steps(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
-               ProcessTable& commands, AttemptResult& result, ProgressReporter& reporter) {
-  reporter.phase("setup");
-  if (auto sandbox = check_attempt_sandbox(*plan.task, *plan.policy); !sandbox) {
-    set_outcome(result, Outcome::error, "sandbox.unavailable", sandbox.error().message);
+bool Attempt::make_workspace() {
+  std::error_code ec;
+  std::filesystem::remove_all(m_settings.reports->root() / m_plan.folder, ec);  // what an interrupted try left
+  m_reporter.phase("workspace");
+  auto workspace = prepare_workspace();
+  m_result.durations.workspace_ms = elapsed_ms(m_started, m_settings.clock->now());
+  if (!workspace) {
+    set_outcome(m_result, OutcomeType::workspace_failed, workspace.error().message);
     return false;
   }
-  bool set_up = run_setup(*plan.task, workspace.root(), settings, commands, result);
-  if (interrupted(settings)) {
-    mark_interrupted(settings, "setup", result);
-    return false;
-  }
-  if (!set_up) return false;
-  auto model = settings.make_model(*plan.task, plan.model);
-  if (!model) {
-    set_outcome(result, Outcome::error, "model.unavailable", model.error().message);
-    return false;
-  }
-  reporter.phase("agent");
-  AgentRun run = run_agent(plan, settings, workspace, **model, result, reporter);
-  if (interrupted(settings)) {
-    mark_interrupted(settings, "the agent loop", result);
-    return true;
-  }
-  reporter.phase("checks");
-  judge(*plan.task, run, workspace.root(), settings, commands, result);
-  if (interrupted(settings)) mark_interrupted(settings, "the checks", result);
+  m_workspace = std::move(*workspace);
   return true;
 }
 
-void run_in_workspace(const AttemptPlan& plan, const AttemptSettings& settings, Workspace& workspace,
-                      AttemptResult& result, ProgressReporter& reporter) {
-  ProcessTable commands;  // setup and checks: what they leave running lives until the attempt ends
-  bool agent_ran = run_steps(plan, settings, workspace, commands, result, reporter);
-  finish_commands(commands, result);
-  if (!agent_ran) return;
-  reporter.phase("patch");
-  save_patch(plan, workspace, settings, result);
-  reporter.phase("commit");
-  commit_result(plan, workspace, result);
+bool Attempt::set_up() {
+  m_reporter.phase("setup");
+  if (auto sandbox = check_attempt_sandbox(*m_plan.task, *m_plan.policy); !sandbox) {
+    set_outcome(m_result, OutcomeType::sandbox_unavailable, sandbox.error().message);
+    return false;
+  }
+  bool set_up = run_setup(*m_plan.task, m_workspace->root(), m_settings, m_commands, m_result);
+  return still_wanted("setup") && set_up;
+}
+
+/// Runs the agent loop in the workspace, filling in the result's AgentRecord as it goes; false when
+/// no model could be made.
+bool Attempt::run_agent() {
+  auto model = m_settings.make_model(*m_plan.task, m_plan.model);
+  if (!model) {
+    set_outcome(m_result, OutcomeType::model_unavailable, model.error().message);
+    return false;
+  }
+  m_reporter.phase("agent");
+  m_result.transcript_path = m_plan.folder + "/transcript.jsonl";
+  TranscriptRecorder transcript(m_settings.reports->root() / m_result.transcript_path);
+  ToolRegistry tools = make_tool_registry(m_plan.task->tools);
+  const ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings);
+  SessionState session;
+  session.status.context_window = (*model)->context_window();  // from the price table; script: unknown
+  AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, {&transcript, &m_reporter});
+  m_agent = loop.run(m_plan.task->prompt, m_plan.task->limits, scope, session, m_result);
+  finish_session(scope, session, m_result);
+  m_result.durations.model_ms = m_agent.model_ms;
+  m_result.durations.tools_ms = m_agent.tools_ms;
+  return true;
+}
+
+void Attempt::run_checks() {
+  if (!still_wanted("the agent loop")) return;
+  m_reporter.phase("checks");
+  judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, m_result);
+  still_wanted("the checks");
+}
+
+void Attempt::save_patch() {
+  m_reporter.phase("patch");
+  auto patch = m_workspace->diff();
+  if (!patch) {
+    m_result.message += m_result.message.empty() ? "" : "; ";
+    m_result.message += "could not compute the patch: " + patch.error().message;
+    return;
+  }
+  m_result.patch = PatchStats{patch->files_changed, patch->lines_added, patch->lines_removed};
+  m_result.patch_path = m_plan.folder + "/patch.diff";
+  (void)write_file_atomically(m_settings.reports->root() / m_result.patch_path, patch->text);
+}
+
+/// Commits a passed attempt's changes to the task's `commit:` branch; a failure makes it an error.
+void Attempt::commit() {
+  m_reporter.phase("commit");
+  std::optional<CommitSpec> commit = commit_for(m_plan);
+  if (!commit || m_result.outcome != Outcome::passed || m_result.patch.files_changed == 0) return;
+  auto sha = m_workspace->commit(commit->branch, commit->message);
+  if (!sha) {
+    set_outcome(m_result, OutcomeType::commit_failed, sha.error().message);
+    return;
+  }
+  m_result.commit = CommitRecord{commit->branch, *sha};
+}
+
+void Attempt::remove_workspace() {
+  m_reporter.phase("cleanup");
+  const Clock::SteadyTime cleanup_started = m_settings.clock->now();
+  if (m_settings.diagnostics) m_settings.diagnostics->release_workspace(m_workspace->root());
+  auto finished = m_workspace->finish(m_settings.keep);
+  m_result.durations.cleanup_ms = elapsed_ms(cleanup_started, m_settings.clock->now());
+  if (!finished && m_result.outcome == Outcome::passed) {
+    set_outcome(m_result, OutcomeType::workspace_cleanup_failed, finished.error().message);
+  }
+}
+
+AttemptResult Attempt::finish() {
+  if (m_result.outcome == Outcome::error && m_result.outcome_type != OutcomeType::interrupted) {
+    still_wanted("its preparation");  // a workspace or model that failed because of the interruption
+  }
+  m_result.durations.total_ms = elapsed_ms(m_started, m_settings.clock->now());
+  return std::move(m_result);
 }
 
 }  // namespace
 
 AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings, const ProgressSink& progress) {
-  const Clock::SteadyTime started = settings.clock->now();
-  AttemptResult result = start_result(plan, settings);
-  ProgressReporter reporter(progress);
-  std::error_code ec;
-  std::filesystem::remove_all(settings.reports->root() / plan.folder, ec);  // what an interrupted try left
-  reporter.phase("workspace");
-  auto workspace = prepare_workspace(*plan.task, settings);
-  result.durations.workspace_ms = elapsed_ms(started, settings.clock->now());
-  if (!workspace) {
-    set_outcome(result, Outcome::error, "workspace.failed", workspace.error().message);
-  } else {
-    run_in_workspace(plan, settings, **workspace, result, reporter);
-    reporter.phase("cleanup");
-    const Clock::SteadyTime cleanup_started = settings.clock->now();
-    if (settings.diagnostics) settings.diagnostics->release_workspace((*workspace)->root());
-    auto finished = (*workspace)->finish(settings.keep);
-    result.durations.cleanup_ms = elapsed_ms(cleanup_started, settings.clock->now());
-    if (!finished && result.outcome == Outcome::passed) {
-      set_outcome(result, Outcome::error, "workspace.cleanup_failed", finished.error().message);
+  Attempt attempt(plan, settings, progress);
+  // The phases in order. Once the workspace is made it is always removed; the patch is saved
+  // whenever the agent ran, even when it was interrupted, and committed only when it passed.
+  if (attempt.make_workspace()) {
+    const bool agent_ran = attempt.set_up() && attempt.run_agent();
+    if (agent_ran) attempt.run_checks();
+    attempt.end_commands();  // what setup and the checks left running
+    if (agent_ran) {
+      attempt.save_patch();
+      attempt.commit();
     }
+    attempt.remove_workspace();
   }
-  if (interrupted(settings) && result.outcome == Outcome::error && result.outcome_type != k_interrupted) {
-    mark_interrupted(settings, "its preparation", result);  // a workspace or model that failed because of it
-  }
-  result.durations.total_ms = elapsed_ms(started, settings.clock->now());
-  return result;
+  return attempt.finish();
 }
 
 }  // namespace agent_run

@@ -26,13 +26,13 @@ using ModelFactory = std::function<Expected<std::unique_ptr<ModelClient>>(const 
 struct AttemptSettings {
   const Clock* clock = nullptr;
   const ReportFolder* reports = nullptr;
-  std::filesystem::path scratch_folder;      // workspaces are made under it
+  std::filesystem::path scratch_folder;  // workspaces are made under it
   KeepWorkspace keep = KeepWorkspace::no;
-  std::vector<std::string> environment;      // KEY=VALUE for setup, checks and bash; secrets removed
+  std::vector<std::string> environment;  // KEY=VALUE for setup, checks and bash; secrets removed
   ModelFactory make_model;
-  const Cancellation* cancellation = nullptr;  // SIGINT/SIGTERM: stop, kill what runs, report interrupted
+  const Cancellation* cancellation = nullptr;         // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
-  DiagnosticsChecker* diagnostics = nullptr; // per-edit diagnostics for every attempt; nullptr: off (--no-diagnostics)
+  DiagnosticsChecker* diagnostics = nullptr;  // per-edit diagnostics for every attempt; nullptr: off (--no-diagnostics)
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, commit, clean-up.
@@ -40,7 +40,6 @@ struct AttemptSettings {
 /// cancellation fires, running commands are killed and the attempt ends as an error of type
 /// `interrupted` (its patch still saved, its workspace still removed). `progress` hears of each
 /// phase and model turn.
-AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings,
-                          const ProgressSink& progress = {});
+AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settings, const ProgressSink& progress = {});
 
 }  // namespace agent_run

@@ -165,7 +165,8 @@ EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server
     outcome.failure = error.message;
     return outcome;
   };
-  if (server.state() != ServerState::ready) return failed(make_error(server.failure().empty() ? "not ready" : server.failure()));
+  if (server.state() != ServerState::ready)
+    return failed(make_error(server.failure().empty() ? "not ready" : server.failure()));
   Comparison comparison;
   comparison.compared = true;
   const DiagnosticsSnapshot since = server.snapshot();  // neighbours: what changed from here to the end
@@ -192,22 +193,22 @@ EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server
 }
 
 std::optional<EditChecker::Comparison> EditChecker::check_with_linter(const LinterCommand& linter,
-                                                                     const EditCheckRequest& request, Language language,
-                                                                     const std::filesystem::path& root,
-                                                                     TimePoint deadline) {
+                                                                      const EditCheckRequest& request,
+                                                                      Language language,
+                                                                      const std::filesystem::path& root,
+                                                                      TimePoint deadline) {
   Comparison comparison;
   std::future<std::optional<std::vector<Problem>>> baseline;
   if (!request.before && language != Language::go) {
     comparison.compared = true;  // a new file; a single-file linter has no neighbours to compare
-  } else if (auto last = m_last.find(request.file.string()); request.before &&
-             last != m_last.end() && last->second.checker == linter.name &&
+  } else if (auto last = m_last.find(request.file.string());
+             request.before && last != m_last.end() && last->second.checker == linter.name &&
              last->second.content_sha256 == sha256_hex(*request.before)) {
     comparison.before = last->second.problems;
     comparison.compared = true;
   } else {
-    baseline = std::async(std::launch::async, [&] {
-      return linter_baseline(request, language, root, deadline, comparison.errors_only);
-    });
+    baseline = std::async(std::launch::async,
+                          [&] { return linter_baseline(request, language, root, deadline, comparison.errors_only); });
   }
   LinterResult after = run_linter(linter, request.environment, deadline);
   if (baseline.valid()) {

@@ -38,8 +38,8 @@ class EditChecker final : public DiagnosticsChecker {
   struct Comparison {
     std::vector<Problem> before;
     std::vector<Problem> after;
-    bool compared = false;      // `before` is known
-    bool errors_only = false;   // `before` holds errors only (a go build baseline)
+    bool compared = false;     // `before` is known
+    bool errors_only = false;  // `before` holds errors only (a go build baseline)
   };
   /// The last check of a file: its content's hash and what the checker saw then.
   struct LastCheck {
@@ -71,18 +71,20 @@ class EditChecker final : public DiagnosticsChecker {
   std::optional<Comparison> check_with_linter(const LinterCommand& linter, const EditCheckRequest& request,
                                               Language language, const std::filesystem::path& root,
                                               std::chrono::steady_clock::time_point deadline);
-  std::optional<std::vector<Problem>> linter_baseline(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
+  std::optional<std::vector<Problem>> linter_baseline(const EditCheckRequest& request, Language language,
+                                                      const std::filesystem::path& root,
                                                       std::chrono::steady_clock::time_point deadline,
                                                       bool& errors_only);
   void finish(EditDiagnostics& result, const EditCheckRequest& request, Comparison comparison);
   std::string server_version(const LanguageServer& server, const std::vector<std::string>& environment);
-  std::string program_version(const std::vector<std::string>& version_argv, const std::vector<std::string>& environment);
+  std::string program_version(const std::vector<std::string>& version_argv,
+                              const std::vector<std::string>& environment);
 
   std::mutex m_mutex;  // one check at a time: attempts running in parallel share the servers
   ServerPool m_pool;
-  std::map<std::string, std::string> m_versions;      // program -> first line of its --version
-  std::map<std::string, LastCheck> m_last;            // absolute file -> its last check
-  std::map<LanguageServer*, int> m_timeouts;          // consecutive timeouts of a warm server
+  std::map<std::string, std::string> m_versions;  // program -> first line of its --version
+  std::map<std::string, LastCheck> m_last;        // absolute file -> its last check
+  std::map<LanguageServer*, int> m_timeouts;      // consecutive timeouts of a warm server
 };
 
 }  // namespace agent_run

@@ -104,10 +104,11 @@ Json LanguageServer::initialize_params() const {
                          .set("relatedInformation", false)
                          .set("versionSupport", true)
                          .set("tagSupport", Json::object().set("valueSet", Json(Json::Array{1, 2})));
-  Json text_document = Json::object()
-                           .set("synchronization", Json::object().set("didSave", true).set("dynamicRegistration", false))
-                           .set("publishDiagnostics", std::move(diagnostics))
-                           .set("diagnostic", Json::object().set("dynamicRegistration", true));
+  Json text_document =
+      Json::object()
+          .set("synchronization", Json::object().set("didSave", true).set("dynamicRegistration", false))
+          .set("publishDiagnostics", std::move(diagnostics))
+          .set("diagnostic", Json::object().set("dynamicRegistration", true));
   Json workspace = Json::object()
                        .set("configuration", true)
                        .set("workspaceFolders", true)
@@ -170,7 +171,8 @@ std::int64_t LanguageServer::send_request(const std::string& method, Json params
     std::lock_guard lock(m_mutex);
     id = m_next_id++;
   }
-  Json request = Json::object().set("jsonrpc", "2.0").set("id", id).set("method", method).set("params", std::move(params));
+  Json request =
+      Json::object().set("jsonrpc", "2.0").set("id", id).set("method", method).set("params", std::move(params));
   if (!send(request)) fail("it stopped reading its input");
   return id;
 }
@@ -188,7 +190,8 @@ void LanguageServer::io_loop() {
       }
       timeout = static_cast<int>(left);
     }
-    pollfd fds[3] = {{m_child.stdout_fd(), POLLIN, 0}, {err_open ? m_child.stderr_fd() : -1, POLLIN, 0}, {m_wake[0], POLLIN, 0}};
+    pollfd fds[3] = {
+        {m_child.stdout_fd(), POLLIN, 0}, {err_open ? m_child.stderr_fd() : -1, POLLIN, 0}, {m_wake[0], POLLIN, 0}};
     if (::poll(fds, 3, timeout) < 0) continue;
     if (fds[2].revents != 0) return;
     if (fds[1].revents != 0) err_open = read_stream(m_child.stderr_fd(), false);
@@ -256,8 +259,8 @@ void LanguageServer::handle_server_request(const Json& message) {
     track_pull_registrations(method == "client/registerCapability", params);
   } else if (method == "workspace/workspaceFolders") {
     result = Json(Json::Array{Json::object().set("uri", path_to_uri(m_root)).set("name", m_root.filename().string())});
-  } else if (method != "window/workDoneProgress/create" &&
-             method != "window/showMessageRequest" && method.find("/refresh") == std::string::npos) {
+  } else if (method != "window/workDoneProgress/create" && method != "window/showMessageRequest" &&
+             method.find("/refresh") == std::string::npos) {
     Json error = Json::object().set("code", k_method_not_found).set("message", "not supported: " + method);
     send(Json::object().set("jsonrpc", "2.0").set("id", id).set("error", std::move(error)));
     return;
@@ -277,7 +280,8 @@ void LanguageServer::track_pull_registrations(bool registering, const Json* para
       continue;
     }
     m_pull_registrations.insert(registration.get_string("id"));
-    if (const Json* options = registration.find("registerOptions")) m_pull_identifier = options->get_string("identifier");
+    if (const Json* options = registration.find("registerOptions"))
+      m_pull_identifier = options->get_string("identifier");
   }
   m_pull_registered = !m_pull_registrations.empty();
   m_changed.notify_all();

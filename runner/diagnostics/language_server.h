@@ -21,15 +21,15 @@ namespace agent_run {
 
 /// How to start and wait for one kind of language server.
 struct ServerSpec {
-  std::string name;                         // gopls, pyright-langserver, ...: the checker named in reports
+  std::string name;  // gopls, pyright-langserver, ...: the checker named in reports
   std::vector<std::string> argv;
-  Json initialization_options;              // null: none
-  std::chrono::milliseconds settle{150};    // a push is final once no newer one came for this long
-                                            // (servers that publish once per change get a short one)
+  Json initialization_options;                    // null: none
+  std::chrono::milliseconds settle{150};          // a push is final once no newer one came for this long
+                                                  // (servers that publish once per change get a short one)
   std::chrono::milliseconds quiet_when_clean{0};  // >0: a server that says nothing when clean stays clean
-  std::vector<std::string> version_argv;    // prints its version, for servers whose serverInfo has none
-  std::chrono::milliseconds header_settle{0};  // >0: after a C/C++ header changed, the other open files
-                                               // are sent again and this long is left for their rebuilds
+  std::vector<std::string> version_argv;          // prints its version, for servers whose serverInfo has none
+  std::chrono::milliseconds header_settle{0};     // >0: after a C/C++ header changed, the other open files
+                                                  // are sent again and this long is left for their rebuilds
 };
 
 /// One document's diagnostics as the server sent them (LSP Diagnostic objects).
@@ -105,7 +105,7 @@ class LanguageServer {
   /// A document the server has open: its version and the text it holds.
   struct OpenDocument {
     int version = 0;
-    std::string text;     // as written (the server may hold it with one more newline: `padded`)
+    std::string text;  // as written (the server may hold it with one more newline: `padded`)
     bool padded = false;
   };
   /// The latest diagnostics published (or pulled) for one document.
@@ -154,8 +154,8 @@ class LanguageServer {
   std::chrono::steady_clock::time_point m_initialize_deadline;
   int m_wake[2] = {-1, -1};  // a pipe that wakes the I/O thread to stop it
 
-  mutable std::mutex m_mutex;          // guards everything below it
-  std::condition_variable m_changed;   // any state, publish or response change
+  mutable std::mutex m_mutex;         // guards everything below it
+  std::condition_variable m_changed;  // any state, publish or response change
   ServerState m_state = ServerState::starting;
   std::string m_failure;
   std::string m_version;

@@ -74,7 +74,8 @@ bool LanguageServer::sync_document(const std::string& uri, const std::string& la
     return send(notification("textDocument/didOpen", Json::object().set("textDocument", std::move(identifier))));
   }
   Json change = Json::object().set("text", sent);
-  Json params = Json::object().set("textDocument", std::move(identifier)).set("contentChanges", Json(Json::Array{change}));
+  Json params =
+      Json::object().set("textDocument", std::move(identifier)).set("contentChanges", Json(Json::Array{change}));
   if (!send(notification("textDocument/didChange", std::move(params)))) return false;
   Json saved = Json::object().set("textDocument", Json::object().set("uri", uri)).set("text", sent);
   return send(notification("textDocument/didSave", std::move(saved)));
@@ -132,7 +133,8 @@ Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, const
   }
   std::int64_t id = send_request("textDocument/diagnostic", pull_params(uri));
   std::vector<std::int64_t> other_ids;
-  for (const std::string& other : others) other_ids.push_back(send_request("textDocument/diagnostic", pull_params(other)));
+  for (const std::string& other : others)
+    other_ids.push_back(send_request("textDocument/diagnostic", pull_params(other)));
   Expected<Json> result = await_response(id, deadline);
   if (!result) return result.error();
   ServerAnswer answer;
@@ -184,13 +186,13 @@ Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int v
     return pull_answer(uri, before, deadline);
   }
   if (!fresh() && !quiet) return make_error("no diagnostics in time");
-  std::chrono::milliseconds settle = is_header(uri) && m_spec.header_settle.count() > 0 ? m_spec.header_settle : m_spec.settle;
+  std::chrono::milliseconds settle =
+      is_header(uri) && m_spec.header_settle.count() > 0 ? m_spec.header_settle : m_spec.settle;
   while (m_sequence > sent_after) {  // settled once nothing at all (file or neighbour) was published for `settle`
     std::uint64_t last = m_sequence;
     TimePoint settle_end = std::min(deadline, SteadyClock::now() + settle);
-    bool newer = m_changed.wait_until(lock, settle_end, [&] {
-      return m_sequence != last || m_state == ServerState::failed;
-    });
+    bool newer =
+        m_changed.wait_until(lock, settle_end, [&] { return m_sequence != last || m_state == ServerState::failed; });
     if (!newer || SteadyClock::now() >= deadline || m_state == ServerState::failed) break;
   }
   if (!fresh()) m_published[uri] = Published{{}, version, ++m_sequence, SteadyClock::now()};  // silent: still clean

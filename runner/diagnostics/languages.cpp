@@ -35,12 +35,14 @@ std::vector<const char*> root_markers(Language language) {
 
 /// The tsserver.js typescript-language-server needs (TypeScript 5 or 6): the project's own, else
 /// the one installed beside the server; nullopt when there is none.
-std::optional<std::filesystem::path> find_tsserver(const std::filesystem::path& root, const std::filesystem::path& server) {
+std::optional<std::filesystem::path> find_tsserver(const std::filesystem::path& root,
+                                                   const std::filesystem::path& server) {
   std::error_code ec;
   std::filesystem::path candidate = root / "node_modules/typescript/lib/tsserver.js";
   if (std::filesystem::exists(candidate, ec)) return candidate;
   std::filesystem::path real = std::filesystem::canonical(server, ec);
-  for (std::filesystem::path folder = real.parent_path(); !ec && folder.has_relative_path(); folder = folder.parent_path()) {
+  for (std::filesystem::path folder = real.parent_path(); !ec && folder.has_relative_path();
+       folder = folder.parent_path()) {
     if (folder.filename() == "node_modules" && std::filesystem::exists(folder / "typescript/lib/tsserver.js", ec)) {
       return folder / "typescript/lib/tsserver.js";
     }
@@ -52,7 +54,8 @@ std::optional<std::filesystem::path> find_tsserver(const std::filesystem::path& 
 int typescript_major_version(const std::filesystem::path& tsc) {
   std::error_code ec;
   std::filesystem::path real = std::filesystem::canonical(tsc, ec);
-  for (std::filesystem::path folder = real.parent_path(); !ec && folder.has_relative_path(); folder = folder.parent_path()) {
+  for (std::filesystem::path folder = real.parent_path(); !ec && folder.has_relative_path();
+       folder = folder.parent_path()) {
     if (!std::filesystem::exists(folder / "package.json", ec)) continue;
     auto text = read_file(folder / "package.json");
     auto json = text ? parse_json(*text) : Expected<Json>(make_error("unreadable"));
@@ -70,16 +73,19 @@ void add_typescript_servers(const std::filesystem::path& root, const std::vector
   std::optional<std::filesystem::path> tsc = root / "node_modules/.bin/tsc";
   if (!std::filesystem::exists(*tsc, ec)) tsc = find_program("tsc", environment);
   if (tsc && typescript_major_version(*tsc) >= 7) {
-    servers.push_back(ServerSpec{"tsc --lsp", {tsc->string(), "--lsp", "--stdio"}, nullptr,
-                                 std::chrono::milliseconds(50), {}});
+    servers.push_back(
+        ServerSpec{"tsc --lsp", {tsc->string(), "--lsp", "--stdio"}, nullptr, std::chrono::milliseconds(50), {}});
   }
   if (auto server = find_program("typescript-language-server", environment)) {
     if (auto tsserver = find_tsserver(root, *server)) {
       Json options = Json::object()
                          .set("tsserver", Json::object().set("path", tsserver->string()))
                          .set("disableAutomaticTypingAcquisition", true);
-      servers.push_back(ServerSpec{"typescript-language-server", {"typescript-language-server", "--stdio"}, options,
-                                   std::chrono::milliseconds(150), std::chrono::milliseconds(1000),
+      servers.push_back(ServerSpec{"typescript-language-server",
+                                   {"typescript-language-server", "--stdio"},
+                                   options,
+                                   std::chrono::milliseconds(150),
+                                   std::chrono::milliseconds(1000),
                                    {server->string(), "--version"}});
     }
   }
@@ -151,7 +157,11 @@ std::vector<ServerSpec> language_servers(Language language, const std::filesyste
     case Language::go: add(ServerSpec{"gopls", {"gopls"}, nullptr, std::chrono::milliseconds(50), {}}); break;
     case Language::python:
       if (auto server = find_program("pyright-langserver", environment)) {  // its sibling `pyright` tells the version
-        add(ServerSpec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, std::chrono::milliseconds(50), {},
+        add(ServerSpec{"pyright-langserver",
+                       {"pyright-langserver", "--stdio"},
+                       nullptr,
+                       std::chrono::milliseconds(50),
+                       {},
                        {(server->parent_path() / "pyright").string(), "--version"}});
       }
       break;
@@ -159,8 +169,13 @@ std::vector<ServerSpec> language_servers(Language language, const std::filesyste
     case Language::javascript: add_typescript_servers(root, environment, servers); break;
     case Language::c:
     case Language::cpp:
-      add(ServerSpec{"clangd", {"clangd", "--background-index=false", "--log=error"}, nullptr,
-                     std::chrono::milliseconds(100), {}, {"clangd", "--version"}, std::chrono::milliseconds(200)});
+      add(ServerSpec{"clangd",
+                     {"clangd", "--background-index=false", "--log=error"},
+                     nullptr,
+                     std::chrono::milliseconds(100),
+                     {},
+                     {"clangd", "--version"},
+                     std::chrono::milliseconds(200)});
       break;
     case Language::rust:
       add(ServerSpec{"rust-analyzer", {"rust-analyzer"}, nullptr, std::chrono::milliseconds(300), {}});

@@ -38,10 +38,15 @@ std::string take_severity(std::string& rest, std::string& code) {
 }
 
 bool is_pyflakes_warning(const std::string& message) {
-  static constexpr std::array<const char*, 9> k_warnings = {
-      "imported but unused", "is assigned to but never used", "redefinition of unused", "unable to detect undefined names",
-      "f-string is missing placeholders", "shadowed by loop variable", "may be undefined, or defined from star imports",
-      "is not used", "comparison with"};
+  static constexpr std::array<const char*, 9> k_warnings = {"imported but unused",
+                                                            "is assigned to but never used",
+                                                            "redefinition of unused",
+                                                            "unable to detect undefined names",
+                                                            "f-string is missing placeholders",
+                                                            "shadowed by loop variable",
+                                                            "may be undefined, or defined from star imports",
+                                                            "is not used",
+                                                            "comparison with"};
   for (const char* phrase : k_warnings) {
     if (message.find(phrase) != std::string::npos) return true;
   }
@@ -49,7 +54,8 @@ bool is_pyflakes_warning(const std::string& message) {
 }
 
 /// gcc, clang, shellcheck -f gcc, cargo --message-format short, go build and vet, pyflakes, ruff: path:line:col: text.
-std::vector<Problem> parse_colon_lines(LinterFormat format, const std::string& output, const std::filesystem::path& cwd) {
+std::vector<Problem> parse_colon_lines(LinterFormat format, const std::string& output,
+                                       const std::filesystem::path& cwd) {
   static const std::regex k_line(R"(^(.+?):(\d+):(?:(\d+):)? (.*)$)");
   std::vector<Problem> problems;
   for (std::string line : split(output, '\n')) {
@@ -71,7 +77,8 @@ std::vector<Problem> parse_colon_lines(LinterFormat format, const std::string& o
     if ((format == LinterFormat::go_build || format == LinterFormat::go_vet) && rest == "too many errors") continue;
     if (format == LinterFormat::go_vet && !from_type_check) severity = "warning";  // a vet finding
     if (format == LinterFormat::gcc || format == LinterFormat::shellcheck) split_trailing_code(rest, problem.code);
-    if (severity.empty() && format == LinterFormat::pyflakes) severity = is_pyflakes_warning(rest) ? "warning" : "error";
+    if (severity.empty() && format == LinterFormat::pyflakes)
+      severity = is_pyflakes_warning(rest) ? "warning" : "error";
     if (severity.empty() && format == LinterFormat::ruff) {
       std::size_t space = rest.find(' ');
       problem.code = rest.substr(0, space);
@@ -94,8 +101,8 @@ std::vector<Problem> parse_tsc(const std::string& output, const std::filesystem:
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::smatch match;
     if (std::regex_match(line, match, k_line)) {
-      problems.push_back(Problem{absolute_path(match[1].str(), cwd), std::stoi(match[2].str()), std::stoi(match[3].str()),
-                                 match[4].str(), match[6].str(), match[5].str(), false});
+      problems.push_back(Problem{absolute_path(match[1].str(), cwd), std::stoi(match[2].str()),
+                                 std::stoi(match[3].str()), match[4].str(), match[6].str(), match[5].str(), false});
     } else if (line.rfind("  ", 0) == 0 && !problems.empty()) {
       problems.back().message += "\n" + std::string(trim(line));
     }
@@ -116,7 +123,8 @@ std::vector<Problem> parse_eslint(const std::string& output) {
       const Json* severity = message.find("severity");
       const Json* line = message.find("line");
       const Json* column = message.find("column");
-      problems.push_back(Problem{file.get_string("filePath"), line && line->is_integer() ? static_cast<int>(line->as_int()) : 1,
+      problems.push_back(Problem{file.get_string("filePath"),
+                                 line && line->is_integer() ? static_cast<int>(line->as_int()) : 1,
                                  column && column->is_integer() ? static_cast<int>(column->as_int()) : 1,
                                  severity && severity->is_integer() && severity->as_int() == 1 ? "warning" : "error",
                                  message.get_string("message"), message.get_string("ruleId"), false});
@@ -132,7 +140,8 @@ std::vector<Problem> parse_bash_n(const std::string& output, const std::filesyst
   for (const std::string& line : split(output, '\n')) {
     std::smatch match;
     if (std::regex_match(line, match, k_line)) {
-      problems.push_back(Problem{absolute_path(match[1].str(), cwd), std::stoi(match[2].str()), 1, "error", match[3].str(), "", false});
+      problems.push_back(Problem{absolute_path(match[1].str(), cwd), std::stoi(match[2].str()), 1, "error",
+                                 match[3].str(), "", false});
     }
   }
   return problems;

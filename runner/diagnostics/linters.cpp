@@ -37,8 +37,10 @@ std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const 
                                        const std::optional<EarlierContent>& earlier) {
   auto go = find_program("go", environment);
   if (!go) return std::nullopt;
-  LinterCommand command{"go build + go vet", {go->string(), "build", "-o", "/dev/null"}, {go->string(), "version"},
-                        root, LinterFormat::go_build, {}, earlier.has_value()};
+  LinterCommand command{"go build + go vet",       {go->string(), "build", "-o", "/dev/null"},
+                        {go->string(), "version"}, root,
+                        LinterFormat::go_build,    {},
+                        earlier.has_value()};
   if (earlier) {
     // An empty replacement is go's way to say the file does not exist (a file the edit created).
     Json overlay = Json::object().set("Replace", Json::object().set(file.string(), earlier->copy.string()));
@@ -71,13 +73,23 @@ std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const 
 std::optional<LinterCommand> python_linter(const std::filesystem::path& target, const std::filesystem::path& root,
                                            const std::vector<std::string>& environment) {
   if (auto ruff = find_program("ruff", environment)) {
-    return LinterCommand{"ruff", {ruff->string(), "check", "--output-format=concise", "--no-cache", target.string()},
-                         {ruff->string(), "--version"}, root, LinterFormat::ruff, {}, false};
+    return LinterCommand{"ruff",
+                         {ruff->string(), "check", "--output-format=concise", "--no-cache", target.string()},
+                         {ruff->string(), "--version"},
+                         root,
+                         LinterFormat::ruff,
+                         {},
+                         false};
   }
   for (const char* name : {"pyflakes3", "pyflakes"}) {
     if (auto pyflakes = find_program(name, environment)) {
-      return LinterCommand{"pyflakes", {pyflakes->string(), target.string()}, {pyflakes->string(), "--version"}, root,
-                           LinterFormat::pyflakes, {}, false};
+      return LinterCommand{"pyflakes",
+                           {pyflakes->string(), target.string()},
+                           {pyflakes->string(), "--version"},
+                           root,
+                           LinterFormat::pyflakes,
+                           {},
+                           false};
     }
   }
   return std::nullopt;
@@ -88,13 +100,23 @@ std::optional<LinterCommand> typescript_linter(Language language, const std::fil
                                                const std::vector<std::string>& environment) {
   auto eslint = find_node_tool("eslint", root, environment);
   if (eslint && has_eslint_config(root)) {
-    return LinterCommand{"eslint", {eslint->string(), "-f", "json", file.string()}, {eslint->string(), "--version"},
-                         root, LinterFormat::eslint_json, {}, false};
+    return LinterCommand{"eslint",
+                         {eslint->string(), "-f", "json", file.string()},
+                         {eslint->string(), "--version"},
+                         root,
+                         LinterFormat::eslint_json,
+                         {},
+                         false};
   }
   auto tsc = find_node_tool("tsc", root, environment);
   if (!tsc) return std::nullopt;
-  LinterCommand command{"tsc", {tsc->string(), "--noEmit", "--pretty", "false"}, {tsc->string(), "--version"}, root,
-                        LinterFormat::tsc, {}, false};
+  LinterCommand command{"tsc",
+                        {tsc->string(), "--noEmit", "--pretty", "false"},
+                        {tsc->string(), "--version"},
+                        root,
+                        LinterFormat::tsc,
+                        {},
+                        false};
   command.whole_project = true;
   std::error_code ec;
   if (std::filesystem::exists(root / "tsconfig.json", ec)) {
@@ -116,8 +138,9 @@ std::optional<LinterCommand> c_family_linter(Language language, const std::files
   for (const auto& [name, is_gcc] : compilers) {
     auto compiler = find_program(name, environment);
     if (!compiler) continue;
-    LinterCommand command{name, {compiler->string(), "-fsyntax-only"}, {compiler->string(), "--version"}, root,
-                          LinterFormat::gcc, {}, false};
+    LinterCommand command{
+        name, {compiler->string(), "-fsyntax-only"}, {compiler->string(), "--version"}, root, LinterFormat::gcc, {},
+        false};
     command.argv.push_back(is_gcc ? "-fdiagnostics-plain-output" : "-fno-caret-diagnostics");
     command.argv.push_back(is_gcc ? "-fno-diagnostics-color" : "-fno-color-diagnostics");
     if (auto flags = read_file(root / "compile_flags.txt")) {
@@ -137,25 +160,42 @@ std::optional<LinterCommand> shell_linter(const std::filesystem::path& target, c
   auto content = read_file(target);
   bool has_shebang = content && content->rfind("#!", 0) == 0;
   if (auto shellcheck = find_program("shellcheck", environment)) {
-    LinterCommand command{"shellcheck", {shellcheck->string(), "-f", "gcc"}, {shellcheck->string(), "--version"},
-                          root, LinterFormat::shellcheck, {}, false};
+    LinterCommand command{"shellcheck",
+                          {shellcheck->string(), "-f", "gcc"},
+                          {shellcheck->string(), "--version"},
+                          root,
+                          LinterFormat::shellcheck,
+                          {},
+                          false};
     if (!has_shebang) command.argv.insert(command.argv.end(), {"-s", "bash"});
     command.argv.push_back(target.string());
     return command;
   }
   if (auto bash = find_program("bash", environment)) {
-    return LinterCommand{"bash -n", {bash->string(), "-n", target.string()}, {bash->string(), "--version"}, root,
-                         LinterFormat::bash_n, {}, false};
+    return LinterCommand{"bash -n",
+                         {bash->string(), "-n", target.string()},
+                         {bash->string(), "--version"},
+                         root,
+                         LinterFormat::bash_n,
+                         {},
+                         false};
   }
   return std::nullopt;
 }
 
-std::optional<LinterCommand> rust_linter(const std::filesystem::path& root, const std::vector<std::string>& environment) {
+std::optional<LinterCommand> rust_linter(const std::filesystem::path& root,
+                                         const std::vector<std::string>& environment) {
   auto cargo = find_program("cargo", environment);
   std::error_code ec;
   if (!cargo || !std::filesystem::exists(root / "Cargo.toml", ec)) return std::nullopt;
-  return LinterCommand{"cargo check", {cargo->string(), "check", "--offline", "--message-format", "short"},
-                       {cargo->string(), "--version"}, root, LinterFormat::gcc, {}, false, true};
+  return LinterCommand{"cargo check",
+                       {cargo->string(), "check", "--offline", "--message-format", "short"},
+                       {cargo->string(), "--version"},
+                       root,
+                       LinterFormat::gcc,
+                       {},
+                       false,
+                       true};
 }
 
 }  // namespace
@@ -212,8 +252,7 @@ LinterResult run_linter(const LinterCommand& command, const std::vector<std::str
     return result;
   }
   result.finished = true;
-  result.problems = parse_linter_output(command.format, ran->output, ran->exit_code, command.cwd,
-                                        command.argv.back());
+  result.problems = parse_linter_output(command.format, ran->output, ran->exit_code, command.cwd, command.argv.back());
   if (result.problems.empty() && !command.then_argv.empty()) {  // clean: the second opinion (go vet)
     LinterCommand then = command;
     then.argv = command.then_argv;

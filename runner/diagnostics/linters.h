@@ -1,7 +1,7 @@
 #pragma once
 
-#include "report/edit_diagnostics.h"
 #include "diagnostics/languages.h"
+#include "report/edit_diagnostics.h"
 
 #include <chrono>
 #include <filesystem>
@@ -21,10 +21,10 @@ struct LinterCommand {
   std::vector<std::string> version_argv;  // prints its version on the first line
   std::filesystem::path cwd;
   LinterFormat format = LinterFormat::gcc;
-  std::string go_overlay;                 // go build -overlay file (baseline runs only)
-  bool errors_only = false;               // reports errors but not warnings (a go build baseline)
-  bool whole_project = false;             // slow (tsc, cargo check): a warm server gets the whole budget
-  std::vector<std::string> then_argv;     // run next when the first finds nothing (go vet after go build)
+  std::string go_overlay;              // go build -overlay file (baseline runs only)
+  bool errors_only = false;            // reports errors but not warnings (a go build baseline)
+  bool whole_project = false;          // slow (tsc, cargo check): a warm server gets the whole budget
+  std::vector<std::string> then_argv;  // run next when the first finds nothing (go vet after go build)
 };
 
 /// What the file looked like before the edit, for a baseline run of the same linter, when the
@@ -42,8 +42,8 @@ std::optional<LinterCommand> linter_for(Language language, const std::filesystem
 
 /// How one linter run ended.
 struct LinterResult {
-  bool finished = false;        // false: it timed out or could not start
-  std::string failure;          // why it did not finish
+  bool finished = false;          // false: it timed out or could not start
+  std::string failure;            // why it did not finish
   std::vector<Problem> problems;  // paths absolute
 };
 

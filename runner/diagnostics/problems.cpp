@@ -106,7 +106,9 @@ std::vector<Problem> problems_not_in(const std::vector<Problem>& after, const st
 
 void sort_problems(std::vector<Problem>& problems) {
   std::stable_sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {
-    auto rank = [](const Problem& p) { return std::tuple(p.severity != "error", p.other_file, p.path, p.line, p.column); };
+    auto rank = [](const Problem& p) {
+      return std::tuple(p.severity != "error", p.other_file, p.path, p.line, p.column);
+    };
     return rank(a) < rank(b);
   });
 }

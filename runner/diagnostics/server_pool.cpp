@@ -24,7 +24,8 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
   if (found != m_servers.end() && found->second.server->state() == ServerState::failed) {
     report_failure(found->second.server.get());
     return make_error(spec.name + " stopped working; not retried for " +
-                      std::to_string(std::chrono::duration_cast<std::chrono::seconds>(m_settings.cooldown).count()) + "s");
+                      std::to_string(std::chrono::duration_cast<std::chrono::seconds>(m_settings.cooldown).count()) +
+                      "s");
   }
   if (found != m_servers.end()) {
     found->second.last_used = ++m_uses;

@@ -15,12 +15,12 @@ namespace agent_run {
 
 /// The knobs of per-edit diagnostics; the defaults are the contract, tests shorten the waits.
 struct DiagnosticsSettings {
-  std::chrono::milliseconds budget{2000};              // a check not finished by then is abandoned
-  std::chrono::milliseconds linter_reserve{700};       // kept for a fast linter when a warm server is slow
-  std::chrono::milliseconds initialize_timeout{15000}; // a server not initialized by then failed to start
+  std::chrono::milliseconds budget{2000};                       // a check not finished by then is abandoned
+  std::chrono::milliseconds linter_reserve{700};                // kept for a fast linter when a warm server is slow
+  std::chrono::milliseconds initialize_timeout{15000};          // a server not initialized by then failed to start
   std::chrono::milliseconds cooldown{std::chrono::minutes(5)};  // no new start after a failed one
-  std::chrono::milliseconds shutdown_grace{2000};      // shutdown and exit, then the group is killed
-  std::size_t max_servers = 4;                         // live servers; the least recently used goes first
+  std::chrono::milliseconds shutdown_grace{2000};               // shutdown and exit, then the group is killed
+  std::size_t max_servers = 4;                                  // live servers; the least recently used goes first
 };
 
 /// How the servers ended at shutdown.

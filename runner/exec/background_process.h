@@ -16,8 +16,8 @@ namespace agent_run {
 
 /// What a background process printed since it was last asked, and whether it still runs.
 struct BackgroundRead {
-  std::string output;                 // head and tail of the new output, with the omitted byte count
-  std::size_t new_bytes = 0;          // bytes printed since the last read, kept or not
+  std::string output;         // head and tail of the new output, with the omitted byte count
+  std::size_t new_bytes = 0;  // bytes printed since the last read, kept or not
   bool running = true;
   std::optional<ProcessEnding> ending;  // once it has ended
 };
@@ -70,9 +70,9 @@ class BackgroundProcess {
   pid_t m_pid;
   mutable std::mutex m_mutex;
   std::condition_variable m_changed;
-  std::unique_ptr<Buffer> m_buffer;           // guarded by m_mutex
-  std::optional<ProcessEnding> m_ending;      // guarded by m_mutex
-  EndedBy m_ended_by = EndedBy::itself;       // guarded by m_mutex
+  std::unique_ptr<Buffer> m_buffer;       // guarded by m_mutex
+  std::optional<ProcessEnding> m_ending;  // guarded by m_mutex
+  EndedBy m_ended_by = EndedBy::itself;   // guarded by m_mutex
   std::unique_ptr<ProcessWatch> m_watch;
   std::thread m_thread;
 };

@@ -57,7 +57,8 @@ std::optional<std::string> environment_value(const std::vector<std::string>& env
   return std::nullopt;
 }
 
-std::optional<std::filesystem::path> find_program(std::string_view program, const std::vector<std::string>& environment) {
+std::optional<std::filesystem::path> find_program(std::string_view program,
+                                                  const std::vector<std::string>& environment) {
   if (program.empty()) return std::nullopt;
   if (program.find('/') != std::string_view::npos) {
     if (is_executable_file(std::filesystem::path(program))) return std::filesystem::path(program);

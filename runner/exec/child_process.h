@@ -59,7 +59,8 @@ class ChildProcess {
 
 /// The first executable named `program` in the PATH of `environment` (KEY=VALUE entries), or
 /// `program` itself when it holds a slash and is executable; nullopt when there is none.
-std::optional<std::filesystem::path> find_program(std::string_view program, const std::vector<std::string>& environment);
+std::optional<std::filesystem::path> find_program(std::string_view program,
+                                                  const std::vector<std::string>& environment);
 
 /// The value of `name` in `environment` (KEY=VALUE entries), or nullopt.
 std::optional<std::string> environment_value(const std::vector<std::string>& environment, std::string_view name);

@@ -59,7 +59,9 @@ bool reap_if_own_zombie(const ProcessInfo& info) {
   return ::waitpid(info.pid, &status, WNOHANG) == info.pid;
 }
 
-bool contains(const std::vector<pid_t>& pids, pid_t pid) { return std::find(pids.begin(), pids.end(), pid) != pids.end(); }
+bool contains(const std::vector<pid_t>& pids, pid_t pid) {
+  return std::find(pids.begin(), pids.end(), pid) != pids.end();
+}
 
 /// A member of one of `sessions` that is not its leader: the leaders are the commands themselves,
 /// reaped by whoever started them; the other members outlived their command.

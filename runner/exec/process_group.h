@@ -20,7 +20,7 @@ struct ProcessInfo {
   pid_t parent = 0;
   pid_t group = 0;
   pid_t session = 0;
-  char state = '?';  // R, S, D, Z, T, ...
+  char state = '?';                   // R, S, D, Z, T, ...
   unsigned long long start_time = 0;  // clock ticks after boot: with the pid, names one process for good
 };
 

@@ -43,8 +43,7 @@ void set_entry(std::vector<std::string>& entries, const std::string& name, const
 
 }  // namespace
 
-ProcessTable::ProcessTable()
-    : m_token(new_token()), m_marker(std::string(k_attempt_marker_name) + "=" + m_token) {}
+ProcessTable::ProcessTable() : m_token(new_token()), m_marker(std::string(k_attempt_marker_name) + "=" + m_token) {}
 
 ProcessTable::~ProcessTable() { stop_everything(); }
 
@@ -133,8 +132,8 @@ void ProcessTable::remember_escape(pid_t pid) {
 }
 
 std::size_t ProcessTable::running_count() const {
-  return static_cast<std::size_t>(std::count_if(m_background.begin(), m_background.end(),
-                                                [](const auto& process) { return !process->ending(); }));
+  return static_cast<std::size_t>(
+      std::count_if(m_background.begin(), m_background.end(), [](const auto& process) { return !process->ending(); }));
 }
 
 ProcessTableSummary ProcessTable::stop_everything() {

@@ -2,8 +2,8 @@
 
 #include "base/expected.h"
 #include "exec/background_process.h"
-#include "exec/process_group.h"
 #include "exec/process.h"
+#include "exec/process_group.h"
 
 #include <sys/types.h>
 
@@ -84,10 +84,10 @@ class ProcessTable {
   std::string m_token;
   std::string m_marker;
   std::vector<std::unique_ptr<BackgroundProcess>> m_background;
-  std::vector<pid_t> m_sessions;              // every session (== leader pid) this attempt started
-  std::map<pid_t, std::string> m_escapes;     // noted escapes: pid -> command line
-  std::vector<ProcessIdentity> m_unreaped;    // escapes and the leaders of their sessions, until reaped or gone
-  std::vector<EscapedProcess> m_killed;       // escapes killed at the end
+  std::vector<pid_t> m_sessions;            // every session (== leader pid) this attempt started
+  std::map<pid_t, std::string> m_escapes;   // noted escapes: pid -> command line
+  std::vector<ProcessIdentity> m_unreaped;  // escapes and the leaders of their sessions, until reaped or gone
+  std::vector<EscapedProcess> m_killed;     // escapes killed at the end
 };
 
 /// The environment name of the marker every process of an attempt carries.

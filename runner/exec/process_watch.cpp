@@ -32,15 +32,10 @@ constexpr std::chrono::milliseconds k_group_reap_patience{1000};
 
 ProcessWatch::ProcessWatch(SpawnedProcess process, TimePoint deadline, std::chrono::milliseconds kill_grace,
                            OutputSink& sink, const Cancellation* cancellation)
-    : m_pid(process.pid),
-      m_output(std::move(process.output)),
+    : m_pid(process.pid), m_output(std::move(process.output)),
       m_pidfd(static_cast<int>(::syscall(SYS_pidfd_open, process.pid, 0))),
-      m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
-      m_cancellation(cancellation),
-      m_kill_grace(kill_grace),
-      m_sink(sink),
-      m_start(SteadyClock::now()),
-      m_deadline(deadline) {}
+      m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)), m_cancellation(cancellation), m_kill_grace(kill_grace),
+      m_sink(sink), m_start(SteadyClock::now()), m_deadline(deadline) {}
 
 void ProcessWatch::request_stop() {
   m_stop_requested = true;

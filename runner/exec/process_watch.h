@@ -58,8 +58,8 @@ class ProcessWatch {
 
   pid_t m_pid;
   Fd m_output;
-  Fd m_pidfd;  // readable when the process exits; not open on kernels before 5.3
-  Fd m_wake;   // eventfd written by request_stop()
+  Fd m_pidfd;                          // readable when the process exits; not open on kernels before 5.3
+  Fd m_wake;                           // eventfd written by request_stop()
   const Cancellation* m_cancellation;  // nullptr: nothing but the deadline and request_stop() ends it early
   std::chrono::milliseconds m_kill_grace;
   OutputSink& m_sink;

@@ -68,8 +68,7 @@ Expected<SpawnedProcess> spawn_in_new_session(const ProcessSpec& spec) {
   std::vector<char*> argv = c_strings(spec.argv);
   std::vector<char*> envp = spec.environment ? c_strings(*spec.environment) : std::vector<char*>{};
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(),
-                          spec.environment ? envp.data() : environ);
+  int rc = ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), spec.environment ? envp.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc != 0) return make_error("cannot run '" + program + "': " + std::strerror(rc));

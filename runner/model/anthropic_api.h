@@ -35,14 +35,14 @@ class AnthropicStreamDecoder final : public StreamDecoder {
  private:
   /// One content block as it streams in.
   struct Block {
-    std::string type;           // text | thinking | redacted_thinking | tool_use | others (ignored)
+    std::string type;  // text | thinking | redacted_thinking | tool_use | others (ignored)
     std::string text;
     std::string id;
     std::string name;
     std::string input_json;
     std::string signature;
     std::string data;
-    Json start_input;           // content_block_start's `input` (`{}` when streamed)
+    Json start_input;  // content_block_start's `input` (`{}` when streamed)
   };
 
   void read_usage(const Json& usage);

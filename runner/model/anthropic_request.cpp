@@ -88,8 +88,10 @@ class AnthropicApi final : public ProviderApi {
   HttpRequest build_request(const Conversation& conversation, const std::vector<ToolSchema>& tools) const override {
     HttpRequest request;
     request.url = m_endpoint.base_url + "/v1/messages";
-    request.headers = {{"content-type", "application/json"}, {"accept", "text/event-stream"},
-                       {"anthropic-version", "2023-06-01"}, {"user-agent", "agent-run/" AGENT_RUN_VERSION}};
+    request.headers = {{"content-type", "application/json"},
+                       {"accept", "text/event-stream"},
+                       {"anthropic-version", "2023-06-01"},
+                       {"user-agent", "agent-run/" AGENT_RUN_VERSION}};
     if (!m_endpoint.api_key.empty()) request.headers.push_back({"x-api-key", m_endpoint.api_key});
     request.body = anthropic_request_body(conversation, tools, m_settings).dump();
     return request;

@@ -51,7 +51,8 @@ DecodeStep AnthropicStreamDecoder::feed(const SseEvent& event) {
     apply_delta(data);
   } else if (type == "message_delta") {
     if (const Json* delta = data.find("delta")) {
-      if (const Json* reason = delta->find("stop_reason"); reason && reason->is_string()) m_stop_reason = reason->as_string();
+      if (const Json* reason = delta->find("stop_reason"); reason && reason->is_string())
+        m_stop_reason = reason->as_string();
     }
     if (const Json* usage = data.find("usage")) read_usage(*usage);
   } else if (type == "message_stop") {

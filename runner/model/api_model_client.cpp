@@ -48,8 +48,8 @@ ModelTurn context_window_turn() {
 ApiModelClient::ApiModelClient(std::string model_name, std::unique_ptr<ProviderApi> api,
                                std::optional<ModelPrice> price, ApiClientSettings settings, const Clock& clock,
                                SleepFunction sleep, std::string api_key)
-    : m_model_name(std::move(model_name)), m_api(std::move(api)), m_price(price), m_settings(settings),
-      m_clock(clock), m_sleep(std::move(sleep)), m_api_key(std::move(api_key)) {}
+    : m_model_name(std::move(model_name)), m_api(std::move(api)), m_price(price), m_settings(settings), m_clock(clock),
+      m_sleep(std::move(sleep)), m_api_key(std::move(api_key)) {}
 
 Expected<ModelTurn> ApiModelClient::complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
   m_last = ModelCallRecord{};
@@ -77,7 +77,8 @@ std::optional<Error> ApiModelClient::record_failure(ApiFailure failure, int try_
                                                failure.request_id, 0, elapsed_ms(try_started, m_clock.now())});
   const std::string what = describe(failure);
   if (remaining().count() <= 0) {
-    return make_error(m_model_name + ": the attempt's time limit was reached during the model call; the last try: " + what);
+    return make_error(m_model_name +
+                      ": the attempt's time limit was reached during the model call; the last try: " + what);
   }
   if (failure.retry == Retry::no) return make_error(m_model_name + ": " + what);
   if (try_number > m_settings.max_retries) {
@@ -104,11 +105,11 @@ DecodedTurn ApiModelClient::try_once(const HttpRequest& request) {
   if (stream->status() < 200 || stream->status() >= 300) return read_error_response(*stream, request_id);
   const std::string content_type = stream->header("Content-Type");
   if (content_type.find("text/event-stream") == std::string::npos) {
-    ApiFailure failure = transport_failure("stream.not_sse",
-                                           "the server answered " + std::to_string(stream->status()) +
-                                               " with Content-Type '" + content_type +
-                                               "', not a text/event-stream; does it support \"stream\": true?",
-                                           stream->status());
+    ApiFailure failure =
+        transport_failure("stream.not_sse",
+                          "the server answered " + std::to_string(stream->status()) + " with Content-Type '" +
+                              content_type + "', not a text/event-stream; does it support \"stream\": true?",
+                          stream->status());
     failure.retry = Retry::no;
     failure.request_id = request_id;
     return failure;
@@ -166,8 +167,10 @@ std::string ApiModelClient::describe(const ApiFailure& failure) const {
   switch (failure.status) {
     case 401: return text + "; check " + m_api->key_variable();
     case 403: return text + "; the key in " + m_api->key_variable() + " may not have access to this model";
-    case 404: return text + "; check the model name and " + m_api->url_variable() + " (calling " + m_api->endpoint_url() + ")";
-    case 0: return text + "; check " + m_api->url_variable() + " (calling " + m_api->endpoint_url() + ") and the network";
+    case 404:
+      return text + "; check the model name and " + m_api->url_variable() + " (calling " + m_api->endpoint_url() + ")";
+    case 0:
+      return text + "; check " + m_api->url_variable() + " (calling " + m_api->endpoint_url() + ") and the network";
     default: return text;
   }
 }

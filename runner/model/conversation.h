@@ -1,22 +1,12 @@
 #pragma once
 
-#include "base/json.h"
 #include "report/usage.h"
+#include "tools/tool_call.h"
 
 #include <string>
 #include <vector>
 
 namespace agent_run {
-
-/// A tool call the model asked for.
-struct ToolCall {
-  std::string id;     // the model's id for the call, echoed in the result
-  std::string name;   // tool name, e.g. `read_file` or `mcp__github__get_issue`
-  Json input = Json::object();
-};
-
-/// An image a tool returned (a screenshot, a picture file), base64-encoded.
-struct ImageBlock { std::string media_type; std::string data_base64; };
 
 /// What a tool call returned, as the model will read it.
 struct ToolResult {
@@ -49,13 +39,6 @@ struct Message {
 struct Conversation {
   std::string system;
   std::vector<Message> messages;
-};
-
-/// A tool as the model sees it.
-struct ToolSchema {
-  std::string name;
-  std::string description;
-  Json input_schema = Json::object();
 };
 
 /// Why the model stopped producing this turn.

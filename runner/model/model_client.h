@@ -23,8 +23,7 @@ class ModelClient {
 
   /// Fails when no turn could be had (API unreachable, retries exhausted); the attempt then ends
   /// as an error. Anything the model says, including a refusal, is a turn.
-  virtual Expected<ModelTurn> complete(const Conversation& conversation,
-                                       const std::vector<ToolSchema>& tools) = 0;
+  virtual Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) = 0;
 
   /// The time (on the loop's Clock) after which complete() must give up, waits included: the
   /// attempt's wall-time limit. Clients that never block may ignore it.

@@ -47,10 +47,8 @@ void append_user_messages(const Message& message, Json& list) {
 Json tools_json(const std::vector<ToolSchema>& tools) {
   Json list = Json::array();
   for (const ToolSchema& tool : tools) {
-    Json function = Json::object()
-                        .set("name", tool.name)
-                        .set("description", tool.description)
-                        .set("parameters", tool.input_schema);
+    Json function =
+        Json::object().set("name", tool.name).set("description", tool.description).set("parameters", tool.input_schema);
     list.push(Json::object().set("type", "function").set("function", std::move(function)));
   }
   return list;
@@ -67,7 +65,8 @@ class OpenAiApi final : public ProviderApi {
   HttpRequest build_request(const Conversation& conversation, const std::vector<ToolSchema>& tools) const override {
     HttpRequest request;
     request.url = m_endpoint.base_url + "/chat/completions";
-    request.headers = {{"content-type", "application/json"}, {"accept", "text/event-stream"},
+    request.headers = {{"content-type", "application/json"},
+                       {"accept", "text/event-stream"},
                        {"user-agent", "agent-run/" AGENT_RUN_VERSION}};
     if (!m_endpoint.api_key.empty()) request.headers.push_back({"authorization", "Bearer " + m_endpoint.api_key});
     request.body = openai_request_body(conversation, tools, m_settings).dump();

@@ -114,7 +114,8 @@ DecodedTurn OpenAiStreamDecoder::build_turn() const {
       return malformed_tool_input(call.name, input.error().message);
     }
   }
-  if (turn.stop_reason == StopReason::tool_use && turn.message.tool_calls.empty()) turn.stop_reason = StopReason::end_turn;
+  if (turn.stop_reason == StopReason::tool_use && turn.message.tool_calls.empty())
+    turn.stop_reason = StopReason::end_turn;
   turn.usage = m_usage;
   turn.usage.cost_usd.reset();  // priced by the client, which knows the model's price
   return turn;

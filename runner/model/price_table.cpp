@@ -22,9 +22,9 @@ std::optional<std::string> without_date_suffix(std::string_view name) {
   if (name.size() > 9 && name[name.size() - 9] == '-' && digits(name.substr(name.size() - 8))) {
     return std::string(name.substr(0, name.size() - 9));
   }
-  if (name.size() > 11 && name[name.size() - 11] == '-' && name[name.size() - 6] == '-' && name[name.size() - 3] == '-' &&
-      digits(name.substr(name.size() - 10, 4)) && digits(name.substr(name.size() - 5, 2)) &&
-      digits(name.substr(name.size() - 2))) {
+  if (name.size() > 11 && name[name.size() - 11] == '-' && name[name.size() - 6] == '-' &&
+      name[name.size() - 3] == '-' && digits(name.substr(name.size() - 10, 4)) &&
+      digits(name.substr(name.size() - 5, 2)) && digits(name.substr(name.size() - 2))) {
     return std::string(name.substr(0, name.size() - 11));
   }
   return std::nullopt;
@@ -60,7 +60,8 @@ Expected<ModelPrice> parse_price(const std::string& where, const Json& entry) {
     else if (key == "cache_write") cache_write = value.as_double();
     else {
       auto suggestion = closest_match(key, k_keys);
-      return make_error(where + ": unknown key '" + key + "'" + (suggestion ? " (did you mean '" + *suggestion + "'?)" : "") +
+      return make_error(where + ": unknown key '" + key + "'" +
+                        (suggestion ? " (did you mean '" + *suggestion + "'?)" : "") +
                         "; the keys are input, output, cache_read, cache_write, context_window");
     }
   }
@@ -90,7 +91,8 @@ Expected<PriceTable> parse_price_table(std::string_view json_text, const std::st
   if (table.version.empty()) return make_error(source + ": 'version' is missing; it is written in every report");
   const Json* models = json->find("models");
   if (models == nullptr || !models->is_object()) {
-    return make_error(source + ": 'models' must be an object of \"provider/name\": {input, output, cache_read, cache_write}");
+    return make_error(source +
+                      ": 'models' must be an object of \"provider/name\": {input, output, cache_read, cache_write}");
   }
   for (const auto& [name, entry] : models->as_object()) {
     auto price = parse_price(source + ": models.\"" + name + "\"", entry);

@@ -14,10 +14,10 @@ namespace agent_run {
 
 /// What one model costs, in USD per million tokens of each kind.
 struct ModelPrice {
-  double input = 0;          // uncached input
-  double output = 0;         // output, reasoning included
-  double cache_read = 0;     // input read from the prompt cache
-  double cache_write = 0;    // input written to the prompt cache (Anthropic's 5-minute rate)
+  double input = 0;                            // uncached input
+  double output = 0;                           // output, reasoning included
+  double cache_read = 0;                       // input read from the prompt cache
+  double cache_write = 0;                      // input written to the prompt cache (Anthropic's 5-minute rate)
   std::optional<std::int64_t> context_window;  // the model's context window in tokens, when the table knows it
 };
 
@@ -25,7 +25,7 @@ struct ModelPrice {
 /// `provider/name`.
 struct PriceTable {
   std::string version;
-  std::string file;                            // `built-in` or the --prices path
+  std::string file;  // `built-in` or the --prices path
   std::map<std::string, ModelPrice> models;
 
   /// The price of `model` (`provider/name`): an exact entry, else the entry for the name without
@@ -34,7 +34,8 @@ struct PriceTable {
 };
 
 /// Parses a price table (JSON: `{"version", "models": {"provider/name": {"input", "output",
-/// "cache_read", "cache_write", "context_window"}}}`; context_window, in tokens, is optional). Errors name `source`, the entry and the bad key or value.
+/// "cache_read", "cache_write", "context_window"}}}`; context_window, in tokens, is optional). Errors name `source`,
+/// the entry and the bad key or value.
 Expected<PriceTable> parse_price_table(std::string_view json_text, const std::string& source);
 
 /// Reads and parses a price table file (--prices).

@@ -16,22 +16,22 @@ namespace agent_run {
 
 /// Where a provider's API is and the key for it, as app/ read them from the environment.
 struct ApiEndpoint {
-  std::string base_url;   // e.g. https://api.anthropic.com, https://api.openai.com/v1
-  std::string api_key;    // may be empty for a local server that needs none
+  std::string base_url;  // e.g. https://api.anthropic.com, https://api.openai.com/v1
+  std::string api_key;   // may be empty for a local server that needs none
 };
 
 /// The request parameters a run sets for every call.
 struct RequestSettings {
-  std::string model;                         // the provider's name for it, without `provider/`
-  std::optional<int> max_output_tokens;      // nullopt: the provider's default (Anthropic needs one: 8192)
-  std::optional<double> temperature;         // nullopt: the provider's default
+  std::string model;                     // the provider's name for it, without `provider/`
+  std::optional<int> max_output_tokens;  // nullopt: the provider's default (Anthropic needs one: 8192)
+  std::optional<double> temperature;     // nullopt: the provider's default
 };
 
 /// What feeding one stream event to a decoder led to.
 struct DecodeStep {
   enum class Kind { more, done, failed };
   Kind kind = Kind::more;
-  ApiFailure failure;   // when failed: an `error` event or a payload that is not valid JSON
+  ApiFailure failure;  // when failed: an `error` event or a payload that is not valid JSON
 };
 
 /// A turn, or why the stream did not make one.

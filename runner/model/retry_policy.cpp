@@ -31,9 +31,7 @@ std::optional<Clock::WallTime> parse_http_date(std::string_view text) {
 }
 
 bool lower_contains(std::string_view text, std::string_view needle) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower.find(needle) != std::string::npos;
+  return to_lower(text).find(needle) != std::string::npos;
 }
 
 }  // namespace
@@ -45,10 +43,14 @@ Retry retry_for_status(int status, std::string_view should_retry) {
 }
 
 bool is_billing_error(const ApiErrorBody& body) {
-  static constexpr std::array<std::string_view, 8> k_billing = {
-      "billing_error", "insufficient_quota", "enforced_spend_limit_reached", "credit_balance_exhausted",
-      "organization_spend_limit_exceeded", "project_spend_limit_exceeded", "organization_usage_limit_exceeded",
-      "billing_hard_limit_reached"};
+  static constexpr std::array<std::string_view, 8> k_billing = {"billing_error",
+                                                                "insufficient_quota",
+                                                                "enforced_spend_limit_reached",
+                                                                "credit_balance_exhausted",
+                                                                "organization_spend_limit_exceeded",
+                                                                "project_spend_limit_exceeded",
+                                                                "organization_usage_limit_exceeded",
+                                                                "billing_hard_limit_reached"};
   return std::any_of(k_billing.begin(), k_billing.end(),
                      [&](std::string_view name) { return body.type == name || body.code == name; });
 }
@@ -60,8 +62,8 @@ bool is_context_window_error(const ApiErrorBody& body) {
 
 Retry retry_for_stream_error(std::string_view error_type) {
   static constexpr std::array<std::string_view, 9> k_final = {
-      "invalid_request_error", "authentication_error", "permission_error", "not_found_error", "billing_error",
-      "insufficient_quota", "request_too_large", "context_length_exceeded", "invalid_api_key"};
+      "invalid_request_error", "authentication_error", "permission_error",        "not_found_error", "billing_error",
+      "insufficient_quota",    "request_too_large",    "context_length_exceeded", "invalid_api_key"};
   return std::find(k_final.begin(), k_final.end(), error_type) == k_final.end() ? Retry::yes : Retry::no;
 }
 

@@ -16,29 +16,29 @@ enum class Retry { no, yes };
 struct ResponseHead {
   int status = 0;
   std::string request_id;
-  std::string should_retry;     // x-should-retry: "true", "false" or ""
-  std::string retry_after_ms;   // retry-after-ms
-  std::string retry_after;      // retry-after: seconds or an HTTP date
+  std::string should_retry;    // x-should-retry: "true", "false" or ""
+  std::string retry_after_ms;  // retry-after-ms
+  std::string retry_after;     // retry-after: seconds or an HTTP date
 };
 
 /// What an API's error body says, read by the provider's codec.
 struct ApiErrorBody {
-  std::string type;       // invalid_request_error, rate_limit_error, insufficient_quota, ...
-  std::string code;       // OpenAI's `code`, Anthropic's `error.details.error_code`
+  std::string type;  // invalid_request_error, rate_limit_error, insufficient_quota, ...
+  std::string code;  // OpenAI's `code`, Anthropic's `error.details.error_code`
   std::string message;
   std::string request_id;
 };
 
 /// One failed try of a model call, classified: what went wrong and whether to try again.
 struct ApiFailure {
-  int status = 0;                 // HTTP status; 0 when no response arrived
+  int status = 0;  // HTTP status; 0 when no response arrived
   std::string error_type;
   std::string message;
   std::string request_id;
   Retry retry = Retry::no;
-  std::optional<std::chrono::milliseconds> retry_after;   // the server's own wait, when it gave one
-  bool context_window = false;    // the prompt did not fit: the turn ends with that stop reason
-  bool billing = false;           // quota or spend limit: no retry helps
+  std::optional<std::chrono::milliseconds> retry_after;  // the server's own wait, when it gave one
+  bool context_window = false;                           // the prompt did not fit: the turn ends with that stop reason
+  bool billing = false;                                  // quota or spend limit: no retry helps
 };
 
 /// The official SDKs' rule: `x-should-retry` wins; else 408, 409, 429 and every 5xx (529 too).

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "model/model_client.h"
-#include "task/task.h"
+#include "model/scripted_turn.h"
 
 #include <cstddef>
 #include <vector>

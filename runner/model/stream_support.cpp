@@ -25,8 +25,8 @@ std::variant<Json, ApiFailure> parse_event_data(const SseEvent& event) {
   failure.status = 200;
   failure.error_type = "stream.malformed";
   failure.message = "a `" + event.event + "` event's data is not a JSON object (" +
-                    (json ? std::string("another JSON value") : json.error().message) + "): " +
-                    one_line(event.data, k_quote_bytes);
+                    (json ? std::string("another JSON value") : json.error().message) +
+                    "): " + one_line(event.data, k_quote_bytes);
   failure.retry = Retry::yes;
   return failure;
 }

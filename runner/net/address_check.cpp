@@ -1,5 +1,7 @@
 #include "net/address_check.h"
 
+#include "base/text.h"
+
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -77,12 +79,6 @@ std::optional<IpAddress> mapped_ipv4(const IpAddress& address) {
   return v4;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 }  // namespace
 
 std::string IpAddress::to_string() const {
@@ -119,7 +115,7 @@ std::optional<std::string> refused_address(const IpAddress& address) {
 }
 
 std::optional<std::string> refused_host_name(std::string_view host) {
-  std::string name = lower(host);
+  std::string name = to_lower(host);
   if (!name.empty() && name.back() == '.') name.pop_back();
   if (std::any_of(name.begin(), name.end(), [](unsigned char c) { return c >= 0x80; })) {
     return "a host name that is not plain ASCII (write its punycode xn-- form)";

@@ -47,9 +47,7 @@ Expected<std::vector<IpAddress>> lookup(const std::string& host, bool numeric_on
 
 }  // namespace
 
-Expected<std::vector<IpAddress>> SystemResolver::resolve(const std::string& host) const {
-  return lookup(host, false);
-}
+Expected<std::vector<IpAddress>> SystemResolver::resolve(const std::string& host) const { return lookup(host, false); }
 
 Expected<std::optional<IpAddress>> parse_numeric_host(std::string_view host) {
   std::string text(host);

@@ -68,7 +68,8 @@ std::string describe_exception(const Poco::Exception& e) {
       dynamic_cast<const Poco::Net::NoAddressFoundException*>(&e)) {
     return "host not found (" + e.message() + ")";
   }
-  if (dynamic_cast<const Poco::Net::NoMessageException*>(&e)) return "the server closed the connection without answering";
+  if (dynamic_cast<const Poco::Net::NoMessageException*>(&e))
+    return "the server closed the connection without answering";
   if (dynamic_cast<const Poco::Net::SSLException*>(&e)) return "TLS failed: " + e.displayText();
   return e.displayText();
 }
@@ -133,9 +134,7 @@ HttpStream::~HttpStream() = default;
 
 int HttpStream::status() const { return static_cast<int>(m_state->response.getStatus()); }
 
-std::string HttpStream::header(std::string_view name) const {
-  return m_state->response.get(std::string(name), "");
-}
+std::string HttpStream::header(std::string_view name) const { return m_state->response.get(std::string(name), ""); }
 
 HttpFailure HttpStream::last_failure() const { return m_state->failure; }
 

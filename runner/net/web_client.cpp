@@ -57,7 +57,7 @@ Poco::Net::Context::Ptr tls_context() {
 
 /// A TCP connection to the first of the target's checked addresses that answers.
 Expected<Poco::Net::StreamSocket> connect_checked(const WebTarget& target, const WebFetchOptions& options,
-                                                 SteadyClock::time_point deadline) {
+                                                  SteadyClock::time_point deadline) {
   std::string failures;
   for (const IpAddress& address : target.addresses) {
     WebEndpoint endpoint{address, target.port};
@@ -82,7 +82,8 @@ Expected<void> read_body(std::istream& in, Poco::Net::StreamSocket& socket, cons
                          SteadyClock::time_point deadline, Response& response) {
   char buffer[16384];
   for (;;) {
-    if (remaining(deadline).count() <= 0) return make_error("timed out after " + std::to_string(limits.timeout.count() / 1000) + "s");
+    if (remaining(deadline).count() <= 0)
+      return make_error("timed out after " + std::to_string(limits.timeout.count() / 1000) + "s");
     socket.setReceiveTimeout(timespan(remaining(deadline)));
     if (in.peek() == std::char_traits<char>::eof()) return {};
     std::streamsize got = in.readsome(buffer, sizeof buffer);
@@ -121,7 +122,8 @@ Expected<Response> exchange(Poco::Net::HTTPClientSession& session, Poco::Net::St
 }
 
 /// Connects to a checked address of `target` and makes one GET, over TLS for https.
-Expected<Response> fetch_once(const WebTarget& target, const WebFetchOptions& options, SteadyClock::time_point deadline) {
+Expected<Response> fetch_once(const WebTarget& target, const WebFetchOptions& options,
+                              SteadyClock::time_point deadline) {
   auto socket = connect_checked(target, options, deadline);
   if (!socket) return socket.error();
   try {
@@ -144,7 +146,9 @@ Expected<Response> fetch_once(const WebTarget& target, const WebFetchOptions& op
   }
 }
 
-bool is_redirect(int status) { return status == 301 || status == 302 || status == 303 || status == 307 || status == 308; }
+bool is_redirect(int status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
 
 }  // namespace
 

@@ -20,9 +20,9 @@ struct WebEndpoint {
 
 /// Caps on one fetch, redirects included.
 struct WebFetchLimits {
-  std::size_t max_body_bytes = 2 * 1024 * 1024;     // the rest is not read
+  std::size_t max_body_bytes = 2 * 1024 * 1024;  // the rest is not read
   int max_redirects = 5;
-  std::chrono::milliseconds timeout{30000};         // the whole fetch
+  std::chrono::milliseconds timeout{30000};          // the whole fetch
   std::chrono::milliseconds connect_timeout{10000};  // one connection
 };
 
@@ -37,11 +37,11 @@ struct WebFetchOptions {
 
 /// A fetched page.
 struct WebPage {
-  std::string url;                     // after redirects
+  std::string url;  // after redirects
   int status = 0;
   std::string reason;
   std::string content_type;
-  std::string body;                    // at most max_body_bytes, as sent (no content encoding is asked for)
+  std::string body;  // at most max_body_bytes, as sent (no content encoding is asked for)
   bool truncated = false;
   std::vector<std::string> redirects;  // the URLs that redirected, in order
 };

@@ -1,5 +1,7 @@
 #include "net/web_target.h"
 
+#include "net/web_url.h"
+
 #include <Poco/Exception.h>
 #include <Poco/URI.h>
 
@@ -9,11 +11,6 @@
 namespace agent_run {
 
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 /// How the host was written in the URL.
 enum class HostSpelling { address, name };
@@ -29,7 +26,8 @@ Expected<std::vector<IpAddress>> addresses_of(const std::string& host, const Hos
 }
 
 /// An error unless every address is public.
-Expected<void> check_addresses(const std::string& host, const std::vector<IpAddress>& addresses, HostSpelling spelling) {
+Expected<void> check_addresses(const std::string& host, const std::vector<IpAddress>& addresses,
+                               HostSpelling spelling) {
   for (const IpAddress& address : addresses) {
     auto reason = refused_address(address);
     if (!reason) continue;
@@ -47,32 +45,21 @@ Expected<void> check_addresses(const std::string& host, const std::vector<IpAddr
 }  // namespace
 
 Expected<WebTarget> check_web_target(const std::string& url, const HostResolver& resolver) {
-  Poco::URI uri;
-  try {
-    uri = Poco::URI(url);
-  } catch (const Poco::Exception& e) {
-    return make_error("'" + url + "' is not a valid URL: " + e.displayText());
-  }
+  auto parsed = parse_web_url(url);  // the parser the policy's web rules read, so both see one host
+  if (!parsed) return parsed.error();
   WebTarget target;
   target.url = url;
-  target.scheme = lower(uri.getScheme());
-  if (target.scheme != "http" && target.scheme != "https") {
-    return make_error("only http and https URLs can be fetched, not '" + (target.scheme.empty() ? url : target.scheme + ":") + "'");
-  }
-  if (!uri.getUserInfo().empty()) return make_error("URLs with credentials (user@host) are refused");
-  target.host = uri.getHost();
-  if (!target.host.empty() && target.host.back() == '.') target.host.pop_back();
-  if (target.host.empty()) return make_error("'" + url + "' has no host");
+  target.scheme = parsed->scheme;
+  target.host = parsed->host;
+  if (target.host.size() > 2 && target.host.front() == '[') target.host = target.host.substr(1, target.host.size() - 2);
   if (auto reason = refused_host_name(target.host)) return make_error("'" + target.host + "' is " + *reason);
-  target.port = uri.getPort();
-  if (target.port <= 0) return make_error("'" + url + "' has no valid port");
+  target.port = parsed->port;
   HostSpelling spelling = HostSpelling::name;
   auto addresses = addresses_of(target.host, resolver, spelling);
   if (!addresses) return addresses.error();
   if (auto checked = check_addresses(target.host, *addresses, spelling); !checked) return checked.error();
   target.addresses = std::move(*addresses);
-  target.request_target = uri.getPathAndQuery();
-  if (target.request_target.empty()) target.request_target = "/";
+  target.request_target = parsed->request_target;
   return target;
 }
 

@@ -13,29 +13,23 @@ namespace agent_run {
 namespace {
 
 // Elements whose content is never shown.
-constexpr std::array<std::string_view, 9> k_invisible = {"script", "style", "noscript", "template", "svg",
-                                                         "head",   "iframe", "object", "canvas"};
+constexpr std::array<std::string_view, 9> k_invisible = {"script", "style",  "noscript", "template", "svg",
+                                                         "head",   "iframe", "object",   "canvas"};
 // Elements that start and end a line of their own.
 constexpr std::array<std::string_view, 30> k_blocks = {
-    "p",       "div",     "br",     "hr",     "ul",     "ol",      "dl",     "dt",     "dd",    "table",
-    "tr",      "section", "article", "header", "footer", "nav",     "aside",  "main",   "form",  "blockquote",
-    "figure",  "figcaption", "address", "details", "summary", "tbody", "thead", "caption", "body", "html"};
+    "p",      "div",        "br",      "hr",      "ul",      "ol",    "dl",    "dt",      "dd",   "table",
+    "tr",     "section",    "article", "header",  "footer",  "nav",   "aside", "main",    "form", "blockquote",
+    "figure", "figcaption", "address", "details", "summary", "tbody", "thead", "caption", "body", "html"};
 
 constexpr std::pair<std::string_view, std::string_view> k_named_entities[] = {
-    {"amp", "&"},   {"lt", "<"},     {"gt", ">"},      {"quot", "\""},   {"apos", "'"},    {"nbsp", " "},
-    {"ndash", "\u2013"}, {"mdash", "\u2014"}, {"hellip", "\u2026"}, {"copy", "\u00a9"}, {"reg", "\u00ae"},
-    {"laquo", "\u00ab"}, {"raquo", "\u00bb"}, {"lsquo", "\u2018"}, {"rsquo", "\u2019"}, {"ldquo", "\u201c"},
-    {"rdquo", "\u201d"}, {"bull", "\u2022"}, {"middot", "\u00b7"}, {"times", "\u00d7"}};
+    {"amp", "&"},        {"lt", "<"},         {"gt", ">"},         {"quot", "\""},       {"apos", "'"},
+    {"nbsp", " "},       {"ndash", "\u2013"}, {"mdash", "\u2014"}, {"hellip", "\u2026"}, {"copy", "\u00a9"},
+    {"reg", "\u00ae"},   {"laquo", "\u00ab"}, {"raquo", "\u00bb"}, {"lsquo", "\u2018"},  {"rsquo", "\u2019"},
+    {"ldquo", "\u201c"}, {"rdquo", "\u201d"}, {"bull", "\u2022"},  {"middot", "\u00b7"}, {"times", "\u00d7"}};
 
 template <std::size_t N>
 bool one_of(std::string_view name, const std::array<std::string_view, N>& names) {
   return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
 }
 
 /// One tag: its lower-case name, whether it closes, and its attributes' raw text.
@@ -54,14 +48,14 @@ Tag parse_tag(std::string_view inside) {
   }
   std::size_t start = i;
   while (i < inside.size() && (std::isalnum(static_cast<unsigned char>(inside[i])) || inside[i] == '-')) ++i;
-  tag.name = lower(inside.substr(start, i - start));
+  tag.name = to_lower(inside.substr(start, i - start));
   tag.attributes = inside.substr(i);
   return tag;
 }
 
 /// The value of attribute `name` (quoted or bare), or empty.
 std::string attribute(std::string_view attributes, std::string_view name) {
-  std::string lowered = lower(attributes);
+  std::string lowered = to_lower(attributes);
   for (std::size_t at = lowered.find(name); at != std::string::npos; at = lowered.find(name, at + 1)) {
     bool starts_word = at == 0 || std::isspace(static_cast<unsigned char>(lowered[at - 1]));
     std::size_t i = at + name.size();
@@ -72,7 +66,8 @@ std::string attribute(std::string_view attributes, std::string_view name) {
     char quote = i < attributes.size() && (attributes[i] == '"' || attributes[i] == '\'') ? attributes[i] : 0;
     std::size_t begin = quote ? i + 1 : i;
     std::size_t end = quote ? attributes.find(quote, begin) : attributes.find_first_of(" \t\n>", begin);
-    return decode_html_entities(attributes.substr(begin, (end == std::string_view::npos ? attributes.size() : end) - begin));
+    return decode_html_entities(
+        attributes.substr(begin, (end == std::string_view::npos ? attributes.size() : end) - begin));
   }
   return {};
 }
@@ -133,7 +128,7 @@ class HtmlReader {
 
  private:
   std::string find_title() const {
-    std::string lowered = lower(m_html.substr(0, std::min<std::size_t>(m_html.size(), 65536)));
+    std::string lowered = to_lower(m_html.substr(0, std::min<std::size_t>(m_html.size(), 65536)));
     std::size_t open = lowered.find("<title");
     std::size_t start = open == std::string::npos ? open : lowered.find('>', open);
     std::size_t end = start == std::string::npos ? start : lowered.find("</title", start);

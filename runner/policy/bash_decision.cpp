@@ -1,7 +1,7 @@
 #include "policy/bash_decision.h"
 
-#include "model/conversation.h"
 #include "policy/rule_matching.h"
+#include "tools/tool_call.h"
 
 #include <algorithm>
 
@@ -44,8 +44,10 @@ std::optional<Decision> deny_of(const Policy& policy, const CheckedCommand& chec
     std::string name = path.inside ? path.relative : path.absolute;
     steps.push_back(label + " names the protected path '" + name + "'");
     return Decision{Verdict::deny, DecisionBasis::protected_path, "",
-                    label + " names '" + name + "', which is protected: .git/, the policy file and the runner's own "
-                    "files are never touched by commands, whatever the rules say", std::move(steps)};
+                    label + " names '" + name +
+                        "', which is protected: .git/, the policy file and the runner's own "
+                        "files are never touched by commands, whatever the rules say",
+                    std::move(steps)};
   }
   for (const Rule& rule : policy.rules) {
     if (rule.verdict != Verdict::deny || !rule_names_tool(rule, "bash")) continue;
@@ -98,9 +100,9 @@ Decision allow_each(const Policy& policy, const std::vector<CheckedCommand>& com
     } else if (policy.unmatched == Verdict::allow && command.redirects.empty()) {
       steps.push_back(label + ": no rule matches; unmatched: allow");
     } else {
-      std::string why = command.redirects.empty() ? "no rule allows " + label
-                                                  : "no rule allows " + label + " with its redirections (" +
-                                                        redirect_list(command) + ")";
+      std::string why = command.redirects.empty()
+                            ? "no rule allows " + label
+                            : "no rule allows " + label + " with its redirections (" + redirect_list(command) + ")";
       steps.push_back(why + note);
       return Decision{Verdict::deny, DecisionBasis::unmatched, "", why + note, std::move(steps)};
     }
@@ -108,7 +110,8 @@ Decision allow_each(const Policy& policy, const std::vector<CheckedCommand>& com
   std::string joined;
   for (const std::string& id : ids) joined += (joined.empty() ? "" : ",") + id;
   return Decision{Verdict::allow, by_rule ? DecisionBasis::rule : DecisionBasis::unmatched, joined,
-                  by_rule ? "allowed by policy" : "no rule matched; the policy allows unmatched calls", std::move(steps)};
+                  by_rule ? "allowed by policy" : "no rule matched; the policy allows unmatched calls",
+                  std::move(steps)};
 }
 
 }  // namespace
@@ -137,8 +140,8 @@ Decision decide_bash(const Policy& policy, const ToolCall& call, const DecisionC
     if (!checked.views.problem.empty()) return not_understood(label + ": " + checked.views.problem, std::move(steps));
     checked.paths = command_paths(checked.views, context);
     if (auto denied = deny_of(policy, checked, context, label, steps)) return std::move(*denied);
-    steps.push_back(label + ": no deny rule or protected path matches it (" + std::to_string(checked.views.argvs.size()) +
-                    " view(s) through wrappers)");
+    steps.push_back(label + ": no deny rule or protected path matches it (" +
+                    std::to_string(checked.views.argvs.size()) + " view(s) through wrappers)");
     commands.push_back(std::move(checked));
   }
   return allow_each(policy, commands, std::move(steps));

@@ -50,8 +50,8 @@ constexpr std::array<WrapperSpec, 27> k_wrappers = {{
     {"unshare", "", "", 0, false, 0, "", WrapperKind::plain},
     {"nsenter", "tSG", "--target --setuid --setgid", 0, false, 0, "", WrapperKind::plain},
     {"time", "fo", "--format --output", 0, false, 0, "", WrapperKind::plain},
-    {"xargs", "adEILnPs", "--arg-file --delimiter --max-args --max-procs --max-chars --max-lines --process-slot-var",
-     0, false, 0, "", WrapperKind::plain},
+    {"xargs", "adEILnPs", "--arg-file --delimiter --max-args --max-procs --max-chars --max-lines --process-slot-var", 0,
+     false, 0, "", WrapperKind::plain},
     {"busybox", "", "", 0, false, 0, "", WrapperKind::plain},
     {"su", "cgGsw", "--command --group --supp-group --shell --whitelist-environment", 0, false, 'c', "--command",
      WrapperKind::plain},
@@ -106,8 +106,15 @@ OptionScan skip_options(const std::vector<std::string>& argv, const WrapperSpec&
   std::size_t& i = scan.next;
   while (i < argv.size()) {
     const std::string& word = argv[i];
-    if (word == "--") { ++i; break; }
-    if (word == "-" && spec.kind == WrapperKind::plain) { ++i; continue; }  // env -, su -: a login environment
+    if (word == "--") {
+      ++i;
+      break;
+    }
+    // env -, su -: a login environment
+    if (word == "-" && spec.kind == WrapperKind::plain) {
+      ++i;
+      continue;
+    }
     if (word.size() < 2 || (word[0] != '-' && !(spec.kind == WrapperKind::shell && word[0] == '+'))) break;
     if (word[1] == '-') {
       std::size_t equals = word.find('=');

@@ -1,25 +1,28 @@
 #pragma once
 
 #include "base/expected.h"
+#include "search/glob_pattern.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace agent_run {
 
-/// A gitignore-style glob over canonical paths: `*`, `?` and `[a-z]` within one path segment,
-/// `**` for any number of segments. A pattern without a slash (`.env`, `*.pem`) matches a file or
+/// A path glob over canonical paths, in the one glob dialect of agent-run (search/glob_pattern:
+/// ripgrep's, so `*`, `?`, `[a-z]`, `[!a]`, `{a,b}` and `\x` within one path segment) with `**` for
+/// any number of segments. A pattern without a slash (`.env`, `*.pem`) matches a file or
 /// folder of that name at any depth, inside the workspace or out; one with a slash (`src/**`) is
 /// anchored at the workspace root, and also matches paths outside it when it starts with `**/`;
 /// `//etc/**` names absolute paths. A pattern that matches a folder matches everything in it.
 struct PathPattern {
   enum class Anchor { any_depth, workspace, absolute };
 
-  std::string text;                   // as written
+  std::string text;  // as written
   Anchor anchor = Anchor::workspace;
-  std::vector<std::string> segments;  // globs, one per path segment; "**" spans segments
+  std::vector<std::optional<GlobPattern>> segments;  // one glob per path segment; nullopt: `**`, any number
 };
 
 /// Compiles one pattern; errors say what is wrong with it, without a file position.
@@ -41,15 +44,5 @@ std::vector<CanonicalPath> canonical_paths(const std::filesystem::path& workspac
 
 /// True when `pattern` matches `path` or one of the folders holding it.
 bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path);
-
-/// True when `path` is or is inside a folder named `.git` (compared as Windows and macOS would:
-/// case folded, trailing dots and spaces ignored); inside the workspace only its relative part counts.
-bool is_in_git_folder(const CanonicalPath& path);
-
-/// True when `path` is `protected_path` or inside it (both absolute and canonical).
-bool is_at_or_under(const CanonicalPath& path, const std::filesystem::path& protected_path);
-
-/// True when the single path segment `name` matches the glob `glob` (`*`, `?`, `[...]`, `\x`).
-bool segment_glob_matches(std::string_view glob, std::string_view name);
 
 }  // namespace agent_run

@@ -1,26 +1,17 @@
 #include "policy/policy.h"
 
-#include "model/conversation.h"
 #include "policy/bash_decision.h"
 #include "policy/rule_matching.h"
+#include "tools/tool_call.h"
 
 #include <algorithm>
-#include <array>
 #include <optional>
 
 namespace agent_run {
 
 ApprovalClass approval_class(std::string_view tool_name) {
-  static constexpr std::array<std::string_view, 3> k_automatic = {"read_file", "glob", "grep"};
-  static constexpr std::array<std::string_view, 5> k_never = {"process_output", "process_kill", "todo_write",
-                                                              "context_status", "ask_user"};
-  if (std::find(k_automatic.begin(), k_automatic.end(), tool_name) != k_automatic.end()) {
-    return ApprovalClass::automatic;
-  }
-  if (std::find(k_never.begin(), k_never.end(), tool_name) != k_never.end()) {
-    return ApprovalClass::never;
-  }
-  return ApprovalClass::prompts;
+  const BuiltinTool* tool = find_builtin_tool(tool_name);
+  return tool ? tool->approval : ApprovalClass::prompts;
 }
 
 namespace {
@@ -33,9 +24,13 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
     for (const CanonicalPath& path : facts.paths) {
       if (is_protected(path, policy, context)) {
         std::string shown = path.inside ? path.relative : path.absolute;
-        return Decision{Verdict::deny, DecisionBasis::protected_path, "",
-                        "'" + shown + "' is protected: .git/, the policy file and the runner's own files are never "
-                        "written, whatever the rules say", {"protected path: " + shown}};
+        return Decision{Verdict::deny,
+                        DecisionBasis::protected_path,
+                        "",
+                        "'" + shown +
+                            "' is protected: .git/, the policy file and the runner's own files are never "
+                            "written, whatever the rules say",
+                        {"protected path: " + shown}};
       }
     }
   }
@@ -44,7 +39,10 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
   for (const Rule& rule : policy.rules) {
     if (!rule_names_tool(rule, call.name) || !rule_matches_facts(rule, facts)) continue;
     if (rule.verdict == Verdict::deny) {
-      return Decision{Verdict::deny, DecisionBasis::rule, rule.id, denial_reason(rule),
+      return Decision{Verdict::deny,
+                      DecisionBasis::rule,
+                      rule.id,
+                      denial_reason(rule),
                       {"rule '" + rule.id + "' (line " + std::to_string(rule.line) + ") denies it"}};
     }
     allowing.push_back(rule.id);
@@ -64,7 +62,10 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
 Decision decide(const Policy& policy, const ToolCall& call, const DecisionContext& context) {
   const ApprovalClass approval = approval_class(call.name);
   if (approval == ApprovalClass::never) {
-    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "touches only the runner's own state",
+    return Decision{Verdict::allow,
+                    DecisionBasis::approval_class,
+                    "",
+                    "touches only the runner's own state",
                     {call.name + " is in the 'never' approval class: no rule applies"}};
   }
   if (call.name == "bash") return decide_bash(policy, call, context);
@@ -74,14 +75,22 @@ Decision decide(const Policy& policy, const ToolCall& call, const DecisionContex
   }
   if (std::optional<Decision> decision = decide_by_rules(policy, call, facts, context)) return std::move(*decision);
   if (approval == ApprovalClass::automatic) {
-    return Decision{Verdict::allow, DecisionBasis::approval_class, "", "allowed without a rule (reads only)",
+    return Decision{Verdict::allow,
+                    DecisionBasis::approval_class,
+                    "",
+                    "allowed without a rule (reads only)",
                     {"no rule matches; " + call.name + " is in the 'automatic' approval class"}};
   }
   if (policy.unmatched == Verdict::allow) {
-    return Decision{Verdict::allow, DecisionBasis::unmatched, "", "no rule matched; the policy allows unmatched calls",
+    return Decision{Verdict::allow,
+                    DecisionBasis::unmatched,
+                    "",
+                    "no rule matched; the policy allows unmatched calls",
                     {"no rule matches; unmatched: allow"}};
   }
-  return Decision{Verdict::deny, DecisionBasis::unmatched, "",
+  return Decision{Verdict::deny,
+                  DecisionBasis::unmatched,
+                  "",
                   "no rule allows " + call.name + "; the policy denies unmatched calls",
                   {"no rule matches; unmatched: deny"}};
 }

@@ -4,6 +4,7 @@
 #include "exec/sandbox.h"
 #include "policy/path_pattern.h"
 #include "policy/regex_pattern.h"
+#include "tools/tool_table.h"
 
 #include <filesystem>
 #include <optional>
@@ -17,18 +18,11 @@ struct ToolCall;
 
 enum class Verdict { allow, deny };
 
-/// The seed's approval classes: how a tool is treated when no rule names it.
-enum class ApprovalClass {
-  automatic,  // read_file, glob, grep: allowed unless a deny rule matches
-  prompts,    // edit_file, write_file, bash, web_*, mcp__*: need an allow rule, else `unmatched`
-  never,      // the runner's own state (todo_write, ...): not subject to rules
-};
-
 /// One of a rule's `examples`: a call it must (or must not) decide, checked when the policy loads.
 struct RuleExample {
   bool should_match = true;
-  std::string text;   // a command, path, URL or tool name, tried on each tool of the rule
-  std::string tool;   // set instead of `text` for the `{tool: NAME, input: {...}}` form
+  std::string text;  // a command, path, URL or tool name, tried on each tool of the rule
+  std::string tool;  // set instead of `text` for the `{tool: NAME, input: {...}}` form
   Json input = Json::object();
   int line = 0;
   int column = 0;
@@ -39,14 +33,14 @@ struct RuleExample {
 struct Rule {
   std::string id;
   Verdict verdict = Verdict::deny;
-  bool ask = false;                 // written as `ask`: denied, "requires approval; no human in the loop"
-  std::vector<std::string> tools;   // built-in names, or MCP patterns such as mcp__github__get_*
-  std::string message;              // told to the model when this rule denies
-  int line = 0;                     // where the rule starts in its file
-  std::vector<PathPattern> paths;   // file tools: the path; bash (deny only): every argument
+  bool ask = false;                // written as `ask`: denied, "requires approval; no human in the loop"
+  std::vector<std::string> tools;  // built-in names, or MCP patterns such as mcp__github__get_*
+  std::string message;             // told to the model when this rule denies
+  int line = 0;                    // where the rule starts in its file
+  std::vector<PathPattern> paths;  // file tools: the path; bash (deny only): every argument
   std::vector<std::vector<std::string>> argv_prefix;  // bash: leading words; each holds alternatives
-  std::vector<RegexPattern> argv_regex;                // bash: one RE2 full match per word
-  bool argv_regex_any_tail = false;                    // argv_regex ended with `...`
+  std::vector<RegexPattern> argv_regex;               // bash: one RE2 full match per word
+  bool argv_regex_any_tail = false;                   // argv_regex ended with `...`
   std::vector<std::string> redirects;  // bash allow rules: redirection targets allowed (`/dev/null`, `&1`)
   std::vector<std::string> hosts;      // web_fetch: exact hosts, `*.domain` or `*`
   std::vector<std::string> schemes;    // web_fetch: default https in allow rules, any in deny rules
@@ -56,8 +50,8 @@ struct Rule {
 
 /// An approval policy: the only boundary between a model and the machine.
 struct Policy {
-  std::filesystem::path source;     // empty for the built-in default
-  std::string sha256;               // of the file's content
+  std::filesystem::path source;  // empty for the built-in default
+  std::string sha256;            // of the file's content
   Verdict unmatched = Verdict::deny;
   std::vector<Rule> rules;
   std::optional<SandboxSpec> sandbox;  // `sandbox:`: bash and background processes inside bubblewrap,
@@ -82,7 +76,7 @@ struct Decision {
   std::vector<std::string> steps;  // how it was reached, one line each, for `policy explain`
 };
 
-/// The approval class of a tool name; unknown tools (MCP tools among them) need approval.
+/// The approval class of a tool name, from the tool table; unknown tools (MCP tools among them) need approval.
 ApprovalClass approval_class(std::string_view tool_name);
 
 /// Decides one tool call: a protected path or a command that cannot be checked denies; then the

@@ -1,7 +1,8 @@
 #include "policy/policy_examples.h"
 
-#include "model/conversation.h"
 #include "policy/shell_parser.h"
+#include "tools/tool_call.h"
+#include "tools/tool_table.h"
 
 namespace agent_run {
 
@@ -14,8 +15,9 @@ std::vector<ToolCall> calls_of(const Rule& rule, const std::string& text) {
     if (tool == "bash") calls.push_back(ToolCall{"example", tool, Json::object().set("command", text)});
     else if (tool == "web_fetch") calls.push_back(ToolCall{"example", tool, Json::object().set("url", text)});
     else if (tool.rfind("mcp__", 0) == 0) calls.push_back(ToolCall{"example", text, Json::object()});
-    else if (tool == "read_file" || tool == "edit_file" || tool == "write_file" || tool == "glob" || tool == "grep") {
-      calls.push_back(ToolCall{"example", tool, Json::object().set("path", text)});
+    else if (takes_a_path(tool)) {
+      calls.push_back(
+          ToolCall{"example", tool, Json::object().set(std::string(find_builtin_tool(tool)->path_key), text)});
     }
   }
   return calls;
@@ -26,8 +28,9 @@ std::string verbs_of(const Rule& rule) { return rule.verdict == Verdict::allow ?
 
 ExampleOutcome try_example(const Rule& rule, const RuleExample& example) {
   const std::string shown = example.tool.empty() ? example.text : example.tool + " " + example.input.dump();
-  std::vector<ToolCall> calls = example.tool.empty() ? calls_of(rule, example.text)
-                                                     : std::vector<ToolCall>{ToolCall{"example", example.tool, example.input}};
+  std::vector<ToolCall> calls = example.tool.empty()
+                                    ? calls_of(rule, example.text)
+                                    : std::vector<ToolCall>{ToolCall{"example", example.tool, example.input}};
   const DecisionContext context;  // a virtual workspace: examples never depend on the machine
   bool matched = false;
   for (const ToolCall& call : calls) matched = matched || rule_decides(rule, call, context);
@@ -43,7 +46,8 @@ ExampleOutcome try_example(const Rule& rule, const RuleExample& example) {
   bool runs_bash = example.tool.empty() ? !calls.empty() && calls.front().name == "bash" : example.tool == "bash";
   if (!outcome.passed && runs_bash) {
     ShellParse parse = parse_shell(example.tool.empty() ? example.text : example.input.get_string("command"));
-    if (!parse.understood()) outcome.message += " (the command is not understood, so no rule decides it: " + parse.problem + ")";
+    if (!parse.understood())
+      outcome.message += " (the command is not understood, so no rule decides it: " + parse.problem + ")";
   }
   return outcome;
 }

@@ -8,16 +8,12 @@
 #include "policy/rule_reading.h"
 #include "policy/sandbox_reading.h"
 #include "policy/tool_names.h"
+#include "tools/tool_table.h"
 
 #include <algorithm>
 #include <map>
 
 namespace agent_run {
-
-std::vector<std::string> builtin_tool_names() {
-  return {"read_file",    "glob",       "grep",           "edit_file", "write_file", "bash",     "process_output",
-          "process_kill", "todo_write", "context_status", "ask_user",  "web_search", "web_fetch"};
-}
 
 namespace {
 

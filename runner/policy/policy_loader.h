@@ -22,9 +22,6 @@ Expected<Policy> load_policy_file(const std::filesystem::path& path, ExampleChec
 Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::path& source,
                              ExampleCheck examples = ExampleCheck::at_load);
 
-/// The names of the built-in tools, as task and policy files write them.
-std::vector<std::string> builtin_tool_names();
-
 /// What is wrong with a tool name written in a task or policy file (a built-in tool or
 /// `mcp__SERVER__TOOL`), with a "did you mean"; nullopt when it is fine.
 std::optional<std::string> tool_name_problem(std::string_view name);

@@ -18,8 +18,8 @@ struct RegexPattern::Compiled {
 
 Expected<RegexPattern> RegexPattern::compile(const std::string& pattern) {
   if (pattern.size() > k_max_pattern_bytes) {
-    return make_error("the regular expression is " + std::to_string(pattern.size()) + " bytes long, over the limit of " +
-                      std::to_string(k_max_pattern_bytes));
+    return make_error("the regular expression is " + std::to_string(pattern.size()) +
+                      " bytes long, over the limit of " + std::to_string(k_max_pattern_bytes));
   }
   RE2::Options options;
   options.set_log_errors(false);

@@ -1,7 +1,10 @@
 #include "policy/rule_matching.h"
 
-#include "model/conversation.h"
+#include "policy/host_pattern.h"
 #include "policy/tool_names.h"
+#include "tools/protected_paths.h"
+#include "tools/tool_call.h"
+#include "tools/tool_table.h"
 
 #include <algorithm>
 
@@ -9,16 +12,12 @@ namespace agent_run {
 
 namespace {
 
-/// The field of a file tool's input that names its path, and its default.
-std::optional<std::string> path_of(const ToolCall& call) {
-  const Json* path = call.input.find("path");
+/// The path a file tool's call names (its table's path key, else the table's default), if any.
+std::optional<std::string> path_of(const ToolCall& call, const BuiltinTool& tool) {
+  const Json* path = call.input.find(tool.path_key);
   if (path && path->is_string()) return path->as_string();
-  if (call.name == "glob" || call.name == "grep") return std::string(".");
+  if (!tool.path_default.empty()) return std::string(tool.path_default);
   return std::nullopt;
-}
-
-bool is_path_tool(std::string_view name) {
-  return name == "read_file" || name == "edit_file" || name == "write_file" || name == "glob" || name == "grep";
 }
 
 bool any_pattern_matches(const Rule& rule, const CanonicalPath& path) {
@@ -36,7 +35,7 @@ bool paths_match(const Rule& rule, const std::vector<CanonicalPath>& paths) {
                                        : std::all_of(paths.begin(), paths.end(), matched);
 }
 
-bool web_matches(const Rule& rule, const ParsedUrl& target) {
+bool web_matches(const Rule& rule, const WebUrl& target) {
   const bool allow = rule.verdict == Verdict::allow;
   if (!rule.hosts.empty() && std::none_of(rule.hosts.begin(), rule.hosts.end(), [&](const std::string& host) {
         return host_pattern_matches(host, target.host);
@@ -75,7 +74,8 @@ bool regex_matches(const Rule& rule, const std::vector<std::string>& argv, std::
 bool rule_names_a_path(const Rule& rule) {
   if (!rule.argv_prefix.empty()) {
     const std::vector<std::string>& first = rule.argv_prefix[0];
-    return std::any_of(first.begin(), first.end(), [](const std::string& w) { return w.find('/') != std::string::npos; });
+    return std::any_of(first.begin(), first.end(),
+                       [](const std::string& w) { return w.find('/') != std::string::npos; });
   }
   return !rule.argv_regex.empty() && rule.argv_regex[0].text().find('/') != std::string::npos;
 }
@@ -92,16 +92,21 @@ void add_word_paths(const std::string& word, const DecisionContext& context, std
 
 }  // namespace
 
-bool writes_files(std::string_view tool_name) { return tool_name == "edit_file" || tool_name == "write_file"; }
+bool writes_files(std::string_view tool_name) {
+  const BuiltinTool* tool = find_builtin_tool(tool_name);
+  return tool != nullptr && tool->writes_files;
+}
 
 CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
   CallFacts facts;
-  if (is_path_tool(call.name)) {
-    if (std::optional<std::string> path = path_of(call)) facts.paths = canonical_paths(context.workspace, *path);
+  if (takes_a_path(call.name)) {
+    if (std::optional<std::string> path = path_of(call, *find_builtin_tool(call.name))) {
+      facts.paths = canonical_paths(context.workspace, *path);
+    }
   } else if (call.name == "web_fetch") {
     const Json* url = call.input.find("url");
-    Expected<ParsedUrl> target = url && url->is_string() ? parse_web_target(url->as_string())
-                                                         : Expected<ParsedUrl>(make_error("the call has no url"));
+    Expected<WebUrl> target =
+        url && url->is_string() ? parse_web_url(url->as_string()) : Expected<WebUrl>(make_error("the call has no url"));
     if (target) facts.web = *target;
     else facts.problem = target.error().message;
   }
@@ -109,23 +114,11 @@ CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
 }
 
 bool is_protected(const CanonicalPath& path, const Policy& policy, const DecisionContext& context) {
-  if (is_in_git_folder(path)) return true;
-  if (!policy.source.empty()) {
-    std::error_code ec;
-    std::filesystem::path source = std::filesystem::absolute(policy.source, ec);
-    if (!ec) source = std::filesystem::weakly_canonical(source, ec);
-    if (!ec && is_at_or_under(path, source)) return true;
-  }
+  std::vector<std::filesystem::path> protected_paths = context.protected_paths;
+  if (!policy.source.empty()) protected_paths.push_back(policy.source);
   const std::vector<CanonicalPath> root = canonical_paths(context.workspace, ".");
-  return std::any_of(context.protected_paths.begin(), context.protected_paths.end(), [&](const auto& protected_path) {
-    std::error_code ec;
-    std::filesystem::path canonical = std::filesystem::absolute(protected_path, ec);
-    if (!ec) canonical = std::filesystem::weakly_canonical(canonical, ec);
-    // A protected folder that holds the whole workspace (a report folder given as the checkout
-    // itself) would deny every path: it protects nothing then.
-    bool holds_workspace = !root.empty() && is_at_or_under(root.back(), canonical);
-    return !ec && !holds_workspace && is_at_or_under(path, canonical);
-  });
+  if (root.empty()) return true;
+  return write_protection(path.absolute, root.back().absolute, protected_paths).has_value();
 }
 
 bool rule_names_tool(const Rule& rule, std::string_view tool_name) {

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "net/web_url.h"
 #include "policy/command_views.h"
 #include "policy/policy.h"
-#include "policy/web_target.h"
 
 #include <optional>
 #include <string>
@@ -14,7 +14,7 @@ namespace agent_run {
 /// names and, for web_fetch, where it would connect.
 struct CallFacts {
   std::vector<CanonicalPath> paths;
-  std::optional<ParsedUrl> web;
+  std::optional<WebUrl> web;
   std::string problem;  // the call names something that cannot be checked (a URL read two ways)
 };
 
@@ -24,7 +24,8 @@ bool writes_files(std::string_view tool_name);
 /// The facts of a call to a tool other than bash.
 CallFacts call_facts(const ToolCall& call, const DecisionContext& context);
 
-/// True when `path` may never be written: inside .git/, the policy file, or a protected path.
+/// True when `path` may never be written (tools/protected_paths: inside .git/, the policy file, or a
+/// protected path of the context).
 bool is_protected(const CanonicalPath& path, const Policy& policy, const DecisionContext& context);
 
 /// True when `rule` lists `tool_name` among its tools.

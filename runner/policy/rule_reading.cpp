@@ -1,17 +1,14 @@
 #include "policy/rule_reading.h"
 
+#include "policy/host_pattern.h"
 #include "policy/policy_loader.h"
-#include "policy/web_target.h"
+#include "tools/tool_table.h"
 
 #include <algorithm>
 
 namespace agent_run {
 
 namespace {
-
-bool is_file_tool(std::string_view name) {
-  return name == "read_file" || name == "edit_file" || name == "write_file" || name == "glob" || name == "grep";
-}
 
 /// The tools of `rule` that `accepted` does not accept, quoted, or empty when all are accepted.
 template <typename Accepts>
@@ -34,12 +31,15 @@ void read_paths(const YamlNode& node, const std::string& name, YamlChecker& chec
     if (pattern) rule.paths.push_back(std::move(*pattern));
     else checker.add((*items)[i].mark, "'" + *text + "': " + pattern.error().message);
   }
-  std::string outside = tools_outside(rule, [](const std::string& tool) { return is_file_tool(tool) || tool == "bash"; });
+  std::string outside =
+      tools_outside(rule, [](const std::string& tool) { return takes_a_path(tool) || tool == "bash"; });
   if (!outside.empty()) {
-    checker.add(node.mark, "'paths' applies to the file tools and bash, not to " + outside + ": put them in a rule of their own");
+    checker.add(node.mark,
+                "'paths' applies to the file tools and bash, not to " + outside + ": put them in a rule of their own");
   } else if (rule.verdict == Verdict::allow && std::count(rule.tools.begin(), rule.tools.end(), "bash")) {
-    checker.add(node.mark, "'paths' cannot allow bash (not every argument is a path): allow bash commands with "
-                           "argv_prefix or argv_regex, and deny paths in their arguments with a deny rule");
+    checker.add(node.mark,
+                "'paths' cannot allow bash (not every argument is a path): allow bash commands with "
+                "argv_prefix or argv_regex, and deny paths in their arguments with a deny rule");
   }
 }
 
@@ -149,8 +149,8 @@ void require_tools(const YamlNode& rule_node, const std::string& key, const std:
   if (!entry) return;
   std::string outside = tools_outside(rule, [&](const std::string& tool) { return tool == only; });
   if (!outside.empty()) {
-    checker.add(entry->key_mark, "'" + key + "' applies to " + only + " only, not to " + outside +
-                                     ": put them in a rule of their own");
+    checker.add(entry->key_mark,
+                "'" + key + "' applies to " + only + " only, not to " + outside + ": put them in a rule of their own");
   }
 }
 
@@ -180,7 +180,8 @@ void read_rule_matchers(const YamlNode& value, const std::string& name, YamlChec
     else if (entry.key == "hosts") read_hosts(entry.value, key_name, checker, rule);
     else if (entry.key == "ports") read_ports(entry.value, key_name, checker, rule);
     else if (entry.key == "examples") read_examples(entry.value, key_name, checker, rule);
-    else if (entry.key == "redirects") rule.redirects = checker.text_list(entry.value, key_name).value_or(std::vector<std::string>{});
+    else if (entry.key == "redirects")
+      rule.redirects = checker.text_list(entry.value, key_name).value_or(std::vector<std::string>{});
     else if (entry.key == "schemes") {
       const std::vector<YamlNode>* items = checker.list(entry.value, key_name);
       for (std::size_t i = 0; items && i < items->size(); ++i) {

@@ -22,10 +22,19 @@ CodePoint decode_utf8(std::string_view text, std::size_t i) {
   std::size_t length = 0;
   std::uint32_t minimum = 0;
   std::uint32_t value = 0;
-  if ((lead & 0xE0) == 0xC0) { length = 2; minimum = 0x80; value = lead & 0x1F; }
-  else if ((lead & 0xF0) == 0xE0) { length = 3; minimum = 0x800; value = lead & 0x0F; }
-  else if ((lead & 0xF8) == 0xF0) { length = 4; minimum = 0x10000; value = lead & 0x07; }
-  else return {};
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    minimum = 0x80;
+    value = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    minimum = 0x800;
+    value = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    minimum = 0x10000;
+    value = lead & 0x07;
+  } else return {};
   if (i + length > text.size()) return {};
   for (std::size_t k = 1; k < length; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return {};
@@ -42,11 +51,10 @@ bool is_invisible_or_bidi(std::uint32_t c) {
     std::uint32_t first, last;
   };
   static constexpr std::array<Range, 22> k_ranges = {{
-      {0x80, 0xA0},       {0xAD, 0xAD},       {0x34F, 0x34F},     {0x61C, 0x61C},   {0x115F, 0x1160},
-      {0x1680, 0x1680},   {0x17B4, 0x17B5},   {0x180B, 0x180E},   {0x2000, 0x200F}, {0x2028, 0x202F},
-      {0x205F, 0x206F},   {0x2800, 0x2800},   {0x3000, 0x3000},   {0x3164, 0x3164}, {0xFE00, 0xFE0F},
-      {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFFB},   {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
-      {0xF0000, 0x10FFFF}, {0xE000, 0xF8FF},
+      {0x80, 0xA0},       {0xAD, 0xAD},       {0x34F, 0x34F},      {0x61C, 0x61C},   {0x115F, 0x1160}, {0x1680, 0x1680},
+      {0x17B4, 0x17B5},   {0x180B, 0x180E},   {0x2000, 0x200F},    {0x2028, 0x202F}, {0x205F, 0x206F}, {0x2800, 0x2800},
+      {0x3000, 0x3000},   {0x3164, 0x3164},   {0xFE00, 0xFE0F},    {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB},
+      {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}, {0xF0000, 0x10FFFF}, {0xE000, 0xF8FF},
   }};
   return std::any_of(k_ranges.begin(), k_ranges.end(), [c](Range r) { return c >= r.first && c <= r.last; });
 }
@@ -61,15 +69,13 @@ std::string hex_code(std::uint32_t c) {
 bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
-bool ends_word(char c) {
-  return is_blank(c) || c == '\n' || c == ';' || c == '&' || c == '|' || c == '<' || c == '>';
-}
+bool ends_word(char c) { return is_blank(c) || c == '\n' || c == ';' || c == '&' || c == '|' || c == '<' || c == '>'; }
 
 /// Words that are shell syntax in the command position, never a program.
 bool is_reserved_word(std::string_view word) {
   static constexpr std::array<std::string_view, 22> k_words = {
-      "!",    "{",    "}",  "[[",  "]]",   "if",    "then",  "else",     "elif",   "fi",   "do",
-      "done", "case", "esac", "while", "until", "for", "in", "function", "select", "coproc", "time"};
+      "!",    "{",    "}",    "[[",    "]]",    "if",  "then", "else",     "elif",   "fi",     "do",
+      "done", "case", "esac", "while", "until", "for", "in",   "function", "select", "coproc", "time"};
   return std::find(k_words.begin(), k_words.end(), word) != k_words.end();
 }
 
@@ -77,8 +83,8 @@ bool is_reserved_word(std::string_view word) {
 /// found, read or run (PATH, aliases, traps), or run text the parser never saw.
 bool changes_the_shell(std::string_view word) {
   static constexpr std::array<std::string_view, 22> k_builtins = {
-      "alias", "unalias", "export", "readonly", "local",  "declare", "typeset", "unset",    "read",  "getopts", "source",
-      ".",     "eval",    "exec",   "trap",     "set",    "shopt",   "enable",  "hash",     "let",   "command", "builtin"};
+      "alias", "unalias", "export", "readonly", "local", "declare", "typeset", "unset", "read", "getopts", "source",
+      ".",     "eval",    "exec",   "trap",     "set",   "shopt",   "enable",  "hash",  "let",  "command", "builtin"};
   return std::find(k_builtins.begin(), k_builtins.end(), word) != k_builtins.end() || word == "mapfile" ||
          word == "readarray";
 }
@@ -140,7 +146,8 @@ class ShellParser {
       if ((c.value < 0x20 && c.value != '\t' && c.value != '\n') || c.value == 0x7F) {
         return fail(i, "control character " + hex_code(c.value));
       }
-      if (is_invisible_or_bidi(c.value)) return fail(i, "invisible or bidirectional Unicode character " + hex_code(c.value));
+      if (is_invisible_or_bidi(c.value))
+        return fail(i, "invisible or bidirectional Unicode character " + hex_code(c.value));
       i += c.length;
     }
     return true;
@@ -238,7 +245,8 @@ class ShellParser {
 
   bool check_program(const std::string& name, std::size_t at) {
     if (is_reserved_word(name)) return fail(at, "the shell keyword '" + name + "'");
-    if (changes_the_shell(name)) return fail(at, "the builtin '" + name + "', which changes the shell for later commands");
+    if (changes_the_shell(name))
+      return fail(at, "the builtin '" + name + "', which changes the shell for later commands");
     if (std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
       return fail(at, "a program name with non-ASCII characters");
     }
@@ -279,8 +287,8 @@ class ShellParser {
   bool read_word(Word& word) {
     while (!at_end() && !ends_word(peek())) {
       const char c = peek();
-      bool ok = c == '\'' ? read_single_quoted(word)
-                : c == '"' ? read_double_quoted(word)
+      bool ok = c == '\''   ? read_single_quoted(word)
+                : c == '"'  ? read_double_quoted(word)
                 : c == '\\' ? read_escape(word)
                             : read_plain(word);
       if (!ok) return false;
@@ -355,9 +363,14 @@ class ShellParser {
     switch (c) {
       case '$': return "'$' (a variable, substitution or $'...' quoting)";
       case '`': return "command substitution with backticks";
-      case '(': case ')': return "'" + std::string{c} + "' (a subshell, function or arithmetic)";
-      case '{': case '}': return "'" + std::string{c} + "' (a brace group or brace expansion); quote it";
-      case '*': case '?': case '[': case ']': return "the unquoted glob character '" + std::string{c} + "'; quote it";
+      case '(':
+      case ')': return "'" + std::string{c} + "' (a subshell, function or arithmetic)";
+      case '{':
+      case '}': return "'" + std::string{c} + "' (a brace group or brace expansion); quote it";
+      case '*':
+      case '?':
+      case '[':
+      case ']': return "the unquoted glob character '" + std::string{c} + "'; quote it";
       case '!': return "the unquoted '!'; quote it";
       case '#':
         if (!word.has_content) return "a comment";
@@ -375,7 +388,7 @@ class ShellParser {
   std::size_t m_max_bytes;
   std::size_t m_i = 0;
   std::size_t m_command_start = 0;
-  std::string m_pending;        // the operator before the command being read
+  std::string m_pending;          // the operator before the command being read
   bool m_folder_changed = false;  // the previous command was cd, pushd or popd
   SimpleCommand m_current;
   ShellParse m_result;

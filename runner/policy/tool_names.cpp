@@ -1,10 +1,20 @@
 #include "policy/tool_names.h"
 
-#include "policy/path_pattern.h"
+#include "search/glob_pattern.h"
 
 #include <algorithm>
 
 namespace agent_run {
+
+namespace {
+
+/// True when `name` matches the glob `pattern` (only `*` reaches here: the loader allows no other).
+bool glob_matches(std::string_view pattern, std::string_view name) {
+  Expected<GlobPattern> glob = GlobPattern::compile(pattern);
+  return glob && glob->matches(name);
+}
+
+}  // namespace
 
 std::optional<McpName> parse_mcp_name(std::string_view name) {
   if (name.substr(0, 5) != "mcp__") return std::nullopt;
@@ -26,7 +36,8 @@ std::optional<std::string> mcp_server_name_problem(std::string_view server) {
     return "the MCP server name " + quoted + " may hold only letters, digits, '-' and '_'";
   }
   if (server.front() == '_' || server.back() == '_' || server.find("__") != std::string_view::npos) {
-    return "the MCP server name " + quoted + " starts or ends with '_' or holds '__', so mcp__SERVER__TOOL names "
+    return "the MCP server name " + quoted +
+           " starts or ends with '_' or holds '__', so mcp__SERVER__TOOL names "
            "with it could be read as another server's";
   }
   return std::nullopt;
@@ -37,8 +48,8 @@ bool tool_pattern_matches(std::string_view pattern, std::string_view tool_name) 
   std::optional<McpName> wanted = parse_mcp_name(pattern);
   std::optional<McpName> actual = parse_mcp_name(tool_name);
   if (!wanted || !actual || actual->tool.empty() || mcp_server_name_problem(actual->server)) return false;
-  if (!segment_glob_matches(wanted->server, actual->server)) return false;
-  return wanted->tool.empty() || segment_glob_matches(wanted->tool, actual->tool);
+  if (!glob_matches(wanted->server, actual->server)) return false;
+  return wanted->tool.empty() || glob_matches(wanted->tool, actual->tool);
 }
 
 }  // namespace agent_run

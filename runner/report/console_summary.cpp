@@ -54,9 +54,8 @@ std::string attempt_summary_line(const AttemptResult& attempt) {
                      plural(attempt.turns, "turn", "turns") + "  " + short_duration(attempt.durations.total_ms);
   if (attempt.outcome == Outcome::passed) return line;
   std::string message = first_line(attempt.message);
-  std::string reason = attempt.outcome_type.empty() || message.empty() ? attempt.outcome_type + message
-                                                                       : attempt.outcome_type + ": " + message;
-  return reason.empty() ? line : line + "  " + reason;
+  std::string type = to_string(attempt.outcome_type);
+  return line + "  " + (message.empty() ? type : type + ": " + message);
 }
 
 std::string run_summary_lines(const RunReport& report) {

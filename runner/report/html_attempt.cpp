@@ -157,7 +157,7 @@ std::string patch_html(const AttemptResult& attempt, const AttemptView& view) {
 
 std::string facts_html(const AttemptResult& attempt) {
   std::string facts = "started " + html_text(attempt.started_at) + " \xC2\xB7 task file " + code(attempt.task_file);
-  if (!attempt.stop_reason.empty()) facts += " \xC2\xB7 stopped: " + html_text(attempt.stop_reason);
+  if (attempt.stop_reason) facts += " \xC2\xB7 stopped: " + html_text(to_string(*attempt.stop_reason));
   facts += attempt.sandboxed ? " \xC2\xB7 sandboxed" : "";
   if (attempt.commit)
     facts += " \xC2\xB7 committed to " + code(attempt.commit->branch) + " " + code(attempt.commit->sha.substr(0, 12));
@@ -167,7 +167,7 @@ std::string facts_html(const AttemptResult& attempt) {
 }
 
 std::string summary_html(const AttemptResult& attempt, const AttemptView& view) {
-  std::string why = attempt.outcome == Outcome::passed ? "" : html_text(attempt.outcome_type) + " \xC2\xB7 ";
+  std::string why = attempt.outcome == Outcome::passed ? "" : html_text(to_string(attempt.outcome_type)) + " \xC2\xB7 ";
   return "<summary><span class=\"outcome-" + std::string(to_string(attempt.outcome)) + "\">" +
          outcome_html(attempt.outcome) + "</span> <b>" + html_text(attempt_label(attempt, view.show_model)) +
          "</b> <span class=\"figures\">" + why + html_text(attempt.model) + " \xC2\xB7 " +
@@ -193,7 +193,7 @@ std::string attempt_html(const AttemptResult& attempt, const AttemptView& view) 
                      std::to_string(view.model) + "\" id=\"a" + std::to_string(view.index) + "\">";
   html += summary_html(attempt, view) + "<div>";
   if (!attempt.message.empty()) {
-    html += "<p><b>" + html_text(attempt.outcome_type) + "</b>: " + html_text(attempt.message) + "</p>";
+    html += "<p><b>" + html_text(to_string(attempt.outcome_type)) + "</b>: " + html_text(attempt.message) + "</p>";
   }
   html += facts_html(attempt) + timeline_html(attempt);
   if (!attempt.final_message.empty()) {

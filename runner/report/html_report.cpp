@@ -57,7 +57,7 @@ std::string failures_html(const RunReport& report, bool show_model) {
     if (++failures > k_failures_listed) continue;
     ++listed;
     items += "<li><a href=\"#a" + std::to_string(i) + "\">" + outcome_html(attempt.outcome) + " " +
-             html_text(attempt_label(attempt, show_model)) + "</a> <b>" + html_text(attempt.outcome_type) +
+             html_text(attempt_label(attempt, show_model)) + "</a> <b>" + html_text(to_string(attempt.outcome_type)) +
              "</b>: " + html_text(attempt.message.substr(0, 300)) + "</li>";
   }
   std::string html = "<h2 id=\"failed\">What failed</h2>";

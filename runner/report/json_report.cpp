@@ -19,7 +19,6 @@ namespace {
 
 constexpr const char* k_report_schema = "agent-run-report/1";
 
-
 Json tool_call_to_json(const ToolCallRecord& call) {
   Json json = Json::object();
   json.set("turn", call.turn)
@@ -62,7 +61,6 @@ Json edit_to_json(const EditRecord& edit) {
 
 template <typename T, typename Convert>
 Json array_of(const std::vector<T>& items, Convert convert);
-
 
 Json check_to_json(const CheckRecord& check) {
   Json json = Json::object();
@@ -175,10 +173,10 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("model", attempt.model)
       .set("repeat_index", attempt.repeat_index)
       .set("outcome", to_string(attempt.outcome))
-      .set("outcome_type", attempt.outcome_type)
+      .set("outcome_type", to_string(attempt.outcome_type))
       .set("message", attempt.message)
       .set("started_at", attempt.started_at)
-      .set("stop_reason", attempt.stop_reason)
+      .set("stop_reason", attempt.stop_reason ? to_string(*attempt.stop_reason) : "")
       .set("turns", attempt.turns)
       .set("tool_calls", array_of(attempt.tool_calls, tool_call_to_json))
       .set("edits", array_of(attempt.edits, edit_to_json))
@@ -189,8 +187,9 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("patch", patch_to_json(attempt.patch))
       .set("transcript_path", attempt.transcript_path)
       .set("patch_path", attempt.patch_path)
-      .set("commit", attempt.commit ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
-                                    : Json(nullptr))
+      .set("commit", attempt.commit
+                         ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
+                         : Json(nullptr))
       .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
       .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }))
       .set("todos", array_of(attempt.todos, todo_to_json))
@@ -229,22 +228,13 @@ Json run_to_json(const RunReport& report) {
       .set("interrupted", report.interrupted)
       .set("shard", report.shard ? Json::object().set("index", report.shard->index).set("total", report.shard->total)
                                  : Json(nullptr))
-      .set("price_table", Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
+      .set("price_table",
+           Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
       .set("totals", totals_to_json(compute_totals(report.attempts)));
   return json;
 }
 
 }  // namespace
-
-const char* to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::passed: return "passed";
-    case Outcome::failed: return "failed";
-    case Outcome::error: return "error";
-    case Outcome::skipped: return "skipped";
-  }
-  return "error";
-}
 
 Json report_to_json(const RunReport& report) {
   Json json = Json::object();

@@ -30,8 +30,8 @@ struct TaskGroup {
 std::vector<TaskGroup> group_by_task(const std::vector<AttemptResult>& attempts) {
   std::vector<TaskGroup> groups;
   for (const AttemptResult& attempt : attempts) {
-    auto group = std::find_if(groups.begin(), groups.end(),
-                              [&](const TaskGroup& g) { return g.task_id == attempt.task_id; });
+    auto group =
+        std::find_if(groups.begin(), groups.end(), [&](const TaskGroup& g) { return g.task_id == attempt.task_id; });
     if (group == groups.end()) group = groups.insert(groups.end(), TaskGroup{attempt.task_id, {}});
     group->attempts.push_back(attempt);
   }
@@ -157,10 +157,10 @@ std::string result_body(const AttemptResult& attempt) {
 /// The result element of an attempt that did not pass; empty for a passed one.
 std::string result_element(const AttemptResult& attempt) {
   if (attempt.outcome == Outcome::passed) return {};
-  const char* element = attempt.outcome == Outcome::failed ? "failure"
+  const char* element = attempt.outcome == Outcome::failed  ? "failure"
                         : attempt.outcome == Outcome::error ? "error"
                                                             : "skipped";
-  std::string type = attempt.outcome_type.empty() ? to_string(attempt.outcome) : attempt.outcome_type;
+  std::string type = to_string(attempt.outcome_type);
   std::string out = "      <" + std::string(element);
   out += attribute("message", cap_message(xml_printable(attempt.message))) + attribute("type", type) + ">";
   out += xml_escape_text(result_body(attempt));

@@ -188,7 +188,7 @@ std::string problems_block(const AttemptResult& attempt) {
 std::string failure_block(const AttemptResult& attempt, bool show_model) {
   std::string block = "#### " + std::string(outcome_mark(attempt.outcome)) + " " +
                       markdown_text(attempt_label(attempt, show_model), 200) + "\n\n";
-  block += "**" + markdown_text(attempt.outcome_type.empty() ? to_string(attempt.outcome) : attempt.outcome_type, 80) +
+  block += "**" + markdown_text(to_string(attempt.outcome_type), 80) +
            "**: " + markdown_text(attempt.message, 500) + " (" + markdown_text(attempt.model, 100) + ", " +
            std::to_string(attempt.turns) + " turns, " + short_duration(attempt.durations.total_ms) + ", " +
            dollars(attempt.usage.cost_usd) + ")\n\n";

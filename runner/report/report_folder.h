@@ -18,8 +18,8 @@ class ReportFolder {
   explicit ReportFolder(std::filesystem::path root);
 
   const std::filesystem::path& root() const { return m_root; }
-  /// Relative to the folder: attempts/<task-id>/<n> (n counts from 1), or attempts/<task-id>/<model>/<n> with the model made safe as one
-  /// folder name (`anthropic/claude` becomes `anthropic-claude`).
+  /// Relative to the folder: attempts/<task-id>/<n> (n counts from 1), or attempts/<task-id>/<model>/<n> with the model
+  /// made safe as one folder name (`anthropic/claude` becomes `anthropic-claude`).
   static std::string attempt_folder(const std::string& task_id, const std::string& model, int repeat_index,
                                     ModelInPath model_in_path);
   /// Writes report.json and junit.xml for `report` as it stands.

@@ -26,8 +26,8 @@ Expected<void> check_same_run_settings(const std::vector<MergeInput>& inputs) {
     const MergeInput& first = inputs.front();
     if (input.report.runner_version != first.report.runner_version) {
       return make_error("mismatched runs: " + name_of(first) + " was written by agent-run " +
-                        first.report.runner_version + " and " + name_of(input) + " by " +
-                        input.report.runner_version + "; merge reports of one runner version");
+                        first.report.runner_version + " and " + name_of(input) + " by " + input.report.runner_version +
+                        "; merge reports of one runner version");
     }
     if (input.report.price_table_version != first.report.price_table_version ||
         input.report.price_table_file != first.report.price_table_file) {
@@ -94,8 +94,8 @@ Expected<void> check_attempts(const std::vector<MergeInput>& inputs) {
       auto [file, first_seen] = task_files.emplace(attempt.task_id, std::pair(attempt.task_sha256, &input));
       if (!first_seen && file->second.first != attempt.task_sha256) {
         return make_error("mismatched runs: task '" + attempt.task_id + "' has different task files in " +
-                          name_of(*file->second.second) + " (sha256 " + file->second.first.substr(0, 12) +
-                          ") and " + name_of(input) + " (sha256 " + attempt.task_sha256.substr(0, 12) +
+                          name_of(*file->second.second) + " (sha256 " + file->second.first.substr(0, 12) + ") and " +
+                          name_of(input) + " (sha256 " + attempt.task_sha256.substr(0, 12) +
                           "); merge runs of the same task files");
       }
     }
@@ -173,7 +173,8 @@ Expected<MergedReport> merge_reports(const std::vector<MergeInput>& inputs,
   for (const auto& [source, input] : attempts) {
     AttemptResult attempt = *source;
     ModelInPath model_in_path = models_of_task[attempt.task_id].size() > 1 ? ModelInPath::shown : ModelInPath::omitted;
-    std::string folder = ReportFolder::attempt_folder(attempt.task_id, attempt.model, attempt.repeat_index, model_in_path);
+    std::string folder =
+        ReportFolder::attempt_folder(attempt.task_id, attempt.model, attempt.repeat_index, model_in_path);
     relocate(attempt.transcript_path, folder, *input, merged);
     relocate(attempt.patch_path, folder, *input, merged);
     merged.report.attempts.push_back(std::move(attempt));

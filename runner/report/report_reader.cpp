@@ -9,6 +9,10 @@ namespace agent_run {
 
 namespace {
 
+/// A C++ integer type other than bool: what a JSON whole number is read into.
+template <typename T>
+concept WholeNumber = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
 constexpr const char* k_report_schema = "agent-run-report/1";
 
 /// Reads typed members of one document, keeping the first problem (with the field's path).
@@ -39,8 +43,7 @@ class FieldReader {
     out = value->as_string();
   }
 
-  template <typename Integer>
-    requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool>)
+  template <WholeNumber Integer>
   void read(const Json& object, std::string_view key, const std::string& path, Integer& out) {
     const Json* value = member(object, key, path);
     if (!value) return;
@@ -134,9 +137,11 @@ EditDiagnostics read_edit_diagnostics(FieldReader& in, const Json& json, const s
   in.read(json, "checker_kind", path, diagnostics.checker_kind);
   in.read(json, "status", path, diagnostics.status);
   in.read(json, "note", path, diagnostics.note);
-  for (auto [key, list] : {std::pair{"problems", &diagnostics.problems}, std::pair{"introduced", &diagnostics.introduced},
-                           std::pair{"resolved", &diagnostics.resolved}}) {
-    in.for_each(json, key, path, [&](const Json& item, const std::string& at) { list->push_back(read_problem(in, item, at)); });
+  for (auto [key, list] :
+       {std::pair{"problems", &diagnostics.problems}, std::pair{"introduced", &diagnostics.introduced},
+        std::pair{"resolved", &diagnostics.resolved}}) {
+    in.for_each(json, key, path,
+                [&](const Json& item, const std::string& at) { list->push_back(read_problem(in, item, at)); });
   }
   in.read(json, "compared", path, diagnostics.compared);
   in.read(json, "duration_ms", path, diagnostics.duration_ms);
@@ -253,8 +258,9 @@ void read_attempt_session(FieldReader& in, const Json& json, const std::string& 
   in.read_strings(json, "warnings", path, attempt.warnings);
   in.for_each(json, "todos", path,
               [&](const Json& item, const std::string& at) { attempt.todos.push_back(read_todo(in, item, at)); });
-  in.for_each(json, "questions", path,
-              [&](const Json& item, const std::string& at) { attempt.questions.push_back(read_question(in, item, at)); });
+  in.for_each(json, "questions", path, [&](const Json& item, const std::string& at) {
+    attempt.questions.push_back(read_question(in, item, at));
+  });
   in.for_each(json, "background_processes", path, [&](const Json& item, const std::string& at) {
     attempt.background_processes.push_back(read_background_process(in, item, at));
   });
@@ -276,9 +282,14 @@ void read_attempt_identity(FieldReader& in, const Json& json, const std::string&
   in.read(json, "repeat_index", path, attempt.repeat_index);
   std::string outcome;
   in.read(json, "outcome", path, outcome);
-  if (auto parsed = outcome_from_string(outcome)) attempt.outcome = *parsed;
+  if (auto parsed = outcome_named(outcome)) attempt.outcome = *parsed;
   else if (in.ok()) in.fail(path + ".outcome", "expected passed, failed, error or skipped, got '" + outcome + "'");
-  in.read(json, "outcome_type", path, attempt.outcome_type);
+  if (const Json* type = in.member(json, "outcome_type", path)) {
+    std::optional<OutcomeType> parsed = type->is_string() ? outcome_type_named(type->as_string()) : std::nullopt;
+    if (parsed) attempt.outcome_type = *parsed;
+    else if (in.ok())
+      in.fail(path + ".outcome_type", "expected an outcome type (passed, check.failed, ...), got " + type->dump());
+  }
   in.read(json, "message", path, attempt.message);
   in.read(json, "started_at", path, attempt.started_at);
 }
@@ -286,10 +297,15 @@ void read_attempt_identity(FieldReader& in, const Json& json, const std::string&
 AttemptResult read_attempt(FieldReader& in, const Json& json, const std::string& path) {
   AttemptResult attempt;
   read_attempt_identity(in, json, path, attempt);
-  in.read(json, "stop_reason", path, attempt.stop_reason);
+  std::string stop;
+  in.read(json, "stop_reason", path, stop);
+  if (auto parsed = agent_stop_named(stop)) attempt.stop_reason = *parsed;
+  else if (!stop.empty() && in.ok())
+    in.fail(path + ".stop_reason", "expected a stop reason (end_turn, limit.turns, ...), got '" + stop + "'");
   in.read(json, "turns", path, attempt.turns);
-  in.for_each(json, "tool_calls", path,
-              [&](const Json& item, const std::string& at) { attempt.tool_calls.push_back(read_tool_call(in, item, at)); });
+  in.for_each(json, "tool_calls", path, [&](const Json& item, const std::string& at) {
+    attempt.tool_calls.push_back(read_tool_call(in, item, at));
+  });
   in.for_each(json, "edits", path,
               [&](const Json& item, const std::string& at) { attempt.edits.push_back(read_edit(in, item, at)); });
   if (const Json* usage = in.member(json, "usage", path)) attempt.usage = read_usage(in, *usage, path + ".usage");
@@ -344,13 +360,6 @@ void read_run(FieldReader& in, const Json& run, RunReport& report) {
 
 }  // namespace
 
-std::optional<Outcome> outcome_from_string(std::string_view text) {
-  for (Outcome outcome : {Outcome::passed, Outcome::failed, Outcome::error, Outcome::skipped}) {
-    if (text == to_string(outcome)) return outcome;
-  }
-  return std::nullopt;
-}
-
 Expected<RunReport> report_from_json(const Json& json, const std::string& source) {
   if (!json.is_object()) return make_error(source + ": not an agent-run report (expected a JSON object)");
   std::string schema = json.get_string("schema");
@@ -361,9 +370,8 @@ Expected<RunReport> report_from_json(const Json& json, const std::string& source
   FieldReader in(source);
   RunReport report;
   if (const Json* run = in.member(json, "run", "")) read_run(in, *run, report);
-  in.for_each(json, "attempts", "", [&](const Json& item, const std::string& at) {
-    report.attempts.push_back(read_attempt(in, item, at));
-  });
+  in.for_each(json, "attempts", "",
+              [&](const Json& item, const std::string& at) { report.attempts.push_back(read_attempt(in, item, at)); });
   if (!in.ok()) return in.error();
   return report;
 }

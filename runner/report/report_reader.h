@@ -17,7 +17,4 @@ Expected<RunReport> read_report_file(const std::filesystem::path& file);
 /// The same, from an already parsed document; `source` names it in errors.
 Expected<RunReport> report_from_json(const Json& json, const std::string& source);
 
-/// Reads an outcome's name (`passed`, `failed`, `error`, `skipped`).
-std::optional<Outcome> outcome_from_string(std::string_view text);
-
 }  // namespace agent_run

@@ -2,6 +2,7 @@
 
 #include "report/edit_diagnostics.h"
 #include "report/model_call.h"
+#include "report/outcome.h"
 #include "report/usage.h"
 
 #include <optional>
@@ -9,9 +10,6 @@
 #include <vector>
 
 namespace agent_run {
-
-/// The outcome of one attempt; maps one to one onto JUnit (none, <failure>, <error>, <skipped>).
-enum class Outcome { passed, failed, error, skipped };
 
 /// One tool call the model made, with the policy's decision and what running it produced.
 struct ToolCallRecord {
@@ -28,12 +26,13 @@ struct ToolCallRecord {
   bool is_error = false;
 };
 
-/// One successful edit_file or write_file.
+/// One successful edit_file or write_file: the tool fills in the path, the line counts and the
+/// diagnostics; answer_call (agent/) the turn and the call.
 struct EditRecord {
   int turn = 0;
   std::string tool_call_id;
   std::string tool;
-  std::string path;
+  std::string path;  // workspace-relative
   int lines_added = 0;
   int lines_removed = 0;
   std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics were off
@@ -108,36 +107,42 @@ struct CommitRecord {
   std::string sha;
 };
 
-/// One attempt of one task with one model: everything the reports say about it.
-struct AttemptResult {
+/// What the agent loop did in one attempt, as the reports tell it. The loop fills it in as it runs;
+/// an AttemptResult is one, so nothing is copied from one shape to another.
+struct AgentRecord {
+  std::optional<AgentStop> stop_reason;  // how the agent loop ended; nullopt when it did not run
+  int turns = 0;
+  std::vector<ToolCallRecord> tool_calls;
+  std::vector<EditRecord> edits;
+  Usage usage = Usage::zero();
+  std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
+  std::vector<std::string> warnings;         // what a person should know, e.g. a cost limit not enforced
+};
+
+/// One attempt of one task with one model: everything the reports say about it (the agent's part
+/// in its AgentRecord).
+struct AttemptResult : AgentRecord {
   std::string task_id;
   std::string task_file;
   std::string task_sha256;
   std::string policy_file;    // the policy that decided this attempt's tool calls; empty: built-in
   std::string policy_sha256;  // of that file's content
   std::string model;
-  int repeat_index = 0;  // 0-based
-  Outcome outcome = Outcome::error;
-  std::string outcome_type;   // machine-readable: check.failed, limit.turns, setup.failed, ...
-  std::string message;        // one line for a person
-  std::string started_at;     // UTC, ISO 8601
-  std::string stop_reason;    // how the agent loop ended: end_turn, limit.turns, ...
-  std::string final_message;  // the agent's last words: the text of its last turn
-  int turns = 0;
-  std::vector<ToolCallRecord> tool_calls;
-  std::vector<EditRecord> edits;
-  Usage usage;
+  int repeat_index = 0;              // 0-based
+  Outcome outcome = Outcome::error;  // set with outcome_type by set_outcome (batch/attempt_steps.h)
+  OutcomeType outcome_type = OutcomeType::runner_crashed;  // until the attempt sets its own
+  std::string message;                                     // one line for a person
+  std::string started_at;                                  // UTC, ISO 8601
+  std::string final_message;                               // the agent's last words: the text of its last turn
   Durations durations;
   std::vector<CheckRecord> setup;
   std::vector<CheckRecord> checks;
   PatchStats patch;
-  std::string transcript_path;               // relative to the report folder
-  std::string patch_path;                    // relative to the report folder
-  std::optional<CommitRecord> commit;        // set when the changes were committed to a branch
-  std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
-  std::vector<std::string> warnings;         // what a person should know, e.g. a cost limit not enforced
-  std::vector<TodoItem> todos;               // the agent's plan as todo_write last sent it
-  std::vector<QuestionRecord> questions;     // every ask_user call and its answer
+  std::string transcript_path;            // relative to the report folder
+  std::string patch_path;                 // relative to the report folder
+  std::optional<CommitRecord> commit;     // set when the changes were committed to a branch
+  std::vector<TodoItem> todos;            // the agent's plan as todo_write last sent it
+  std::vector<QuestionRecord> questions;  // every ask_user call and its answer
   std::vector<BackgroundProcessRecord> background_processes;
   std::vector<EscapedProcessRecord> escaped_processes;  // killed at the end of the attempt
   bool sandboxed = false;                               // bash and background processes ran inside bubblewrap
@@ -163,7 +168,5 @@ struct RunReport {
   std::string price_table_file;      // `built-in` or the --prices path
   std::vector<AttemptResult> attempts;
 };
-
-const char* to_string(Outcome outcome);
 
 }  // namespace agent_run

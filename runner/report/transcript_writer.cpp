@@ -13,7 +13,6 @@ TranscriptWriter::~TranscriptWriter() {
 }
 
 void TranscriptWriter::record(const Json& event) {
-  if (m_listener) m_listener(event);
   if (!m_file) return;
   std::string line = event.dump();
   line += '\n';

@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 
 namespace agent_run {
 
@@ -19,12 +18,9 @@ class TranscriptWriter {
   TranscriptWriter& operator=(const TranscriptWriter&) = delete;
 
   void record(const Json& event);
-  /// Also hands every recorded event to `listener` (for progress reporting).
-  void listen(std::function<void(const Json&)> listener) { m_listener = std::move(listener); }
 
  private:
   std::FILE* m_file = nullptr;
-  std::function<void(const Json&)> m_listener;
 };
 
 }  // namespace agent_run

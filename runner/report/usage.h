@@ -11,9 +11,9 @@ struct Usage {
   std::int64_t output_tokens = 0;
   std::int64_t cache_read_input_tokens = 0;
   std::int64_t cache_creation_input_tokens = 0;
-  std::int64_t reasoning_tokens = 0;   // informational subset of output_tokens
-  bool estimated = false;              // counted by the runner, not reported by a provider
-  std::optional<double> cost_usd;      // nullopt: the price is unknown (never reported as zero)
+  std::int64_t reasoning_tokens = 0;  // informational subset of output_tokens
+  bool estimated = false;             // counted by the runner, not reported by a provider
+  std::optional<double> cost_usd;     // nullopt: the price is unknown (never reported as zero)
 
   /// An empty sum whose cost is known (zero): start totals from this.
   static Usage zero() {

@@ -44,8 +44,7 @@ std::optional<int> zone_minutes(std::string_view text, std::size_t at) {
 }  // namespace
 
 std::optional<long long> parse_utc_ms(std::string_view text) {
-  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
-      text[16] != ':') {
+  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':') {
     return std::nullopt;
   }
   auto year = digits_at(text, 0, 4), month = digits_at(text, 5, 2), day = digits_at(text, 8, 2);

@@ -22,8 +22,7 @@ unsigned next_code_point(std::string_view text, std::size_t& i) {
 /// Whether `code` is written as visible `#xNN` text instead of itself.
 bool needs_visible_form(unsigned code) {
   bool allowed_control = code == 0x09 || code == 0x0A || code == 0x0D;
-  return (code < 0x20 && !allowed_control) || (code >= 0x7F && code <= 0x9F) || code == 0xFFFE ||
-         code == 0xFFFF;
+  return (code < 0x20 && !allowed_control) || (code >= 0x7F && code <= 0x9F) || code == 0xFFFE || code == 0xFFFF;
 }
 
 void append_visible_form(std::string& out, unsigned code) {

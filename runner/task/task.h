@@ -1,11 +1,11 @@
 #pragma once
 
-#include "base/json.h"
+#include "agent/limits.h"
 #include "exec/sandbox.h"
+#include "model/scripted_turn.h"
 #include "tools/ask_user_answers.h"
+#include "workspace/workspace_spec.h"
 
-#include <chrono>
-#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,45 +13,10 @@
 
 namespace agent_run {
 
-/// How an attempt's workspace is made from the task's repository.
-enum class Isolation {
-  worktree,  // a git worktree at `ref` (the default for a git repository)
-  copy,      // a copy of the folder (the default for a plain folder)
-  in_place,  // the folder itself: a CI step working on its own checkout
-};
-
-/// Where the agent works (the task file's `workspace:` key).
-struct WorkspaceSpec {
-  std::filesystem::path repo;             // absolute; default: the git repository holding the task file
-  std::string ref = "HEAD";               // commit, branch or tag to start from (worktree and copy of a repository)
-  std::optional<Isolation> isolation;     // nullopt: worktree for a git repository, else copy
-};
-
-/// Caps on one attempt (the task file's `limits:` key); a limit that is hit ends the attempt as failed.
-struct Limits {
-  int turns = 30;                                               // model round trips
-  std::optional<std::int64_t> tokens;                           // input + output tokens, all turns
-  std::optional<double> cost_usd;                               // only enforceable when prices are known
-  std::chrono::milliseconds time = std::chrono::minutes(15);    // wall time of the agent loop
-  std::chrono::milliseconds tool_timeout = std::chrono::minutes(2);  // one tool call, one check, one setup command
-};
-
 /// One entry of the task file's `checks:` list: what makes an attempt pass.
 struct Check {
-  std::string run;  // a shell command run in the workspace after the agent stops; exit 0 = passed
+  std::string run;                  // a shell command run in the workspace after the agent stops; exit 0 = passed
   bool no_new_diagnostics = false;  // instead of `run`: the edits left no problem they introduced
-};
-
-/// One tool call the scripted model makes.
-struct ScriptedCall {
-  std::string tool;
-  Json input = Json::object();
-};
-
-/// One turn of the scripted model: optional text and any number of tool calls.
-struct ScriptedTurn {
-  std::string say;
-  std::vector<ScriptedCall> calls;
 };
 
 /// Where a passed attempt's changes are committed (the task file's `commit:` key): a branch of the
@@ -59,31 +24,31 @@ struct ScriptedTurn {
 /// `{id}`, `{n}` (the repeat, from 1) and `{model}` in either are replaced per attempt.
 struct CommitSpec {
   std::string branch;
-  std::string message;                    // default: the description, else "agent-run: {id}"
+  std::string message;  // default: the description, else "agent-run: {id}"
 };
 
 /// A task file, loaded and validated: what to do, where, with which model, limits and checks.
 struct Task {
-  std::string id;                         // default: the file's stem; unique in a run
-  std::filesystem::path source;           // the task file
-  std::string source_sha256;              // hash of the file's content, for resume and reports
+  std::string id;                // default: the file's stem; unique in a run
+  std::filesystem::path source;  // the task file
+  std::string source_sha256;     // hash of the file's content, for resume and reports
   std::string description;
   std::string prompt;
   WorkspaceSpec workspace;
-  std::vector<std::string> setup;         // shell commands run before the agent; a failure is an error
-  std::string model = "script";           // provider/name, or `script`
+  std::vector<std::string> setup;  // shell commands run before the agent; a failure is an error
+  std::string model = "script";    // provider/name, or `script`
   Limits limits;
   std::optional<std::vector<std::string>> tools;  // nullopt: every tool but web_*
   std::optional<std::filesystem::path> policy;    // absolute; overridden by --policy
   bool diagnostics = true;
   std::vector<Check> checks;
   int repeat = 1;
-  std::vector<ScriptedTurn> script;       // the scripted model's turns
-  std::optional<CommitSpec> commit;       // nullopt: the changes stay in patch.diff only
-  AskUserAnswers answers;                 // how ask_user is answered without a human
-  std::optional<SandboxSpec> sandbox;     // bash and background processes run inside bubblewrap
-  std::vector<std::string> secrets;       // environment names the agent's commands never see
-  std::vector<std::string> web_search;    // `web_search: custom`: the search command; empty: no web_search
+  std::vector<ScriptedTurn> script;     // the scripted model's turns
+  std::optional<CommitSpec> commit;     // nullopt: the changes stay in patch.diff only
+  AskUserAnswers answers;               // how ask_user is answered without a human
+  std::optional<SandboxSpec> sandbox;   // bash and background processes run inside bubblewrap
+  std::vector<std::string> secrets;     // environment names the agent's commands never see
+  std::vector<std::string> web_search;  // `web_search: custom`: the search command; empty: no web_search
 };
 
 /// The command `web_search: custom` runs when the task names none: ddgs (pip install ddgs).

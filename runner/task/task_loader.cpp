@@ -150,7 +150,8 @@ void read_no_new_diagnostics(const YamlNode& item, const std::string& name, Task
   }
   std::optional<std::string> choice = checker.choice(value, name + ".no_new_diagnostics", {"true", "false"});
   if (choice == "true" && !reading.task.diagnostics) {
-    checker.add(value.mark, "'" + name + ".no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
+    checker.add(value.mark,
+                "'" + name + ".no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
   } else if (choice == "true") {
     reading.task.checks.push_back(Check{"", true});
   }
@@ -170,8 +171,9 @@ void read_checks(const YamlNode& value, TaskReading& reading) {
     }
     const YamlNode* run = item.find("run");
     if (!run && !has_misspelling_of(item, "run", {"run", "no_new_diagnostics"})) {
-      checker.add(item.mark, "'" + name + "' needs 'run' (the command that decides whether the attempt passed) or "
-                             "'no_new_diagnostics: true'");
+      checker.add(item.mark, "'" + name +
+                                 "' needs 'run' (the command that decides whether the attempt passed) or "
+                                 "'no_new_diagnostics: true'");
     } else if (auto command = run ? checker.text(*run, name + ".run") : std::nullopt) {
       reading.task.checks.push_back(Check{*command});
     }
@@ -180,13 +182,13 @@ void read_checks(const YamlNode& value, TaskReading& reading) {
 
 /// A problem with a `commit:` branch or message template: an unknown `{placeholder}`, or a branch
 /// name git refuses.
-std::optional<std::string> commit_template_problem(const std::string& text, std::string_view name,
-                                                   bool is_branch) {
+std::optional<std::string> commit_template_problem(const std::string& text, std::string_view name, bool is_branch) {
   static const std::vector<std::string> k_placeholders = {"id", "n", "model"};
   for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
     std::size_t close = text.find('}', open);
     std::string word = text.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
-    if (close != std::string::npos && std::find(k_placeholders.begin(), k_placeholders.end(), word) != k_placeholders.end()) {
+    if (close != std::string::npos &&
+        std::find(k_placeholders.begin(), k_placeholders.end(), word) != k_placeholders.end()) {
       continue;
     }
     auto suggestion = closest_match(word, k_placeholders);
@@ -197,7 +199,8 @@ std::optional<std::string> commit_template_problem(const std::string& text, std:
   bool bad = text.front() == '-' || text.front() == '/' || text.back() == '/' || text.back() == '.' ||
              text.find("..") != std::string::npos || text.find("//") != std::string::npos ||
              text.find("@{") != std::string::npos || text.ends_with(".lock");
-  for (char c : text) bad = bad || static_cast<unsigned char>(c) <= ' ' || std::string_view("~^:?*[\\").find(c) != std::string_view::npos;
+  for (char c : text)
+    bad = bad || static_cast<unsigned char>(c) <= ' ' || std::string_view("~^:?*[\\").find(c) != std::string_view::npos;
   if (bad) return "'" + std::string(name) + "' is not a valid git branch name: '" + text + "'";
   return std::nullopt;
 }
@@ -338,8 +341,8 @@ void read_secrets(const YamlNode& value, TaskReading& reading) {
   if (!names) return;
   for (std::size_t i = 0; i < names->size(); ++i) {
     if (!is_environment_name((*names)[i])) {
-      reading.checker.add(value.items[i].mark, "'" + indexed("secrets", i) + "' must be an environment variable name, got '" +
-                                                   (*names)[i] + "'");
+      reading.checker.add(value.items[i].mark, "'" + indexed("secrets", i) +
+                                                   "' must be an environment variable name, got '" + (*names)[i] + "'");
     }
   }
   reading.task.secrets = std::move(*names);
@@ -369,12 +372,12 @@ void read_web_search(const YamlNode& value, TaskReading& reading) {
 
 /// The task format's top-level keys, in the order ARCHITECTURE.md lists them.
 constexpr TaskField k_task_fields[] = {
-    {"id", read_id},         {"description", read_description},
-    {"prompt", read_prompt}, {"workspace", read_workspace},
-    {"setup", read_setup},   {"model", read_model},
-    {"limits", read_limits}, {"tools", read_tools},
-    {"policy", read_policy}, {"diagnostics", read_diagnostics},
-    {"checks", read_checks}, {"repeat", read_repeat},
+    {"id", read_id},           {"description", read_description},
+    {"prompt", read_prompt},   {"workspace", read_workspace},
+    {"setup", read_setup},     {"model", read_model},
+    {"limits", read_limits},   {"tools", read_tools},
+    {"policy", read_policy},   {"diagnostics", read_diagnostics},
+    {"checks", read_checks},   {"repeat", read_repeat},
     {"script", read_script},   {"commit", read_commit},
     {"answers", read_answers}, {"sandbox", read_sandbox},
     {"secrets", read_secrets}, {"web_search", read_web_search},
@@ -393,8 +396,9 @@ void read_task(const YamlNode& root, TaskReading& reading) {
   const auto& listed = reading.task.tools;
   if (tools && listed && std::find(listed->begin(), listed->end(), "web_search") != listed->end() &&
       reading.task.web_search.empty()) {
-    reading.checker.add(tools->mark, "'tools' lists web_search, which needs 'web_search: custom' (the search command "
-                                     "to run, ddgs by default)");
+    reading.checker.add(tools->mark,
+                        "'tools' lists web_search, which needs 'web_search: custom' (the search command "
+                        "to run, ddgs by default)");
   }
   if (!root.find("prompt") && !has_misspelling_of(root, "prompt", known)) {
     reading.checker.add(root.mark, "missing required key 'prompt'");

@@ -1,5 +1,7 @@
 #include "tools/ask_user_answers.h"
 
+#include "base/text.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -9,16 +11,10 @@ namespace agent_run {
 
 namespace {
 
-bool same_ignoring_case(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-           return std::tolower(x) == std::tolower(y);
-         });
-}
-
 /// The option `choose` names, spelled as the model wrote it, or `choose` itself as a free answer.
 std::string chosen(const std::string& choose, const std::vector<std::string>& options) {
   auto option = std::find_if(options.begin(), options.end(),
-                             [&](const std::string& candidate) { return same_ignoring_case(candidate, choose); });
+                             [&](const std::string& candidate) { return equal_ignoring_case(candidate, choose); });
   return option != options.end() ? *option : choose;
 }
 

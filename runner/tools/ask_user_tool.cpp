@@ -52,26 +52,29 @@ class AskUserTool final : public Tool {
                                     {"question", "options"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session, std::chrono::milliseconds) override {
     auto question = required_string(input, "question");
     if (!question) return failure(question.error().message);
     auto options = read_options(input);
     if (!options) return failure(options.error().message);
-    AnswerDecision decision = answer_question(context.session.answers, *question, *options);
-    context.session.questions.push_back(QuestionRecord{context.session.status.turns_used, *question, *options,
-                                                       decision.answer.value_or(""), decision.answered_by,
-                                                       decision.rule_index});
+    AnswerDecision decision = answer_question(scope.answers, *question, *options);
+    session.questions.push_back(QuestionRecord{session.status.turns_used, *question, *options,
+                                               decision.answer.value_or(""), decision.answered_by,
+                                               decision.rule_index});
     ToolOutput output{answer_text(decision), decision.answered_by == "fail", std::nullopt};
     if (decision.answered_by == "fail") {
-      output.ends_attempt = AttemptEnd{"ask_user.unanswered", "the agent asked \"" + *question +
-                                                                  "\" and no rule of the task's answers: matched; "
-                                                                  "its fallback is fail"};
+      output.ends_attempt =
+          AttemptEnd{AgentStop::ask_user_unanswered, "the agent asked \"" + *question +
+                                                         "\" and no rule of the task's answers: matched; "
+                                                         "its fallback is fail"};
     }
     return output;
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("ask_user", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("ask_user", message), true, {}};
+  }
 };
 
 }  // namespace

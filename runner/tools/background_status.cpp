@@ -6,10 +6,11 @@
 
 namespace agent_run {
 
-Expected<BackgroundProcess*> find_background(ToolContext& context, const std::string& handle) {
-  if (BackgroundProcess* process = context.session.processes.find(handle)) return process;
-  std::vector<std::string> handles = context.session.processes.handles();
-  if (handles.empty()) return make_error("no background process '" + handle + "': none has been started (bash with background: true)");
+Expected<BackgroundProcess*> find_background(SessionState& session, const std::string& handle) {
+  if (BackgroundProcess* process = session.processes.find(handle)) return process;
+  std::vector<std::string> handles = session.processes.handles();
+  if (handles.empty())
+    return make_error("no background process '" + handle + "': none has been started (bash with background: true)");
   return make_error("no background process '" + handle + "'; the handles are " + join(handles, ", "));
 }
 
@@ -20,9 +21,9 @@ std::string background_report(const std::string& handle, const BackgroundRead& r
     return text + "[" + handle + " is still running; " + std::to_string(read.new_bytes) + " new bytes]\n";
   }
   const ProcessEnding& ending = *read.ending;
-  std::string how = ending.signal != 0
-                        ? "was killed by signal " + std::to_string(ending.signal) + " (" + strsignal(ending.signal) + ")"
-                        : "exited with exit code " + std::to_string(ending.exit_code);
+  std::string how = ending.signal != 0 ? "was killed by signal " + std::to_string(ending.signal) + " (" +
+                                             strsignal(ending.signal) + ")"
+                                       : "exited with exit code " + std::to_string(ending.exit_code);
   return text + "[" + handle + " " + how + " after " + std::to_string(ending.duration_ms) + " ms; " +
          std::to_string(read.new_bytes) + " new bytes]\n";
 }

@@ -32,26 +32,25 @@ std::string ending_of(const ProcessResult& result, std::chrono::milliseconds tim
 
 /// The environment for the agent's commands: the runner's (already without what looks secret)
 /// without the names the task marks secret.
-std::vector<std::string> agent_environment(const ToolContext& context) {
-  std::vector<std::string> environment = context.environment;
+std::vector<std::string> agent_environment(const ToolScope& scope) {
+  std::vector<std::string> environment = scope.environment;
   std::erase_if(environment, [&](const std::string& entry) {
     std::string name = entry.substr(0, entry.find('='));
-    return std::find(context.session.secrets.begin(), context.session.secrets.end(), name) !=
-           context.session.secrets.end();
+    return std::find(scope.secrets.begin(), scope.secrets.end(), name) != scope.secrets.end();
   });
   return environment;
 }
 
 /// `command` for bash (sh where there is no bash) in the workspace, sandboxed when the task says so.
-ProcessSpec command_spec(const std::string& command, const ToolContext& context, std::chrono::milliseconds timeout) {
-  ProcessSpec spec = shell_command(command, context.workspace, timeout);
+ProcessSpec command_spec(const std::string& command, const ToolScope& scope, std::chrono::milliseconds timeout) {
+  ProcessSpec spec = shell_command(command, scope.workspace, timeout);
   std::error_code ec;
   if (std::filesystem::exists("/bin/bash", ec)) spec.argv.front() = "/bin/bash";
-  spec.environment = agent_environment(context);
-  spec.cancellation = context.cancellation;
+  spec.environment = agent_environment(scope);
+  spec.cancellation = scope.cancellation;
   spec.output_head_bytes = k_output_head_bytes;
   spec.output_tail_bytes = k_output_tail_bytes;
-  if (context.session.sandbox) spec = sandboxed(spec, *context.session.sandbox, context.workspace);
+  if (scope.sandbox) spec = sandboxed(spec, *scope.sandbox, scope.workspace);
   return spec;
 }
 
@@ -65,28 +64,30 @@ class BashTool final : public Tool {
         "come back together, capped head and tail, followed by the exit code; on timeout the whole group is "
         "killed. With background: true it returns a handle at once instead of waiting: read the new output "
         "with process_output, stop it with process_kill. Everything still running is killed when the task ends.",
-        object_schema(Json::object()
-                          .set("command", property("string", "The command line to run"))
-                          .set("timeout", property("integer", "Seconds before the command is killed (capped by the task)"))
-                          .set("background", property("boolean", "Start it and return a handle at once (a server, a watcher)")),
-                      {"command"})};
+        object_schema(
+            Json::object()
+                .set("command", property("string", "The command line to run"))
+                .set("timeout", property("integer", "Seconds before the command is killed (capped by the task)"))
+                .set("background", property("boolean", "Start it and return a handle at once (a server, a watcher)")),
+            {"command"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session,
+                 std::chrono::milliseconds timeout) override {
     auto command = required_string(input, "command");
     auto timeout_seconds = optional_integer(input, "timeout", 0);
     auto background = optional_boolean(input, "background", false);
     if (!command) return failure(command.error().message);
     if (!background) return failure(background.error().message);
     if (!timeout_seconds || *timeout_seconds < 0) {
-      return failure(timeout_seconds ? "timeout must be a positive number of seconds" : timeout_seconds.error().message);
+      return failure(timeout_seconds ? "timeout must be a positive number of seconds"
+                                     : timeout_seconds.error().message);
     }
-    if (*background) return start_background(*command, context);
-    auto timeout = context.timeout;
+    if (*background) return start_background(*command, scope, session);
     if (*timeout_seconds > 0) {
       timeout = std::min(timeout, std::chrono::milliseconds(*timeout_seconds * 1000));
     }
-    auto result = context.session.processes.run(command_spec(*command, context, timeout));
+    auto result = session.processes.run(command_spec(*command, scope, timeout));
     if (!result) return failure(result.error().message);
     std::string text = result->output;
     if (!text.empty() && text.back() != '\n') text += '\n';
@@ -96,8 +97,8 @@ class BashTool final : public Tool {
   }
 
  private:
-  static ToolOutput start_background(const std::string& command, ToolContext& context) {
-    auto process = context.session.processes.start(command_spec(command, context, std::chrono::milliseconds(0)), command);
+  static ToolOutput start_background(const std::string& command, const ToolScope& scope, SessionState& session) {
+    auto process = session.processes.start(command_spec(command, scope, std::chrono::milliseconds(0)), command);
     if (!process) return failure(process.error().message);
     const std::string& handle = (*process)->handle();
     return ToolOutput{"Started in the background as " + handle + " (pid " + std::to_string((*process)->pid()) +
@@ -106,7 +107,9 @@ class BashTool final : public Tool {
                       false, std::nullopt};
   }
 
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("bash", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("bash", message), true, {}};
+  }
 };
 
 }  // namespace

@@ -1,33 +1,13 @@
 #include "tools/confined_path.h"
 
+#include "base/paths.h"
+#include "tools/protected_paths.h"
+
 #include <climits>
 
 namespace agent_run {
 
-namespace {
-
 namespace fs = std::filesystem;
-
-bool is_inside(const fs::path& root, const fs::path& candidate) {
-  auto [root_end, candidate_at] = std::mismatch(root.begin(), root.end(), candidate.begin(), candidate.end());
-  return root_end == root.end();
-}
-
-bool names_git_folder(const fs::path& relative) {
-  for (const fs::path& part : relative) {
-    if (part == ".git") return true;
-  }
-  return false;
-}
-
-/// The path with every existing symlink resolved, for the part of it that exists.
-fs::path resolved(const fs::path& path) {
-  std::error_code ec;
-  fs::path result = fs::weakly_canonical(path, ec);
-  return ec ? path : result;
-}
-
-}  // namespace
 
 Expected<ConfinedPath> confine_path(const fs::path& workspace, std::string_view requested, Access access,
                                     const std::vector<fs::path>& protected_paths) {
@@ -47,26 +27,23 @@ Expected<ConfinedPath> confine_path(const fs::path& workspace, std::string_view 
                         std::to_string(NAME_MAX) + ")");
     }
   }
-  const fs::path root = resolved(workspace);
+  const fs::path root = resolved_path(workspace);
   fs::path wanted = fs::path(shown).is_absolute() ? fs::path(shown) : root / shown;
   wanted = wanted.lexically_normal();
-  if (!is_inside(root, wanted)) {
+  if (!is_at_or_under(wanted, root)) {
     return make_error("'" + shown + "' is outside the workspace");
   }
-  const fs::path real = resolved(wanted);
-  if (!is_inside(root, real)) {
+  const fs::path real = resolved_path(wanted);
+  if (!is_at_or_under(real, root)) {
     return make_error("'" + shown + "' leads outside the workspace through a symlink");
   }
   fs::path relative = real.lexically_relative(root);
   std::string relative_text = relative.empty() || relative == "." ? "." : relative.generic_string();
   if (access == Access::write) {
-    if (names_git_folder(relative)) {
-      return make_error("'" + shown + "' is inside .git/, which is never written");
-    }
-    for (const fs::path& protected_path : protected_paths) {
-      if (resolved(protected_path) == real) {
-        return make_error("'" + shown + "' is protected and never written");
-      }
+    if (std::optional<Protection> protection = write_protection(real, root, protected_paths)) {
+      return make_error(*protection == Protection::git_folder
+                            ? "'" + shown + "' is inside .git/, which is never written"
+                            : "'" + shown + "' is protected and never written");
     }
   }
   return ConfinedPath{real, relative_text};

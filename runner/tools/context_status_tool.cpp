@@ -51,8 +51,8 @@ class ContextStatusTool final : public Tool {
                       object_schema(Json::object(), {})};
   }
 
-  ToolOutput run(const Json&, ToolContext& context) override {
-    const SessionStatus& status = context.session.status;
+  ToolOutput run(const Json&, const ToolScope&, SessionState& session, std::chrono::milliseconds) override {
+    const SessionStatus& status = session.status;
     int turns_left = std::max(0, status.turns_limit - status.turns_used);
     std::string text = context_line(status) + "\n";
     text += "turns: " + std::to_string(status.turns_used) + " used of " + std::to_string(status.turns_limit) + ", " +

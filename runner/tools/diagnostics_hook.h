@@ -11,7 +11,7 @@ namespace agent_run {
 /// After edit_file or write_file wrote `file` (which held `before`) with `after`: when diagnostics
 /// are on, checks it, appends what the model should read to the output and records the result in
 /// the output's edit. Does nothing when diagnostics are off or the write failed.
-void check_written_file(ToolContext& context, const ConfinedPath& file, const ExistingFile& before,
+void check_written_file(const ToolScope& scope, const ConfinedPath& file, const ExistingFile& before,
                         const std::string& after, ToolOutput& output);
 
 }  // namespace agent_run

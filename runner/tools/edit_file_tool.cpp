@@ -40,7 +40,7 @@ class EditFileTool final : public Tool {
                       {"path", "old", "new"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session, std::chrono::milliseconds) override {
     auto path = required_string(input, "path");
     auto old_text = required_string(input, "old");
     auto new_text = required_string(input, "new");
@@ -49,37 +49,40 @@ class EditFileTool final : public Tool {
     if (!old_text) return failure(old_text.error().message);
     if (!new_text) return failure(new_text.error().message);
     if (!replace_all) return failure(replace_all.error().message);
-    auto file = confine_path(context.workspace, *path, Access::write, context.protected_paths);
+    auto file = confine_path(scope.workspace, *path, Access::write, scope.protected_paths);
     if (!file) return failure(file.error().message);
-    auto existing = read_existing_file(context.workspace, *file);
+    auto existing = read_existing_file(scope.workspace, *file);
     if (!existing) return failure(existing.error().message);
-    auto refusal = check_edit(*file, *existing, *old_text, *new_text, *replace_all, context);
+    auto refusal = check_edit(*file, *existing, *old_text, *new_text, *replace_all, session);
     if (!refusal.empty()) return failure(refusal);
 
     std::string updated = replace_occurrences(existing->content, *old_text, *new_text);
-    auto written = replace_file_content(context.workspace, *file, updated);
+    auto written = replace_file_content(scope.workspace, *file, updated);
     if (!written) return failure(written.error().message);
-    context.reads[file->relative] = sha256_hex(updated);
+    session.reads[file->relative] = sha256_hex(updated);
     FileDiff diff = diff_file(file->relative, existing->content, updated);
     ToolOutput output;
-    output.edit = EditSummary{file->relative, diff.lines_added, diff.lines_removed};
+    output.edit =
+        EditRecord{.path = file->relative, .lines_added = diff.lines_added, .lines_removed = diff.lines_removed};
     output.content = "Edited " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                      std::to_string(diff.lines_removed) + " removals\n" + diff.text;
-    check_written_file(context, *file, *existing, updated, output);
+    check_written_file(scope, *file, *existing, updated, output);
     return output;
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("edit_file", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("edit_file", message), true, {}, {}};
+  }
 
   /// Why this edit may not go ahead, or empty when it may.
   static std::string check_edit(const ConfinedPath& file, const ExistingFile& existing, const std::string& old_text,
-                                const std::string& new_text, bool replace_all, const ToolContext& context) {
+                                const std::string& new_text, bool replace_all, const SessionState& session) {
     if (!existing.exists) {
       return "'" + file.relative + "' does not exist; use write_file to create it";
     }
-    auto seen = context.reads.find(file.relative);
-    if (seen == context.reads.end()) {
+    auto seen = session.reads.find(file.relative);
+    if (seen == session.reads.end()) {
       return "read '" + file.relative + "' with read_file before editing it";
     }
     if (seen->second != sha256_hex(existing.content)) {

@@ -1,6 +1,6 @@
 #include "tools/file_writing.h"
 
-#include "tools/safe_open.h"
+#include "base/safe_open.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
+#include "search/file_walk.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
-#include "tools/file_walk.h"
 #include "tools/tool_input.h"
 
 #include <fcntl.h>
@@ -42,14 +42,17 @@ class GlobTool final : public Tool {
         "glob",
         "Find files by name with a glob, newest first. A pattern without '/' matches at any depth (\"*.go\"); "
         "\"**\" spans folders and {a,b} alternates (\"src/**/*.{ts,tsx}\"). Skips .gitignored files and .git.",
-        object_schema(Json::object()
-                          .set("pattern", property("string", "Glob, relative to the folder searched, e.g. \"*.py\" or \"tests/**/test_*.py\""))
-                          .set("path", property("string", "Folder to search, relative to the workspace (default: all of it)"))
-                          .set("max_results", property("integer", "Most files to list (default 100)")),
-                      {"pattern"})};
+        object_schema(
+            Json::object()
+                .set("pattern",
+                     property("string",
+                              "Glob, relative to the folder searched, e.g. \"*.py\" or \"tests/**/test_*.py\""))
+                .set("path", property("string", "Folder to search, relative to the workspace (default: all of it)"))
+                .set("max_results", property("integer", "Most files to list (default 100)")),
+            {"pattern"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState&, std::chrono::milliseconds) override {
     auto pattern_text = required_string(input, "pattern");
     if (!pattern_text) return failure(pattern_text.error().message);
     std::string path = input.get_string("path", ".");
@@ -61,25 +64,27 @@ class GlobTool final : public Tool {
     if (*max_results < 1) return failure("max_results must be at least 1");
     auto pattern = compile_pattern(*pattern_text);
     if (!pattern) return failure(pattern.error().message);
-    auto folder = confine_path(context.workspace, path, Access::read, context.protected_paths);
+    auto folder = confine_path(scope.workspace, path, Access::read, scope.protected_paths);
     if (!folder) return failure(folder.error().message);
     if (!std::filesystem::is_directory(folder->absolute)) return failure("'" + path + "' is not a folder");
 
-    auto found = find_files(context, folder->relative, *pattern);
+    auto found = find_files(scope.workspace, folder->relative, *pattern);
     if (!found) return failure(found.error().message);
     return ToolOutput{listing(*found, *pattern_text, static_cast<std::size_t>(*max_results)), false, {}, {}};
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("glob", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("glob", message), true, {}, {}};
+  }
 
-  static Expected<std::vector<FoundFile>> find_files(const ToolContext& context, const std::string& folder,
-                                                      const GlobPattern& pattern) {
+  static Expected<std::vector<FoundFile>> find_files(const std::filesystem::path& workspace, const std::string& folder,
+                                                     const GlobPattern& pattern) {
     const std::size_t skip = folder == "." ? 0 : folder.size() + 1;
     auto overrides = search_overrides({});
     if (!overrides) return overrides.error();
     std::vector<FoundFile> found;
-    auto walked = walk_files(context.workspace, folder, *overrides, [&](const WalkedFile& file) {
+    auto walked = walk_files(workspace, folder, *overrides, [&](const WalkedFile& file) {
       if (pattern.matches(file.path.substr(skip))) {
         struct stat info {};
         std::int64_t mtime = 0;

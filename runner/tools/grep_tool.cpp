@@ -1,8 +1,8 @@
+#include "base/safe_open.h"
 #include "base/text.h"
+#include "search/grep_report.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
-#include "tools/grep_report.h"
-#include "tools/safe_open.h"
 #include "tools/tool_input.h"
 
 #include <sys/stat.h>
@@ -41,7 +41,8 @@ Expected<GrepRequest> read_request(const Json& input) {
   if (!before) return before.error();
   if (!after) return after.error();
   for (std::int64_t lines : {*before, *after}) {
-    if (lines < 0 || lines > k_max_context) return make_error("context lines must be between 0 and " + std::to_string(k_max_context));
+    if (lines < 0 || lines > k_max_context)
+      return make_error("context lines must be between 0 and " + std::to_string(k_max_context));
   }
   request.before = static_cast<int>(*before);
   request.after = static_cast<int>(*after);
@@ -75,65 +76,75 @@ std::optional<std::filesystem::path> find_ripgrep(const std::vector<std::string>
 class GrepTool final : public Tool {
  public:
   ToolSchema schema() const override {
-    Json output = property("string", "content (default): matching lines; files_with_matches: file names; count: matches per file");
+    Json output = property(
+        "string", "content (default): matching lines; files_with_matches: file names; count: matches per file");
     output.set("enum", Json(Json::Array{"content", "files_with_matches", "count"}));
     return ToolSchema{
         "grep",
         "Search file contents with a regular expression (ripgrep syntax; \\w \\d \\s \\b are ASCII). Searches the "
         "workspace, or one folder or file, skipping .gitignored, binary and .git files. Output is grouped by file: "
         "the path, then `line:text` for matches and `line-text` for context lines.",
-        object_schema(Json::object()
-                          .set("pattern", property("string", "Regular expression, e.g. \"def load_config\\\\(\" or \"TODO|FIXME\""))
-                          .set("path", property("string", "File or folder to search, relative to the workspace (default: all of it)"))
-                          .set("glob", property("string", "Only files matching this glob, e.g. \"*.py\" or \"src/**/*.{ts,tsx}\"; a leading ! excludes"))
-                          .set("case_insensitive", property("boolean", "Ignore case (default false)"))
-                          .set("context", property("integer", "Lines of context before and after each match (default 0)"))
-                          .set("before", property("integer", "Lines of context before each match (overrides context)"))
-                          .set("after", property("integer", "Lines of context after each match (overrides context)"))
-                          .set("output", std::move(output))
-                          .set("max_results", property("integer", "Most matching lines (or files) to show (default 100)")),
-                      {"pattern"})};
+        object_schema(
+            Json::object()
+                .set("pattern",
+                     property("string", "Regular expression, e.g. \"def load_config\\\\(\" or \"TODO|FIXME\""))
+                .set("path",
+                     property("string", "File or folder to search, relative to the workspace (default: all of it)"))
+                .set("glob",
+                     property(
+                         "string",
+                         "Only files matching this glob, e.g. \"*.py\" or \"src/**/*.{ts,tsx}\"; a leading ! excludes"))
+                .set("case_insensitive", property("boolean", "Ignore case (default false)"))
+                .set("context", property("integer", "Lines of context before and after each match (default 0)"))
+                .set("before", property("integer", "Lines of context before each match (overrides context)"))
+                .set("after", property("integer", "Lines of context after each match (overrides context)"))
+                .set("output", std::move(output))
+                .set("max_results", property("integer", "Most matching lines (or files) to show (default 100)")),
+            {"pattern"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState&, std::chrono::milliseconds timeout) override {
     auto request = read_request(input);
     if (!request) return failure(request.error().message);
-    auto where = confine_path(context.workspace, request->path, Access::read, context.protected_paths);
+    auto where = confine_path(scope.workspace, request->path, Access::read, scope.protected_paths);
     if (!where) return failure(where.error().message);
     request->path = where->relative;
-    auto info = stat_beneath(context.workspace, where->relative);
+    auto info = stat_beneath(scope.workspace, where->relative);
     if (!info) return failure(info.error().message);
     if (!S_ISDIR(info->st_mode) && !S_ISREG(info->st_mode)) {
       return failure("'" + where->relative + "' is " + special_file_kind(info->st_mode) + "; it is never opened");
     }
-    if (auto refusal = refuse_binary_file(context, *request)) return failure(*refusal);
+    if (auto refusal = refuse_binary_file(scope.workspace, *request)) return failure(*refusal);
     auto patterns = prepare_patterns(request->pattern, request->case_insensitive);
     if (!patterns) return failure(patterns.error().message);
     if (auto globs = search_overrides(request->globs); !globs) return failure(globs.error().message);
 
-    SearchScope scope{context.workspace, std::chrono::steady_clock::now() + context.timeout, context.environment};
+    SearchScope search{scope.workspace, std::chrono::steady_clock::now() + timeout, scope.environment};
     GrepReport report(*request);
     auto sink = [&report](GrepFile&& file) { return report.add(std::move(file)); };
     Expected<void> searched = make_error("");
     std::optional<std::filesystem::path> ripgrep;
-    if (context.grep_backend != GrepBackend::builtin) ripgrep = find_ripgrep(context.environment);
+    if (scope.grep_backend != GrepBackend::builtin) ripgrep = find_ripgrep(scope.environment);
     if (ripgrep) {
-      searched = search_with_ripgrep(*ripgrep, scope, *request, *patterns, sink);
-    } else if (context.grep_backend == GrepBackend::ripgrep) {
+      searched = search_with_ripgrep(*ripgrep, search, *request, *patterns, sink);
+    } else if (scope.grep_backend == GrepBackend::ripgrep) {
       return failure("ripgrep (rg) is not on PATH");
     } else {
-      searched = search_builtin(scope, *request, *patterns, sink);
+      searched = search_builtin(search, *request, *patterns, sink);
     }
     if (!searched) return failure(searched.error().message);
     return ToolOutput{report.text(), false, {}, {}};
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("grep", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("grep", message), true, {}, {}};
+  }
 
   /// A binary file named on its own gets a clear answer instead of "No matches found".
-  static std::optional<std::string> refuse_binary_file(const ToolContext& context, const GrepRequest& request) {
-    auto file = open_regular_file(context.workspace, request.path);
+  static std::optional<std::string> refuse_binary_file(const std::filesystem::path& workspace,
+                                                       const GrepRequest& request) {
+    auto file = open_regular_file(workspace, request.path);
     if (!file) return std::nullopt;  // a folder (or nothing): the search says what it finds
     char buffer[65536];
     for (;;) {

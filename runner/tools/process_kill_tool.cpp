@@ -18,13 +18,13 @@ class ProcessKillTool final : public Tool {
                       {"handle"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope&, SessionState& session, std::chrono::milliseconds) override {
     auto handle = required_string(input, "handle");
     if (!handle) return failure(handle.error().message);
-    auto process = find_background(context, *handle);
+    auto process = find_background(session, *handle);
     if (!process) return failure(process.error().message);
     bool had_ended = (*process)->ending().has_value();
-    BackgroundRead read = context.session.processes.kill(**process);
+    BackgroundRead read = session.processes.kill(**process);
     std::string text = background_report(*handle, read);
     if (had_ended) text += "(it had already ended before process_kill)\n";
     return ToolOutput{text, false, std::nullopt};

@@ -19,20 +19,22 @@ class ProcessOutputTool final : public Tool {
         "New output from a background process (started with bash background: true) since you last asked, and "
         "whether it is still running or how it ended. With wait, waits up to that many seconds for new output "
         "or the end, whichever comes first.",
-        object_schema(Json::object()
-                          .set("handle", property("string", "The handle bash returned, e.g. bg1"))
-                          .set("wait", property("integer", "Seconds to wait for new output or the end (default 0, at most 60)")),
-                      {"handle"})};
+        object_schema(
+            Json::object()
+                .set("handle", property("string", "The handle bash returned, e.g. bg1"))
+                .set("wait", property("integer", "Seconds to wait for new output or the end (default 0, at most 60)")),
+            {"handle"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope&, SessionState& session,
+                 std::chrono::milliseconds timeout) override {
     auto handle = required_string(input, "handle");
     auto wait = optional_integer(input, "wait", 0);
     if (!handle) return failure(handle.error().message);
     if (!wait || *wait < 0) return failure(wait ? "wait must be a number of seconds, 0 or more" : wait.error().message);
-    auto process = find_background(context, *handle);
+    auto process = find_background(session, *handle);
     if (!process) return failure(process.error().message);
-    auto patience = std::min(std::chrono::milliseconds(std::min(*wait, k_max_wait_seconds) * 1000), context.timeout);
+    auto patience = std::min(std::chrono::milliseconds(std::min(*wait, k_max_wait_seconds) * 1000), timeout);
     BackgroundRead read = (*process)->read_new(patience);
     return ToolOutput{background_report(*handle, read), false, std::nullopt};
   }

@@ -1,9 +1,9 @@
+#include "base/base64.h"
 #include "base/digest.h"
-#include "tools/base64.h"
+#include "base/safe_open.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
 #include "tools/image_file.h"
-#include "tools/safe_open.h"
 #include "tools/tool_input.h"
 
 #include <unistd.h>
@@ -48,16 +48,15 @@ class PageReader {
     if (m_shown_last == 0) return "(the file has " + std::to_string(m_lines) + " lines; offset is past the end)\n";
     std::string out = m_out;
     if (m_shown_last < m_lines) {
-      out += "[lines " + std::to_string(m_offset) + "-" + std::to_string(m_shown_last) + " of " + std::to_string(m_lines) +
-             "; call again with offset=" + std::to_string(m_shown_last + 1) + " to read more]\n";
+      out += "[lines " + std::to_string(m_offset) + "-" + std::to_string(m_shown_last) + " of " +
+             std::to_string(m_lines) + "; call again with offset=" + std::to_string(m_shown_last + 1) +
+             " to read more]\n";
     }
     return out;
   }
 
  private:
-  bool in_page(std::int64_t number) const {
-    return number >= m_offset && number - m_offset < m_limit && !m_page_full;
-  }
+  bool in_page(std::int64_t number) const { return number >= m_offset && number - m_offset < m_limit && !m_page_full; }
 
   void keep(std::string_view piece) {
     m_open_line = true;
@@ -85,7 +84,8 @@ class PageReader {
     if (full > k_max_line_bytes) {
       std::size_t cut = k_max_line_bytes;
       while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-      line = line.substr(0, cut) + "... [line cut at " + std::to_string(cut) + " of " + std::to_string(full) + " bytes]";
+      line =
+          line.substr(0, cut) + "... [line cut at " + std::to_string(cut) + " of " + std::to_string(full) + " bytes]";
     }
     std::string label = std::to_string(number);
     std::string entry = std::string(label.size() < 6 ? 6 - label.size() : 0, ' ') + label + "\t" + line + "\n";
@@ -138,22 +138,23 @@ class ReadFileTool final : public Tool {
                       {"path"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session, std::chrono::milliseconds) override {
     auto path = required_string(input, "path");
     auto offset = optional_integer(input, "offset", 1);
     auto limit = optional_integer(input, "limit", k_default_line_limit);
     if (!path) return failure(path.error().message);
     if (!offset || *offset < 1) return failure(offset ? "offset must be at least 1" : offset.error().message);
     if (!limit || *limit < 1) return failure(limit ? "limit must be at least 1" : limit.error().message);
-    auto where = confine_path(context.workspace, *path, Access::read, context.protected_paths);
+    auto where = confine_path(scope.workspace, *path, Access::read, scope.protected_paths);
     if (!where) return failure(where.error().message);
-    auto file = open_regular_file(context.workspace, where->relative);
+    auto file = open_regular_file(scope.workspace, where->relative);
     if (!file) return failure(file.error().message);
     auto head = read_some(file->fd.get(), k_chunk_bytes);
     if (!head) return failure("cannot read '" + where->relative + "': " + head.error().message);
-    if (auto kind = image_kind(*head)) return read_image(*file, *where, *kind, std::move(*head), context);
+    if (auto kind = image_kind(*head)) return read_image(*file, *where, *kind, std::move(*head), session);
     if (head->substr(0, k_binary_probe_bytes).find('\0') != std::string::npos) {
-      return failure("'" + where->relative + "' is a binary file; read_file shows text, and PNG, JPEG, GIF and WebP images");
+      return failure("'" + where->relative +
+                     "' is a binary file; read_file shows text, and PNG, JPEG, GIF and WebP images");
     }
     PageReader page(*offset, *limit);
     Sha256 hash;
@@ -165,15 +166,17 @@ class ReadFileTool final : public Tool {
       chunk = std::move(*next);
     }
     page.finish();
-    context.reads[where->relative] = hash.hex();
+    session.reads[where->relative] = hash.hex();
     return ToolOutput{page.text(), false, {}, {}};
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("read_file", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("read_file", message), true, {}, {}};
+  }
 
-  static ToolOutput read_image(const OpenFile& file, const ConfinedPath& where, const ImageKind& kind, std::string bytes,
-                               ToolContext& context) {
+  static ToolOutput read_image(const OpenFile& file, const ConfinedPath& where, const ImageKind& kind,
+                               std::string bytes, SessionState& session) {
     const auto size = static_cast<std::size_t>(file.info.st_size);
     if (size > k_max_image_bytes) {
       return failure("'" + where.relative + "' is a " + kind.name + " image of " + std::to_string(size) +
@@ -183,7 +186,7 @@ class ReadFileTool final : public Tool {
     if (!rest) return failure("cannot read '" + where.relative + "': " + rest.error().message);
     bytes += *rest;
     if (bytes.size() > k_max_image_bytes) return failure("'" + where.relative + "' grew while it was read; try again");
-    context.reads[where.relative] = sha256_hex(bytes);
+    session.reads[where.relative] = sha256_hex(bytes);
     ToolOutput output;
     output.content = "Image " + where.relative + " (" + kind.name + ", " + std::to_string(bytes.size()) + " bytes)\n";
     output.images.push_back(ImageBlock{kind.media_type, base64_encode(bytes)});

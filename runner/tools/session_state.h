@@ -1,13 +1,11 @@
 #pragma once
 
 #include "exec/process_table.h"
-#include "exec/sandbox.h"
-#include "net/web_client.h"
 #include "report/run_report.h"
-#include "tools/ask_user_answers.h"
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,39 +16,25 @@ namespace agent_run {
 struct SessionStatus {
   int turns_used = 0;
   int turns_limit = 0;
-  std::int64_t tokens_used = 0;                  // input + output, every turn
+  std::int64_t tokens_used = 0;  // input + output, every turn
   std::optional<std::int64_t> tokens_limit;
-  bool tokens_estimated = false;                 // counted by the runner, not reported by a provider
-  std::optional<double> cost_usd = 0.0;          // nullopt: the price is unknown
+  bool tokens_estimated = false;         // counted by the runner, not reported by a provider
+  std::optional<double> cost_usd = 0.0;  // nullopt: the price is unknown
   std::optional<double> cost_limit_usd;
-  std::int64_t context_tokens = 0;               // the last request's input, cached input included
-  std::optional<std::int64_t> context_window;    // the model's window, when known
+  std::int64_t context_tokens = 0;             // the last request's input, cached input included
+  std::optional<std::int64_t> context_window;  // the model's window, when known
   std::chrono::milliseconds elapsed{0};
   std::chrono::milliseconds time_limit{0};
 };
 
-/// What the web tools need.
-struct WebSettings {
-  std::vector<std::string> search_command;  // web_search: custom; `{query}` becomes the query (one argument)
-  WebFetchOptions fetch;                    // resolver and caps; tests set a resolver and a route
-};
-
-/// A tool's request to end the attempt now, as failed (ask_user with `otherwise: fail`).
-struct AttemptEnd {
-  std::string type;     // the outcome's machine-readable type, e.g. ask_user.unanswered
-  std::string message;  // one line for a person
-};
-
-/// The state the process and session tools share within one attempt.
+/// What one attempt's tools change as they run: their processes and what they have seen and
+/// recorded. The tools' read-only part is their ToolScope (tools/tool.h).
 struct SessionState {
-  ProcessTable processes;                  // background processes and escapes; all killed at the end
-  std::optional<SandboxSpec> sandbox;      // bash and background processes run inside bubblewrap
-  std::vector<std::string> secrets;        // environment names the task marks secret: never passed on
-  std::vector<TodoItem> todos;             // todo_write's last list
-  AskUserAnswers answers;                  // the task's answers:
-  std::vector<QuestionRecord> questions;   // every ask_user call
-  SessionStatus status;
-  WebSettings web;
+  ProcessTable processes;                    // background processes and escapes; all killed at the end
+  std::map<std::string, std::string> reads;  // workspace-relative path -> hash of what read_file saw
+  std::vector<TodoItem> todos;               // todo_write's last list
+  std::vector<QuestionRecord> questions;     // every ask_user call
+  SessionStatus status;                      // kept current by the agent loop, read by context_status
 };
 
 }  // namespace agent_run

@@ -45,13 +45,13 @@ std::string render(const std::vector<TodoItem>& todos) {
 class TodoWriteTool final : public Tool {
  public:
   ToolSchema schema() const override {
-    Json item = object_schema(
-        Json::object()
-            .set("content", property("string", "What to do, in a few words"))
-            .set("status", Json::object()
-                               .set("type", "string")
-                               .set("enum", Json(Json::Array{"pending", "in_progress", "completed"}))),
-        {"content", "status"});
+    Json item =
+        object_schema(Json::object()
+                          .set("content", property("string", "What to do, in a few words"))
+                          .set("status", Json::object()
+                                             .set("type", "string")
+                                             .set("enum", Json(Json::Array{"pending", "in_progress", "completed"}))),
+                      {"content", "status"});
     return ToolSchema{
         "todo_write",
         "Write your working plan for a multi-step task: send the whole list every time (it replaces the last "
@@ -59,7 +59,7 @@ class TodoWriteTool final : public Tool {
         object_schema(Json::object().set("todos", Json::object().set("type", "array").set("items", item)), {"todos"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope&, SessionState& session, std::chrono::milliseconds) override {
     const Json* todos = input.find("todos");
     if (!todos || !todos->is_array()) return failure("todos must be an array of {content, status}");
     if (todos->as_array().size() > k_max_items) {
@@ -71,12 +71,14 @@ class TodoWriteTool final : public Tool {
       if (!item) return failure(item.error().message);
       items.push_back(std::move(*item));
     }
-    context.session.todos = std::move(items);
-    return ToolOutput{render(context.session.todos), false, std::nullopt};
+    session.todos = std::move(items);
+    return ToolOutput{render(session.todos), false, std::nullopt};
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("todo_write", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("todo_write", message), true, {}};
+  }
 };
 
 }  // namespace

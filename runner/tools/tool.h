@@ -1,13 +1,16 @@
 #pragma once
 
 #include "base/json.h"
-#include "report/edit_diagnostics.h"
-#include "model/conversation.h"
+#include "exec/sandbox.h"
+#include "net/web_client.h"
+#include "report/outcome.h"
+#include "report/run_report.h"
+#include "tools/ask_user_answers.h"
 #include "tools/session_state.h"
+#include "tools/tool_call.h"
 
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,40 +18,47 @@
 namespace agent_run {
 
 class Cancellation;
-
 class DiagnosticsChecker;
 
-/// What an edit_file or write_file call changed, for the report.
-struct EditSummary {
-  std::string path;     // workspace-relative
-  int lines_added = 0;
-  int lines_removed = 0;
-  std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics are off
+/// A tool's request to end the attempt now, as failed (ask_user with `otherwise: fail`).
+struct AttemptEnd {
+  AgentStop stop;       // how the agent loop ends, e.g. ask_user_unanswered
+  std::string message;  // one line for a person
 };
 
 /// What a tool returns: the text the model reads, and facts for the report.
 struct ToolOutput {
   std::string content;
   bool is_error = false;
-  std::optional<EditSummary> edit;
-  std::vector<ImageBlock> images;   // pictures the model can look at (read_file on an image)
+  std::optional<EditRecord> edit;          // what an edit_file or write_file call changed
+  std::vector<ImageBlock> images;          // pictures the model can look at (read_file on an image)
   std::optional<AttemptEnd> ends_attempt;  // set by a tool that ends the attempt (ask_user's `fail`)
 };
 
 /// Which search the grep tool runs: ripgrep when it is on PATH (automatic), or one of the two always.
 enum class GrepBackend { automatic, ripgrep, builtin };
 
-/// The state one attempt's tools share: where they may work and what they have seen.
-struct ToolContext {
-  std::filesystem::path workspace;                      // every path resolves inside this folder
-  std::vector<std::filesystem::path> protected_paths;   // never written, whatever the policy says
-  std::chrono::milliseconds timeout{std::chrono::minutes(2)};
-  std::vector<std::string> environment;                 // KEY=VALUE for child processes, secrets scrubbed
-  std::map<std::string, std::string> reads;             // workspace-relative path -> hash of what read_file saw
-  const Cancellation* cancellation = nullptr;           // the run's stop request: kill what runs, start nothing new
-  SessionState session;                                 // processes, todos, questions, status, web settings
-  GrepBackend grep_backend = GrepBackend::automatic;    // AGENT_RUN_GREP=builtin forces the built-in search
-  DiagnosticsChecker* diagnostics = nullptr;            // per-edit diagnostics; nullptr: off
+/// What the web tools need.
+struct WebSettings {
+  std::vector<std::string> search_command;  // web_search: custom; `{query}` becomes the query (one argument)
+  WebFetchOptions fetch;                    // resolver and caps; tests set a resolver and a route
+};
+
+/// What the tools of one attempt may read and never change: where they work, what they must not
+/// touch and how their children run. Built once per attempt, the same way for a run and for
+/// `agent-run tool` (make_tool_scope, batch/attempt_session.h); what the tools change is their
+/// SessionState.
+struct ToolScope {
+  std::filesystem::path workspace;                     // every path resolves inside this folder
+  std::vector<std::filesystem::path> protected_paths;  // never written, whatever the policy says
+  std::vector<std::string> environment;                // KEY=VALUE for child processes, secrets scrubbed
+  std::vector<std::string> secrets;                    // the task's secret names: bash never passes them on
+  const Cancellation* cancellation = nullptr;          // the run's stop request: kill what runs, start nothing new
+  std::optional<SandboxSpec> sandbox;                  // bash and background processes run inside bubblewrap
+  GrepBackend grep_backend = GrepBackend::automatic;   // AGENT_RUN_GREP=builtin forces the built-in search
+  DiagnosticsChecker* diagnostics = nullptr;           // per-edit diagnostics; nullptr: off
+  AskUserAnswers answers;                              // the task's answers:, for ask_user
+  WebSettings web;                                     // web_search's command, web_fetch's resolver and caps
 };
 
 /// One tool the agent can call. Implementations live one per file in tools/.
@@ -57,8 +67,10 @@ class Tool {
   virtual ~Tool() = default;
   /// The name, description and JSON schema the model sees.
   virtual ToolSchema schema() const = 0;
-  /// Runs one call. Bad input and refusals are results the model reads (is_error), never exceptions.
-  virtual ToolOutput run(const Json& input, ToolContext& context) = 0;
+  /// Runs one call within `timeout` (the task's tool timeout, or what is left of the attempt's
+  /// time). Bad input and refusals are results the model reads (is_error), never exceptions.
+  virtual ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session,
+                         std::chrono::milliseconds timeout) = 0;
 };
 
 }  // namespace agent_run

@@ -1,6 +1,6 @@
 #include "tools/tool_registry.h"
 
-#include "tools/builtin_tools.h"
+#include "tools/tool_table.h"
 
 #include <algorithm>
 
@@ -31,27 +31,10 @@ std::vector<std::string> ToolRegistry::names() const {
 }
 
 ToolRegistry make_tool_registry(const std::optional<std::vector<std::string>>& enabled) {
-  std::vector<std::unique_ptr<Tool>> builtin;
-  builtin.push_back(make_read_file_tool());
-  builtin.push_back(make_glob_tool());
-  builtin.push_back(make_grep_tool());
-  builtin.push_back(make_edit_file_tool());
-  builtin.push_back(make_write_file_tool());
-  builtin.push_back(make_bash_tool());
-  builtin.push_back(make_process_output_tool());
-  builtin.push_back(make_process_kill_tool());
-  builtin.push_back(make_todo_write_tool());
-  builtin.push_back(make_context_status_tool());
-  builtin.push_back(make_ask_user_tool());
-  builtin.push_back(make_web_fetch_tool());
-  builtin.push_back(make_web_search_tool());
   ToolRegistry registry;
-  for (auto& tool : builtin) {
-    std::string name = tool->schema().name;
-    bool by_default = !name.starts_with("web_");  // web tools only when the task lists them
-    if (enabled ? std::find(enabled->begin(), enabled->end(), name) != enabled->end() : by_default) {
-      registry.add(std::move(tool));
-    }
+  for (const BuiltinTool& tool : builtin_tools()) {
+    bool listed = enabled && std::find(enabled->begin(), enabled->end(), tool.name) != enabled->end();
+    if (enabled ? listed : tool.on_by_default) registry.add(tool.make());
   }
   return registry;
 }

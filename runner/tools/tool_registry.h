@@ -24,8 +24,8 @@ class ToolRegistry {
   std::vector<std::pair<std::string, std::unique_ptr<Tool>>> m_tools;
 };
 
-/// The built-in tools a task enables: its `tools:` list, or by default every built-in tool but the
-/// web tools (web_fetch, web_search), which run only when the task lists them.
+/// The built-in tools a task enables: its `tools:` list, or by default those the tool table marks
+/// on by default (all but web_fetch and web_search, which run only when the task lists them).
 ToolRegistry make_tool_registry(const std::optional<std::vector<std::string>>& enabled);
 
 }  // namespace agent_run

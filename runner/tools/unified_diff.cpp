@@ -77,7 +77,8 @@ std::string range(std::size_t first_index, std::size_t count) {
 }
 
 /// The script for the whole files: equal prefix and suffix kept, the middle diffed.
-std::vector<Op> edit_script(const std::vector<std::string_view>& old_lines, const std::vector<std::string_view>& new_lines) {
+std::vector<Op> edit_script(const std::vector<std::string_view>& old_lines,
+                            const std::vector<std::string_view>& new_lines) {
   std::size_t prefix = 0;
   while (prefix < old_lines.size() && prefix < new_lines.size() && old_lines[prefix] == new_lines[prefix]) ++prefix;
   std::size_t suffix = 0;
@@ -88,7 +89,8 @@ std::vector<Op> edit_script(const std::vector<std::string_view>& old_lines, cons
   std::unordered_map<std::string_view, int> ids;
   auto ids_of = [&](const std::vector<std::string_view>& lines) {
     std::vector<int> out;
-    for (std::size_t i = prefix; i < lines.size() - suffix; ++i) out.push_back(ids.emplace(lines[i], static_cast<int>(ids.size())).first->second);
+    for (std::size_t i = prefix; i < lines.size() - suffix; ++i)
+      out.push_back(ids.emplace(lines[i], static_cast<int>(ids.size())).first->second);
     return out;
   };
   const std::vector<int> a = ids_of(old_lines);
@@ -117,7 +119,10 @@ FileDiff diff_file(std::string_view path, std::string_view before, std::string_v
   std::size_t old_at = 0;  // old line index at ops[i]
   std::size_t new_at = 0;
   while (i < ops.size()) {
-    if (ops[i] == Op::keep) { ++i, ++old_at, ++new_at; continue; }
+    if (ops[i] == Op::keep) {
+      ++i, ++old_at, ++new_at;
+      continue;
+    }
     // A hunk: from up to 3 kept lines before this change to 3 after the last change within 6 kept lines.
     std::size_t lead = 0;
     while (lead < k_context_lines && lead < i && ops[i - lead - 1] == Op::keep) ++lead;

@@ -13,9 +13,7 @@ namespace {
 constexpr std::size_t k_text_head_bytes = 48 * 1024;
 constexpr std::size_t k_text_tail_bytes = 8 * 1024;
 
-bool is_html(const std::string& content_type) {
-  return content_type.find("html") != std::string::npos;
-}
+bool is_html(const std::string& content_type) { return content_type.find("html") != std::string::npos; }
 
 bool is_text(const std::string& content_type) {
   return content_type.empty() || content_type.starts_with("text/") || content_type.find("json") != std::string::npos ||
@@ -49,18 +47,20 @@ class WebFetchTool final : public Tool {
                       object_schema(Json::object().set("url", property("string", "The http or https URL")), {"url"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState&, std::chrono::milliseconds timeout) override {
     auto url = required_string(input, "url");
     if (!url) return failure(url.error().message);
-    WebFetchOptions options = context.session.web.fetch;
-    options.limits.timeout = std::min(options.limits.timeout, context.timeout);
+    WebFetchOptions options = scope.web.fetch;
+    options.limits.timeout = std::min(options.limits.timeout, timeout);
     auto page = fetch_web_page(*url, options);
     if (!page) return failure(page.error().message);
     return ToolOutput{describe(*page), page->status >= 400, std::nullopt};
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("web_fetch", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("web_fetch", message), true, {}};
+  }
 };
 
 }  // namespace

@@ -35,29 +35,30 @@ std::vector<std::string> search_argv(const std::vector<std::string>& command, co
 class WebSearchTool final : public Tool {
  public:
   ToolSchema schema() const override {
-    return ToolSchema{"web_search",
-                      "Search the web and return the results (titles, links, snippets). Fetch a result with web_fetch.",
-                      object_schema(Json::object()
-                                        .set("query", property("string", "What to search for"))
-                                        .set("max_results", property("integer", "How many results (default 5, at most 20)")),
-                                    {"query"})};
+    return ToolSchema{
+        "web_search", "Search the web and return the results (titles, links, snippets). Fetch a result with web_fetch.",
+        object_schema(Json::object()
+                          .set("query", property("string", "What to search for"))
+                          .set("max_results", property("integer", "How many results (default 5, at most 20)")),
+                      {"query"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session,
+                 std::chrono::milliseconds timeout) override {
     auto query = required_string(input, "query");
     auto max_results = optional_integer(input, "max_results", 5);
     if (!query) return failure(query.error().message);
     if (!max_results || *max_results < 1) return failure("max_results must be a whole number from 1 to 20");
     if (trim(*query).empty()) return failure("the query is empty");
-    const std::vector<std::string>& command = context.session.web.search_command;
+    const std::vector<std::string>& command = scope.web.search_command;
     if (command.empty()) return failure("web search is not configured for this task (web_search: custom)");
     ProcessSpec spec;
     spec.argv = search_argv(command, *query, std::min(*max_results, k_max_results));
-    spec.cwd = context.workspace;
-    spec.environment = context.environment;
-    spec.timeout = std::min(k_search_timeout, context.timeout);
-    spec.cancellation = context.cancellation;
-    auto result = context.session.processes.run(spec);
+    spec.cwd = scope.workspace;
+    spec.environment = scope.environment;
+    spec.timeout = std::min(k_search_timeout, timeout);
+    spec.cancellation = scope.cancellation;
+    auto result = session.processes.run(spec);
     if (!result) return failure(result.error().message);
     if (result->cancelled) return failure("agent-run was stopped (SIGINT or SIGTERM) before the search finished");
     if (result->timed_out) return failure("the search command timed out after " + format_duration(spec.timeout));
@@ -69,7 +70,9 @@ class WebSearchTool final : public Tool {
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("web_search", message), true, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("web_search", message), true, {}};
+  }
 };
 
 }  // namespace

@@ -24,22 +24,23 @@ class WriteFileTool final : public Tool {
                       {"path", "content"})};
   }
 
-  ToolOutput run(const Json& input, ToolContext& context) override {
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session, std::chrono::milliseconds) override {
     auto path = required_string(input, "path");
     auto content = required_string(input, "content");
     if (!path) return failure(path.error().message);
     if (!content) return failure(content.error().message);
-    auto file = confine_path(context.workspace, *path, Access::write, context.protected_paths);
+    auto file = confine_path(scope.workspace, *path, Access::write, scope.protected_paths);
     if (!file) return failure(file.error().message);
-    auto existing = read_existing_file(context.workspace, *file);
+    auto existing = read_existing_file(scope.workspace, *file);
     if (!existing) return failure(existing.error().message);
-    auto written = replace_file_content(context.workspace, *file, *content);
+    auto written = replace_file_content(scope.workspace, *file, *content);
     if (!written) return failure(written.error().message);
-    context.reads[file->relative] = sha256_hex(*content);
+    session.reads[file->relative] = sha256_hex(*content);
 
     FileDiff diff = diff_file(file->relative, existing->content, *content);
     ToolOutput output;
-    output.edit = EditSummary{file->relative, diff.lines_added, diff.lines_removed};
+    output.edit =
+        EditRecord{.path = file->relative, .lines_added = diff.lines_added, .lines_removed = diff.lines_removed};
     if (!existing->exists) {
       output.content = "Created " + file->relative + " (" + std::to_string(count_lines(*content)) + " lines)\n";
     } else if (diff.text.empty()) {
@@ -48,12 +49,14 @@ class WriteFileTool final : public Tool {
       output.content = "Wrote " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                        std::to_string(diff.lines_removed) + " removals\n" + diff.text;
     }
-    check_written_file(context, *file, *existing, *content, output);
+    check_written_file(scope, *file, *existing, *content, output);
     return output;
   }
 
  private:
-  static ToolOutput failure(const std::string& message) { return ToolOutput{tool_error_text("write_file", message), true, {}, {}}; }
+  static ToolOutput failure(const std::string& message) {
+    return ToolOutput{tool_error_text("write_file", message), true, {}, {}};
+  }
 };
 
 }  // namespace

@@ -42,7 +42,8 @@ Expected<std::string> GitRepository::commit_patch(const std::string& base, std::
   git_oid base_id;
   git_commit* raw_parent = nullptr;
   git_signature* raw_signature = nullptr;
-  if (git_oid_fromstr(&base_id, base.c_str()) != 0 || git_commit_lookup(&raw_parent, m_repository.get(), &base_id) != 0 ||
+  if (git_oid_fromstr(&base_id, base.c_str()) != 0 ||
+      git_commit_lookup(&raw_parent, m_repository.get(), &base_id) != 0 ||
       git_signature_now(&raw_signature, "agent-run", "agent-run@localhost") != 0) {
     return git_failure(failure);
   }
@@ -85,8 +86,6 @@ bool GitRepository::worktree_is_valid(const std::string& name) const {
   return git_worktree_validate(worktree.get()) == 0;
 }
 
-std::filesystem::path GitRepository::common_folder() const {
-  return git_repository_commondir(m_repository.get());
-}
+std::filesystem::path GitRepository::common_folder() const { return git_repository_commondir(m_repository.get()); }
 
 }  // namespace agent_run

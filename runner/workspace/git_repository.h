@@ -32,8 +32,7 @@ class GitRepository {
 
   /// Adds the linked worktree `name` in `folder` (which must not exist yet) with `branch` checked
   /// out. A failure removes what the attempt left behind, so the name can be used again.
-  Expected<void> add_worktree(const std::string& name, const std::filesystem::path& folder,
-                              const std::string& branch);
+  Expected<void> add_worktree(const std::string& name, const std::filesystem::path& folder, const std::string& branch);
   /// Removes the linked worktree `name`: its bookkeeping in this repository and its folder.
   Expected<void> prune_worktree(const std::string& name);
 

@@ -12,16 +12,15 @@ namespace agent_run {
 
 /// Where a new workspace is made: `root`, inside a fresh uniquely named `holder` folder.
 struct ScratchPlace {
-  std::filesystem::path holder;         // made by prepare(); removed by finish() and on failure
-  std::filesystem::path root;           // holder / the source folder's name; does not exist yet
-  std::filesystem::path scratch_parent; // the folder holding every holder; never copied
-  std::string label;                    // "<name>-<random>", safe in branch and worktree names
+  std::filesystem::path holder;          // made by prepare(); removed by finish() and on failure
+  std::filesystem::path root;            // holder / the source folder's name; does not exist yet
+  std::filesystem::path scratch_parent;  // the folder holding every holder; never copied
+  std::string label;                     // "<name>-<random>", safe in branch and worktree names
 };
 
 /// A linked git worktree of `source` on a new branch `agent-run/<label>` at `ref`.
 Expected<std::unique_ptr<Workspace>> make_worktree_workspace(const std::filesystem::path& source,
-                                                             const std::string& ref,
-                                                             const ScratchPlace& place);
+                                                             const std::string& ref, const ScratchPlace& place);
 
 /// A copy of `source` (its files at `ref` when given, else the folder as it is, without any .git
 /// folder) in a new git repository whose baseline commit holds every copied file.

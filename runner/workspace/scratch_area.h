@@ -41,9 +41,9 @@ class ScratchArea {
 
 /// What cleaning up after killed runs did, for a line in the log.
 struct StaleCleanup {
-  int runs = 0;            // run folders removed
-  int workspaces = 0;      // workspaces undone (worktrees pruned, branches deleted, folders removed)
-  int processes = 0;       // leftover processes killed
+  int runs = 0;        // run folders removed
+  int workspaces = 0;  // workspaces undone (worktrees pruned, branches deleted, folders removed)
+  int processes = 0;   // leftover processes killed
   std::vector<std::string> problems;
 };
 

@@ -40,8 +40,7 @@ std::string folder_name(const std::filesystem::path& folder) {
 
 /// Makes the unique holder folder under `scratch_parent`; its random suffix makes the label unique.
 Expected<ScratchPlace> make_scratch_place(const std::filesystem::path& source,
-                                          const std::filesystem::path& scratch_parent,
-                                          const std::string& name) {
+                                          const std::filesystem::path& scratch_parent, const std::string& name) {
   std::string prefix = slug(name) + "-";
   auto holder = make_unique_folder(scratch_parent, prefix);
   if (!holder) return holder.error();
@@ -97,10 +96,10 @@ Expected<std::unique_ptr<Workspace>> Workspace::prepare(const WorkspaceSpec& spe
     std::filesystem::remove_all(place->holder, ec);
     return written.error();
   }
-  auto workspace = isolation == Isolation::worktree
-                       ? make_worktree_workspace(spec.repo, spec.ref, *place)
-                       : make_copy_workspace(spec.repo, is_repository_top ? std::optional(spec.ref) : std::nullopt,
-                                             *place);
+  auto workspace =
+      isolation == Isolation::worktree
+          ? make_worktree_workspace(spec.repo, spec.ref, *place)
+          : make_copy_workspace(spec.repo, is_repository_top ? std::optional(spec.ref) : std::nullopt, *place);
   if (!workspace) std::filesystem::remove_all(place->holder, ec);
   return workspace;
 }

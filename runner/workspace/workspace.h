@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
-#include "task/task.h"
+#include "workspace/workspace_spec.h"
 
 #include <filesystem>
 #include <memory>

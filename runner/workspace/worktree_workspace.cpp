@@ -10,13 +10,10 @@ namespace {
 /// A linked worktree of the task's repository on a branch of its own, at the task's ref.
 class WorktreeWorkspace final : public Workspace {
  public:
-  WorktreeWorkspace(std::filesystem::path source, ScratchPlace place, std::string branch,
-                    std::string worktree, std::string baseline)
-      : m_source(std::move(source)),
-        m_place(std::move(place)),
-        m_branch(std::move(branch)),
-        m_worktree(std::move(worktree)),
-        m_baseline(std::move(baseline)) {}
+  WorktreeWorkspace(std::filesystem::path source, ScratchPlace place, std::string branch, std::string worktree,
+                    std::string baseline)
+      : m_source(std::move(source)), m_place(std::move(place)), m_branch(std::move(branch)),
+        m_worktree(std::move(worktree)), m_baseline(std::move(baseline)) {}
 
   const std::filesystem::path& root() const override { return m_place.root; }
 
@@ -66,8 +63,7 @@ class WorktreeWorkspace final : public Workspace {
 }  // namespace
 
 Expected<std::unique_ptr<Workspace>> make_worktree_workspace(const std::filesystem::path& source,
-                                                             const std::string& ref,
-                                                             const ScratchPlace& place) {
+                                                             const std::string& ref, const ScratchPlace& place) {
   auto repository = GitRepository::open(source);
   if (!repository) return repository.error();
   auto commit = repository->resolve_commit(ref);

@@ -1,5 +1,5 @@
 #include "agent/agent_loop.h"
-#include "report/transcript_writer.h"
+#include "agent/transcript_recorder.h"
 #include "support/fakes.h"
 #include "support/fixtures.h"
 
@@ -18,14 +18,19 @@ struct ModelCallsFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
   FakeClock clock;
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
   Limits limits;
-  ModelCallsFixture() { context.workspace = folder.path(); }
+  ModelCallsFixture() { scope.workspace = folder.path(); }
 
-  AgentRun run_loop(RecordingModel& model, TranscriptWriter* transcript = nullptr) {
-    AgentLoop loop(model, tools, builtin_policy(), clock, transcript);
-    return loop.run("do the task", limits, context);
+  /// Runs the loop; returns its record and keeps how it went in `last`.
+  AgentRecord run_loop(RecordingModel& model, std::vector<AgentObserver*> observers = {}) {
+    AgentLoop loop(model, tools, builtin_policy(), clock, std::move(observers));
+    AgentRecord record;
+    last = loop.run("do the task", limits, scope, session, record);
+    return record;
   }
+  AgentRun last;
 };
 
 ModelTurn cut_off_turn() {
@@ -61,7 +66,7 @@ BOOST_AUTO_TEST_CASE(every_call_is_recorded_with_its_usage_stop_and_failed_tries
   model.call_record.request_id = "req_1";
   model.call_record.failed_tries.push_back(ModelTryRecord{1, 529, "overloaded_error", "Overloaded", "req_0", 500, 12});
   model.on_call = [&] { clock.advance(40ms); };
-  AgentRun run = run_loop(model);
+  AgentRecord run = run_loop(model);
   BOOST_REQUIRE(run.model_calls.size() == 2u);
   BOOST_TEST(run.model_calls[0].turn == 1);
   BOOST_TEST(run.model_calls[0].stop_reason == "tool_use");
@@ -77,9 +82,9 @@ BOOST_AUTO_TEST_CASE(every_call_is_recorded_with_its_usage_stop_and_failed_tries
 BOOST_AUTO_TEST_CASE(a_model_failure_is_a_model_error_and_is_recorded) {
   RecordingModel model({});
   model.fail_with = "anthropic/x: HTTP 401 authentication_error: invalid x-api-key; check ANTHROPIC_API_KEY";
-  AgentRun run = run_loop(model);
-  BOOST_TEST(run.stop == "model.error");
-  BOOST_TEST(run.message == *model.fail_with);
+  AgentRecord run = run_loop(model);
+  BOOST_TEST((run.stop_reason == AgentStop::model_error));
+  BOOST_TEST(last.message == *model.fail_with);
   BOOST_REQUIRE(run.model_calls.size() == 1u);
   BOOST_TEST(run.model_calls[0].error == *model.fail_with);
   BOOST_TEST(run.model_calls[0].stop_reason == "");
@@ -91,17 +96,18 @@ BOOST_AUTO_TEST_CASE(a_model_call_cut_off_by_the_deadline_is_a_time_limit) {
   RecordingModel model({});
   model.fail_with = "the attempt's time limit was reached during the model call";
   model.on_call = [&] { clock.advance(61s); };
-  AgentRun run = run_loop(model);
-  BOOST_TEST(run.stop == "limit.time");
-  BOOST_TEST(run.message == *model.fail_with);
+  AgentRecord run = run_loop(model);
+  BOOST_TEST((run.stop_reason == AgentStop::limit_time));
+  BOOST_TEST(last.message == *model.fail_with);
 }
 
 BOOST_AUTO_TEST_CASE(a_call_cut_by_the_output_limit_is_named_and_never_run) {
   RecordingModel model({cut_off_turn()});
-  AgentRun run = run_loop(model);
-  BOOST_TEST(run.stop == "model.max_tokens");
-  BOOST_TEST(run.message ==
-             "the model's answer was cut at its output token limit in the middle of a call to write_file; the call was not run");
+  AgentRecord run = run_loop(model);
+  BOOST_TEST((run.stop_reason == AgentStop::model_max_tokens));
+  BOOST_TEST(last.message ==
+             "the model's answer was cut at its output token limit in the middle of a call to write_file; the call was "
+             "not run");
   BOOST_TEST(run.tool_calls.empty());
 }
 
@@ -110,10 +116,11 @@ BOOST_AUTO_TEST_CASE(a_cost_limit_with_an_unknown_cost_is_a_warning_and_a_known_
   ModelTurn unpriced = says("done");
   unpriced.usage.cost_usd.reset();
   RecordingModel unknown({unpriced});
-  AgentRun run = run_loop(unknown);
+  AgentRecord run = run_loop(unknown);
   BOOST_REQUIRE(run.warnings.size() == 1u);
   BOOST_TEST(run.warnings[0] ==
-             "limits.cost_usd ($1.00) was not enforced: the cost of test/recording is unknown (no price for it in the price table)");
+             "limits.cost_usd ($1.00) was not enforced: the cost of test/recording is unknown (no price for it in the "
+             "price table)");
   RecordingModel known({says("done")});
   BOOST_TEST(run_loop(known).warnings.empty());
 }
@@ -123,8 +130,8 @@ BOOST_AUTO_TEST_CASE(the_transcript_records_each_requests_new_messages_and_the_r
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "a.txt")), says("done")});
   model.call_record.request_id = "req_42";
   {
-    TranscriptWriter transcript(folder.path() / "t.jsonl");
-    run_loop(model, &transcript);
+    TranscriptRecorder transcript(folder.path() / "t.jsonl");
+    run_loop(model, {&transcript});
   }
   std::vector<Json> lines = transcript_lines(folder.read("t.jsonl"));
   std::vector<const Json*> requests;

@@ -65,7 +65,8 @@ BOOST_AUTO_TEST_CASE(model_options_are_parsed_and_checked) {
   BOOST_TEST(*options->temperature == 0.5);
   BOOST_TEST(*options->model_retries == 0);
   BOOST_TEST(options->model_idle_timeout->count() == 120000);
-  BOOST_TEST(parse_cli({"t.yaml", "--temperature", "3"}).error().message == "--temperature needs a number from 0 to 2, got '3'");
+  BOOST_TEST(parse_cli({"t.yaml", "--temperature", "3"}).error().message ==
+             "--temperature needs a number from 0 to 2, got '3'");
   BOOST_TEST(parse_cli({"t.yaml", "--model-retries", "-1"}).error().message ==
              "--model-retries needs a whole number of at least 0, got '-1'");
   BOOST_TEST(parse_cli({"t.yaml", "--model-idle-timeout", "soon"}).error().message ==
@@ -83,7 +84,9 @@ BOOST_AUTO_TEST_CASE(an_unenforceable_cost_limit_is_warned_about_once_per_task_a
   warn_about_unenforceable_cost_limits({task, priced}, {}, builtin_price_table(), err);
   BOOST_TEST(err.str() ==
              "agent-run: warning: tasks/a.yaml: limits.cost_usd cannot be enforced with openai/llama3: the price table "
-             "(version " + builtin_price_table().version + ") has no price for it, so its cost is unknown; give one with --prices FILE\n");
+             "(version " +
+                 builtin_price_table().version +
+                 ") has no price for it, so its cost is unknown; give one with --prices FILE\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -63,7 +63,8 @@ BOOST_AUTO_TEST_CASE(attempts_are_tasks_by_id_then_models_then_repeats_whatever_
   BOOST_REQUIRE_EQUAL(plans.size(), 6u);
   std::vector<std::string> seen;
   for (const AttemptPlan& attempt : plans) {
-    seen.push_back(attempt.task->id + " " + attempt.model + " " + std::to_string(attempt.repeat_index) + " " + attempt.folder);
+    seen.push_back(attempt.task->id + " " + attempt.model + " " + std::to_string(attempt.repeat_index) + " " +
+                   attempt.folder);
   }
   BOOST_TEST(seen == (std::vector<std::string>{
                          "alpha script 0 attempts/alpha/script/1", "alpha script 1 attempts/alpha/script/2",
@@ -137,6 +138,16 @@ BOOST_AUTO_TEST_CASE(filters_keep_the_tasks_whose_id_matches_any_glob) {
              boost::test_tools::per_element());
   options.filters = {"fix-?", "nothing-*"};
   BOOST_TEST(plan_error(tasks, options) == "--filter 'nothing-*' matches no task id");
+}
+
+BOOST_AUTO_TEST_CASE(filters_are_globs_of_the_one_dialect_and_a_bad_one_is_an_error) {
+  std::vector<Task> tasks = {make_task("fix-a"), make_task("fix-b"), make_task("rename-a"), make_task("docs")};
+  PlanOptions options;
+  options.filters = {"{docs,rename-*}"};
+  BOOST_TEST(ids_of(plan(tasks, options)) == (std::vector<std::string>{"docs", "rename-a"}),
+             boost::test_tools::per_element());
+  options.filters = {"fix-[ab"};
+  BOOST_TEST(plan_error(tasks, options) == "--filter: invalid glob 'fix-[ab': a character class '[' is not closed");
 }
 
 BOOST_AUTO_TEST_CASE(two_attempts_committing_to_one_branch_are_refused_before_anything_runs) {

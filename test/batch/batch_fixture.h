@@ -42,7 +42,8 @@ class RecordingObserver final : public RunObserver {
     if (on_progress) on_progress(plan, progress);
   }
   void attempt_finished(const AttemptResult& result) override {
-    add("finished " + result.task_id + " #" + std::to_string(result.repeat_index + 1) + " " + to_string(result.outcome));
+    add("finished " + result.task_id + " #" + std::to_string(result.repeat_index + 1) + " " +
+        to_string(result.outcome));
     if (on_finished) on_finished(result);
   }
   void run_finished(const RunReport& report) override { add("run " + std::to_string(report.attempts.size())); }

@@ -5,8 +5,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <csignal>
 #include <sys/wait.h>
+#include <csignal>
 
 namespace agent_run {
 namespace {
@@ -25,7 +25,7 @@ std::string barrier_task(const fs::path& barrier, int count) {
 std::vector<std::string> outcomes(const RunReport& report) {
   std::vector<std::string> out;
   for (const AttemptResult& attempt : report.attempts) {
-    out.push_back(attempt.task_id + " " + to_string(attempt.outcome) + " " + attempt.outcome_type);
+    out.push_back(attempt.task_id + " " + to_string(attempt.outcome) + " " + to_string(attempt.outcome_type));
   }
   return out;
 }
@@ -59,8 +59,8 @@ BOOST_AUTO_TEST_CASE(parallel_attempts_run_at_once_and_the_report_keeps_the_plan
   };
   auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 4);
   BOOST_REQUIRE(report.has_value());
-  BOOST_TEST(outcomes(*report) == (std::vector<std::string>{"a passed passed", "b passed passed", "c passed passed",
-                                                            "d passed passed"}),
+  BOOST_TEST(outcomes(*report) ==
+                 (std::vector<std::string>{"a passed passed", "b passed passed", "c passed passed", "d passed passed"}),
              boost::test_tools::per_element());
   BOOST_TEST(!report->interrupted);
   for (const test::HeardEvent& event : observer.events) BOOST_TEST(event.thread == std::this_thread::get_id());
@@ -70,18 +70,20 @@ BOOST_AUTO_TEST_CASE(parallel_attempts_run_at_once_and_the_report_keeps_the_plan
 }
 
 BOOST_AUTO_TEST_CASE(an_attempt_that_throws_is_an_error_and_the_others_carry_on) {
-  BatchFixture fixture({{"boom.yaml", test::sleeping_task("0")}, {"fine.yaml", test::sleeping_task("0")},
+  BatchFixture fixture({{"boom.yaml", test::sleeping_task("0")},
+                        {"fine.yaml", test::sleeping_task("0")},
                         {"later.yaml", test::sleeping_task("0")}});
   auto scripted = fixture.settings.make_model;
-  fixture.settings.make_model = [&](const Task& task, const std::string& model) -> Expected<std::unique_ptr<ModelClient>> {
+  fixture.settings.make_model = [&](const Task& task,
+                                    const std::string& model) -> Expected<std::unique_ptr<ModelClient>> {
     if (task.id == "boom") throw std::runtime_error("model client exploded");
     return scripted(task, model);
   };
   RecordingObserver observer;
   auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 2);
   BOOST_REQUIRE(report.has_value());
-  BOOST_TEST(outcomes(*report) == (std::vector<std::string>{"boom error runner.crashed", "fine passed passed",
-                                                            "later passed passed"}),
+  BOOST_TEST(outcomes(*report) ==
+                 (std::vector<std::string>{"boom error runner.crashed", "fine passed passed", "later passed passed"}),
              boost::test_tools::per_element());
   BOOST_TEST(report->attempts[0].message == "agent-run failed while running this attempt: model client exploded");
 }
@@ -89,9 +91,12 @@ BOOST_AUTO_TEST_CASE(an_attempt_that_throws_is_an_error_and_the_others_carry_on)
 BOOST_AUTO_TEST_CASE(a_cancellation_kills_the_running_command_and_starts_nothing_new) {
   test::TempFolder marks;
   fs::path pid_file = marks.path() / "pid";
-  fs::path script = marks.write("slow.sh", "echo $$ > " + pid_file.string() + "\nexec sleep 60\n");  // no `$` in a bash call
-  BatchFixture fixture({{"a-slow.yaml", "prompt: p\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: "
-                                        "{command: \"sh " + script.string() + "\"}}\n  - say: x\n"},
+  fs::path script =
+      marks.write("slow.sh", "echo $$ > " + pid_file.string() + "\nexec sleep 60\n");  // no `$` in a bash call
+  BatchFixture fixture({{"a-slow.yaml",
+                         "prompt: p\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: "
+                         "{command: \"sh " +
+                             script.string() + "\"}}\n  - say: x\n"},
                         {"b-next.yaml", test::sleeping_task("0")},
                         {"c-last.yaml", test::sleeping_task("0")}});
   RecordingObserver observer;
@@ -110,7 +115,8 @@ BOOST_AUTO_TEST_CASE(a_cancellation_kills_the_running_command_and_starts_nothing
   BOOST_REQUIRE(report.has_value());
   BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(20)));
   BOOST_TEST(report->interrupted);
-  BOOST_TEST(outcomes(*report) == std::vector<std::string>{"a-slow error interrupted"}, boost::test_tools::per_element());
+  BOOST_TEST(outcomes(*report) == std::vector<std::string>{"a-slow error interrupted"},
+             boost::test_tools::per_element());
   BOOST_TEST(report->attempts[0].message ==
              "interrupted by SIGTERM during the agent loop; agent-run --resume runs it again");
   auto pid = read_file(pid_file);
@@ -124,11 +130,11 @@ BOOST_AUTO_TEST_CASE(what_setup_leaves_running_serves_the_checks_and_is_killed_w
   test::TempFolder marks;
   std::string pid_file = (marks.path() / "daemon.pid").string();
   BatchFixture fixture({{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - \"setsid -f sh -c 'echo $$ > " +
-                                       pid_file + "; exec sleep 60' </dev/null >/dev/null 2>&1; while [ ! -s " + pid_file +
-                                       " ]; do sleep 0.01; done\"\nchecks:\n  - run: \"kill -0 $(cat " + pid_file +
-                                       ")\"\nscript:\n  - say: Done.\n"}});
+                                       pid_file + "; exec sleep 60' </dev/null >/dev/null 2>&1; while [ ! -s " +
+                                       pid_file + " ]; do sleep 0.01; done\"\nchecks:\n  - run: \"kill -0 $(cat " +
+                                       pid_file + ")\"\nscript:\n  - say: Done.\n"}});
   AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
-  BOOST_TEST(result.outcome_type == "passed", result.message);  // the daemon was alive during the checks
+  BOOST_TEST((result.outcome_type == OutcomeType::passed), result.message);  // the daemon was alive during the checks
   auto pid = read_file(pid_file);
   BOOST_REQUIRE(pid.has_value());
   BOOST_TEST(!is_running(std::stoi(*pid)));
@@ -138,7 +144,8 @@ BOOST_AUTO_TEST_CASE(what_setup_leaves_running_serves_the_checks_and_is_killed_w
 }
 
 BOOST_AUTO_TEST_CASE(attempts_the_report_already_holds_are_not_run_again) {
-  BatchFixture fixture({{"a.yaml", test::sleeping_task("0")}, {"b.yaml", test::sleeping_task("0")},
+  BatchFixture fixture({{"a.yaml", test::sleeping_task("0")},
+                        {"b.yaml", test::sleeping_task("0")},
                         {"c.yaml", test::sleeping_task("0")}});
   std::vector<AttemptPlan> plans = fixture.plans();
   RunReport previous;
@@ -159,8 +166,9 @@ BOOST_AUTO_TEST_CASE(attempts_the_report_already_holds_are_not_run_again) {
 }
 
 BOOST_AUTO_TEST_CASE(in_place_attempts_on_one_repository_run_one_at_a_time) {
-  std::string exclusive = "prompt: p\npolicy: ../policy.yaml\nworkspace: {repo: .., isolation: in-place}\nchecks:\n"
-                          "  - run: \"mkdir in-use && sleep 0.5 && rmdir in-use\"\nscript:\n  - say: Done.\n";
+  std::string exclusive =
+      "prompt: p\npolicy: ../policy.yaml\nworkspace: {repo: .., isolation: in-place}\nchecks:\n"
+      "  - run: \"mkdir in-use && sleep 0.5 && rmdir in-use\"\nscript:\n  - say: Done.\n";
   BatchFixture fixture({{"one.yaml", exclusive}, {"two.yaml", exclusive}});
   RecordingObserver observer;
   auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 2);
@@ -176,11 +184,12 @@ BOOST_AUTO_TEST_CASE(progress_reports_the_phases_and_turns_of_an_attempt) {
   BOOST_REQUIRE(report.has_value());
   std::vector<std::string> heard;
   for (const test::HeardEvent& event : observer.events) heard.push_back(event.what);
-  BOOST_TEST(heard == (std::vector<std::string>{"started t #1", "progress t #1 workspace 0", "progress t #1 setup 0",
-                                                "progress t #1 agent 0", "progress t #1 agent 1", "progress t #1 agent 2",
-                                                "progress t #1 checks 2", "progress t #1 patch 2", "progress t #1 commit 2",
-                                                "progress t #1 cleanup 2", "finished t #1 passed", "run 1"}),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      heard == (std::vector<std::string>{"started t #1", "progress t #1 workspace 0", "progress t #1 setup 0",
+                                         "progress t #1 agent 0", "progress t #1 agent 1", "progress t #1 agent 2",
+                                         "progress t #1 checks 2", "progress t #1 patch 2", "progress t #1 commit 2",
+                                         "progress t #1 cleanup 2", "finished t #1 passed", "run 1"}),
+      boost::test_tools::per_element());
   BOOST_TEST(report->attempts[0].durations.workspace_ms >= 0);
 }
 

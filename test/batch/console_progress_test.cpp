@@ -39,7 +39,7 @@ struct ProgressFixture {
     result.patch_path = "attempts/rename/2/patch.diff";
     result.transcript_path = "attempts/rename/2/transcript.jsonl";
     if (outcome == Outcome::failed) {
-      result.outcome_type = "check.failed";
+      result.outcome_type = OutcomeType::check_failed;
       result.message = "check `make test` exited 2";
       result.checks.push_back(CheckRecord{"make test", false, 2, false, 40, "compiling\nFAILED: parser\n"});
     }
@@ -81,10 +81,12 @@ BOOST_AUTO_TEST_SUITE(console_progress)
 
 BOOST_AUTO_TEST_CASE(a_log_gets_a_line_per_finished_attempt_and_the_summary) {
   ProgressFixture fixture;
-  ConsoleProgress console(fixture.out, "out", ProgressOptions{ProgressStyle::plain, Verbosity::normal, 80}, fixture.clock);
+  ConsoleProgress console(fixture.out, "out", ProgressOptions{ProgressStyle::plain, Verbosity::normal, 80},
+                          fixture.clock);
   fixture.play(console, Outcome::failed);
   BOOST_TEST(fixture.out.str() ==
-             std::string("FAIL  rename #2  script  3 turns  2.5s  check.failed: check `make test` exited 2\n") + k_summary);
+             std::string("FAIL  rename #2  script  3 turns  2.5s  check.failed: check `make test` exited 2\n") +
+                 k_summary);
 }
 
 BOOST_AUTO_TEST_CASE(verbose_adds_start_turn_and_detail_lines) {
@@ -107,7 +109,8 @@ BOOST_AUTO_TEST_CASE(verbose_adds_start_turn_and_detail_lines) {
 
 BOOST_AUTO_TEST_CASE(github_actions_gets_a_group_per_attempt_and_quiet_only_the_summary) {
   ProgressFixture github;
-  ConsoleProgress grouped(github.out, "out", ProgressOptions{ProgressStyle::github, Verbosity::normal, 80}, github.clock);
+  ConsoleProgress grouped(github.out, "out", ProgressOptions{ProgressStyle::github, Verbosity::normal, 80},
+                          github.clock);
   github.play(grouped, Outcome::failed);
   BOOST_TEST(github.out.str().starts_with(
       "::group::FAIL  rename #2  script  3 turns  2.5s  check.failed: check `make test` exited 2\n"
@@ -123,7 +126,8 @@ BOOST_AUTO_TEST_CASE(github_actions_gets_a_group_per_attempt_and_quiet_only_the_
 
 BOOST_AUTO_TEST_CASE(a_terminal_gets_status_lines_redrawn_in_place_cut_to_its_width) {
   ProgressFixture fixture;
-  ConsoleProgress console(fixture.out, "out", ProgressOptions{ProgressStyle::live, Verbosity::normal, 50}, fixture.clock);
+  ConsoleProgress console(fixture.out, "out", ProgressOptions{ProgressStyle::live, Verbosity::normal, 50},
+                          fixture.clock);
   console.attempt_started(fixture.plan);
   BOOST_TEST(fixture.out.str() == "  ... rename #2  starting  0 tokens  $0.0000  0.0\n");  // 49 columns
   fixture.out.str("");

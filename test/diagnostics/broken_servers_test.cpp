@@ -88,8 +88,9 @@ BOOST_AUTO_TEST_CASE(a_shim_that_crashes_gives_the_linters_answer_and_a_cooldown
   EditChecker checker(settings);
   EditDiagnostics first = edit_and_expect_linter(checker, "");
   // Still starting when the check began, or already seen to fail (exited, or closed its input).
-  BOOST_TEST((first.note == "pyright-langserver is starting" ||
-              first.note.find("pyright-langserver failed: it ") == 0u), first.note);
+  BOOST_TEST(
+      (first.note == "pyright-langserver is starting" || first.note.find("pyright-langserver failed: it ") == 0u),
+      first.note);
   std::this_thread::sleep_for(200ms);  // it has exited by now
   EditDiagnostics second = edit_and_expect_linter(checker, "# again\n");
   BOOST_TEST(second.note.find("; not retried for ") != std::string::npos, second.note);
@@ -101,7 +102,8 @@ BOOST_AUTO_TEST_CASE(a_shim_that_crashes_gives_the_linters_answer_and_a_cooldown
 
 BOOST_AUTO_TEST_CASE(a_shim_that_hangs_gives_the_linters_answer_and_a_cooldown) {
   TempFolder marks;
-  shelf.add_script("pyright-langserver", "#!/bin/sh\necho $$ > " + (marks.path() / "pid").string() + "\nexec /bin/sleep 1000\n");
+  shelf.add_script("pyright-langserver",
+                   "#!/bin/sh\necho $$ > " + (marks.path() / "pid").string() + "\nexec /bin/sleep 1000\n");
   EditChecker checker(settings);
   edit_and_expect_linter(checker, "");
   pid_t shim = std::stoi(marks.read("pid"));
@@ -116,7 +118,8 @@ BOOST_AUTO_TEST_CASE(a_shim_that_hangs_gives_the_linters_answer_and_a_cooldown) 
 }
 
 BOOST_AUTO_TEST_CASE(a_shim_that_answers_garbage_gives_the_linters_answer_and_a_cooldown) {
-  shelf.add_script("pyright-langserver", "#!/bin/sh\nprintf 'Usage: not a language server\\r\\n\\r\\n'\nexec /bin/sleep 1000\n");
+  shelf.add_script("pyright-langserver",
+                   "#!/bin/sh\nprintf 'Usage: not a language server\\r\\n\\r\\n'\nexec /bin/sleep 1000\n");
   EditChecker checker(settings);
   edit_and_expect_linter(checker, "");
   std::this_thread::sleep_for(200ms);
@@ -205,7 +208,8 @@ BOOST_AUTO_TEST_CASE(rust_analyzer_as_a_rustup_proxy_without_the_component_falls
   settings.budget = 20s;  // cargo check's first build in a fresh project may take seconds on a loaded machine
   EditChecker checker(settings);
   EditRunner edits{checker, workspace, rust.environment()};
-  EditDiagnostics first = edits.write("src/main.rs", "fn main() {\n    let x: i32 = \"a\";\n    println!(\"{}\", x);\n}\n");
+  EditDiagnostics first =
+      edits.write("src/main.rs", "fn main() {\n    let x: i32 = \"a\";\n    println!(\"{}\", x);\n}\n");
   BOOST_TEST(first.checker == "cargo check", describe(first));
   BOOST_TEST(has_problem(first.problems, "src/main.rs", 2, "mismatched types"), describe(first));
   std::this_thread::sleep_for(500ms);

@@ -22,13 +22,15 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   auto warm = checker.warm_up(workspace.path() / "main.cpp", workspace.path(), environment, 30s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "clangd", (warm ? *warm : warm.error().message));
 
-  EditDiagnostics clean = edits.write("main.cpp", "#include \"helper.hpp\"\n\nint main() {\n  return helper() - 1;\n}\n");
+  EditDiagnostics clean =
+      edits.write("main.cpp", "#include \"helper.hpp\"\n\nint main() {\n  return helper() - 1;\n}\n");
   BOOST_TEST(clean.checker == "clangd", describe(clean));
   BOOST_TEST(clean.status == "clean", describe(clean));
   BOOST_TEST(diagnostics_text(clean, 2s).empty());
 
-  EditDiagnostics broken = edits.write(
-      "main.cpp", "#include \"helper.hpp\"\n#include <string>\n\nint main() {\n  int x = std::string(\"hello\");\n  return helper() + x;\n}\n");
+  EditDiagnostics broken = edits.write("main.cpp",
+                                       "#include \"helper.hpp\"\n#include <string>\n\nint main() {\n  int x = "
+                                       "std::string(\"hello\");\n  return helper() + x;\n}\n");
   BOOST_TEST(broken.status == "problems", describe(broken));
   BOOST_TEST(broken.checker_version.find("clangd version") != std::string::npos, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.cpp", 5, "No viable conversion from 'std::string'"), describe(broken));

@@ -92,8 +92,8 @@ struct EditRunner {
     std::optional<std::string> before;
     if (std::filesystem::exists(file)) before = workspace.read(relative);
     workspace.write(relative, content);
-    return checker.check_edit(EditCheckRequest{std::filesystem::canonical(workspace.path()), file, before, content,
-                                               environment});
+    return checker.check_edit(
+        EditCheckRequest{std::filesystem::canonical(workspace.path()), file, before, content, environment});
   }
 };
 
@@ -103,8 +103,8 @@ inline long long elapsed_since(std::chrono::steady_clock::time_point start) {
 }
 
 /// Whether `problems` holds one at `path`:`line` whose message contains `text`.
-inline bool has_problem(const std::vector<Problem>& problems, const std::string& path, int line, const std::string& text,
-                        bool other_file = false) {
+inline bool has_problem(const std::vector<Problem>& problems, const std::string& path, int line,
+                        const std::string& text, bool other_file = false) {
   for (const Problem& problem : problems) {
     if (problem.path == path && problem.line == line && problem.message.find(text) != std::string::npos &&
         problem.other_file == other_file) {
@@ -119,7 +119,8 @@ inline std::string describe(const EditDiagnostics& diagnostics) {
   std::string text = diagnostics.checker + " " + diagnostics.status + " (" + diagnostics.note + ")";
   for (const Problem& problem : diagnostics.problems) {
     text += "\n  " + problem.path + ":" + std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " +
-            problem.severity + ": " + problem.message + " [" + problem.code + "]" + (problem.other_file ? " (other)" : "");
+            problem.severity + ": " + problem.message + " [" + problem.code + "]" +
+            (problem.other_file ? " (other)" : "");
   }
   return text;
 }

@@ -32,8 +32,9 @@ struct DiagnosticsRunFixture {
   TempFolder repo;
   TempFolder out;
   DiagnosticsRunFixture() {
-    make_git_repository(repo.path(), {{"app.py", "total = 1\nprint(total)\n"}, {"policy.yaml", k_policy},
-                                      {"tasks/report.yaml", k_task}});
+    make_git_repository(
+        repo.path(),
+        {{"app.py", "total = 1\nprint(total)\n"}, {"policy.yaml", k_policy}, {"tasks/report.yaml", k_task}});
   }
   Json attempt() const {
     auto parsed = parse_json(out.read("report.json"));
@@ -41,9 +42,10 @@ struct DiagnosticsRunFixture {
     return parsed->find("attempts")->as_array().at(0);
   }
   void expect_valid_report() const {
-    CommandResult valid = run_shell("python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
-                                        " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
-                                    out.path());
+    CommandResult valid =
+        run_shell("python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+                      " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+                  out.path());
     BOOST_TEST(valid.exit_code == 0, valid.output);
   }
 };
@@ -74,16 +76,19 @@ BOOST_AUTO_TEST_CASE(an_edit_that_breaks_the_file_fails_no_new_diagnostics) {
   BOOST_TEST(edits[1].find("diagnostics")->get_string("status") == "clean");
   const Json& check = attempt.find("checks")->as_array().at(0);
   BOOST_TEST(check.get_string("run") == "no_new_diagnostics");
-  BOOST_TEST(check.get_string("output_tail").find("app.py:2:14: error: undefined name 'missing_name'") != std::string::npos,
-             check.get_string("output_tail"));
+  BOOST_TEST(
+      check.get_string("output_tail").find("app.py:2:14: error: undefined name 'missing_name'") != std::string::npos,
+      check.get_string("output_tail"));
   std::string transcript = out.read("attempts/report/1/transcript.jsonl");
-  BOOST_TEST(transcript.find("diagnostics (pyflakes): 1 problem\\n  app.py:2:14: error: undefined name 'missing_name'") !=
-             std::string::npos);
+  BOOST_TEST(
+      transcript.find("diagnostics (pyflakes): 1 problem\\n  app.py:2:14: error: undefined name 'missing_name'") !=
+      std::string::npos);
   expect_valid_report();
 }
 
 BOOST_AUTO_TEST_CASE(no_diagnostics_turns_the_check_off_and_the_check_cannot_be_judged) {
-  CommandResult result = run_agent_run({"tasks/report.yaml", "--no-diagnostics", "--out", out.path().string()}, repo.path());
+  CommandResult result =
+      run_agent_run({"tasks/report.yaml", "--no-diagnostics", "--out", out.path().string()}, repo.path());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 3);
   Json attempt = this->attempt();

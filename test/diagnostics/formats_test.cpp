@@ -63,13 +63,15 @@ BOOST_AUTO_TEST_CASE(lsp_diagnostics_become_problems) {
   BOOST_TEST(converted->message == "Type is wrong\n\"str\" is not \"int\"");
   BOOST_TEST(converted->code == "reportAssignmentType");
   // gopls analyzer: no code, the source names it; tsls: a numeric code; hints are dropped.
-  auto vet = problem_from_lsp(lsp(R"({"range":{"start":{"line":0,"character":0}},"severity":2,"source":"printf","message":"m"})"),
-                              "m.go", std::nullopt, true);
+  auto vet = problem_from_lsp(
+      lsp(R"({"range":{"start":{"line":0,"character":0}},"severity":2,"source":"printf","message":"m"})"), "m.go",
+      std::nullopt, true);
   BOOST_TEST(vet->code == "printf");
   BOOST_TEST(vet->severity == "warning");
   BOOST_TEST(vet->other_file);
-  BOOST_TEST(problem_from_lsp(lsp(R"({"range":{},"severity":1,"code":2322,"message":"m"})"), "a.ts", std::nullopt, false)
-                 ->code == "2322");
+  BOOST_TEST(
+      problem_from_lsp(lsp(R"({"range":{},"severity":1,"code":2322,"message":"m"})"), "a.ts", std::nullopt, false)
+          ->code == "2322");
   BOOST_TEST(!problem_from_lsp(lsp(R"({"range":{},"severity":4,"message":"unused"})"), "a.ts", std::nullopt, false));
 }
 
@@ -86,7 +88,8 @@ BOOST_AUTO_TEST_CASE(the_model_sees_ten_problems_errors_first_and_a_count_of_the
   EditDiagnostics diagnostics;
   diagnostics.checker = "gopls";
   diagnostics.status = "problems";
-  for (int line = 1; line <= 12; ++line) diagnostics.problems.push_back(problem("a.go", line, line % 3 ? "warning" : "error"));
+  for (int line = 1; line <= 12; ++line)
+    diagnostics.problems.push_back(problem("a.go", line, line % 3 ? "warning" : "error"));
   diagnostics.problems.push_back(problem("b/c.go", 4, "error", true));
   std::string text = diagnostics_text(diagnostics, 2s);
   BOOST_TEST(text ==
@@ -115,9 +118,10 @@ BOOST_AUTO_TEST_CASE(clean_unavailable_and_abandoned_checks_read_differently) {
 }
 
 BOOST_AUTO_TEST_CASE(linter_outputs_are_read) {
-  auto go = parse_linter_output(LinterFormat::go_vet,
-                                "# example.com/m\nvet: ./main.go:6:14: cannot use x\n./sub/x.go:3:2: fmt.Printf format %d\n", 2,
-                                "/p", "/p/main.go");
+  auto go =
+      parse_linter_output(LinterFormat::go_vet,
+                          "# example.com/m\nvet: ./main.go:6:14: cannot use x\n./sub/x.go:3:2: fmt.Printf format %d\n",
+                          2, "/p", "/p/main.go");
   BOOST_REQUIRE(go.size() == 2u);
   BOOST_TEST(go[0].path == "/p/main.go");
   BOOST_TEST(go[0].severity == "error");
@@ -130,11 +134,13 @@ BOOST_AUTO_TEST_CASE(linter_outputs_are_read) {
   BOOST_REQUIRE(gcc.size() == 1u);
   BOOST_TEST(gcc[0].message == "cannot convert\nsee here");
   BOOST_TEST(gcc[0].code == "-Wx");
-  auto tsc = parse_linter_output(LinterFormat::tsc, "a.ts(5,7): error TS2322: Type 'x'.\n  Chained detail.\n", 1, "/p", "/p/a.ts");
+  auto tsc = parse_linter_output(LinterFormat::tsc, "a.ts(5,7): error TS2322: Type 'x'.\n  Chained detail.\n", 1, "/p",
+                                 "/p/a.ts");
   BOOST_REQUIRE(tsc.size() == 1u);
   BOOST_TEST(tsc[0].message == "Type 'x'.\nChained detail.");
   BOOST_TEST(tsc[0].code == "TS2322");
-  auto unreadable = parse_linter_output(LinterFormat::pyflakes, "Traceback (most recent call last):\n  boom\n", 1, "/p", "/p/a.py");
+  auto unreadable =
+      parse_linter_output(LinterFormat::pyflakes, "Traceback (most recent call last):\n  boom\n", 1, "/p", "/p/a.py");
   BOOST_REQUIRE(unreadable.size() == 1u);
   BOOST_TEST(unreadable[0].line == 0);
   BOOST_TEST(unreadable[0].message == "Traceback (most recent call last):\n  boom");

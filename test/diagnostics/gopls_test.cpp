@@ -24,14 +24,16 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
 
   auto warm = checker.warm_up(workspace.path() / "main.go", workspace.path(), environment, 30s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "gopls", (warm ? *warm : warm.error().message));
-  EditDiagnostics clean = edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper() + 1)\n}\n");
+  EditDiagnostics clean =
+      edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper() + 1)\n}\n");
   BOOST_TEST_MESSAGE("clean: " << describe(clean) << " in " << clean.duration_ms << " ms");
   BOOST_TEST(clean.checker == "gopls");
   BOOST_TEST(clean.status == "clean", describe(clean));
   BOOST_TEST(diagnostics_text(clean, 2s).empty());
 
   EditDiagnostics broken = edits.write(
-      "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar x int = \"hello\"\n\tfmt.Println(Helper(), x)\n}\n");
+      "main.go",
+      "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar x int = \"hello\"\n\tfmt.Println(Helper(), x)\n}\n");
   BOOST_TEST(broken.checker == "gopls");
   BOOST_TEST(broken.checker_kind == "server");
   BOOST_TEST(broken.status == "problems", describe(broken));
@@ -39,10 +41,13 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(has_problem(broken.problems, "main.go", 6, "cannot use \"hello\""), describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.go", 6, "cannot use \"hello\""), describe(broken));
   std::string text = diagnostics_text(broken, 2s);
-  BOOST_TEST(text.find("diagnostics (gopls): 1 problem\n  main.go:6:14: error: cannot use \"hello\"") != std::string::npos, text);
+  BOOST_TEST(
+      text.find("diagnostics (gopls): 1 problem\n  main.go:6:14: error: cannot use \"hello\"") != std::string::npos,
+      text);
 
   BOOST_TEST_MESSAGE("broken: " << broken.duration_ms << " ms");
-  EditDiagnostics fixed = edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper())\n}\n");
+  EditDiagnostics fixed =
+      edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper())\n}\n");
   BOOST_TEST(fixed.status == "clean", describe(fixed));
   BOOST_TEST(has_problem(fixed.resolved, "main.go", 6, "cannot use \"hello\""), describe(fixed));
 

@@ -20,7 +20,8 @@ BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken
   EditRunner edits{checker, workspace, shelf.environment()};
 
   EditDiagnostics broken = edits.write(
-      "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar x int = \"hello\"\n\tfmt.Println(Helper(), x)\n}\n");
+      "main.go",
+      "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar x int = \"hello\"\n\tfmt.Println(Helper(), x)\n}\n");
   BOOST_TEST(broken.checker == "go build + go vet");
   BOOST_TEST(broken.checker_kind == "linter");
   BOOST_TEST(broken.checker_version.find("go version go1.") == 0u, broken.checker_version);
@@ -28,16 +29,20 @@ BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken
              describe(broken));
   BOOST_TEST(broken.compared);  // go build -overlay checked the content before the edit
   BOOST_TEST(has_problem(broken.introduced, "main.go", 6, "cannot use \"hello\""), describe(broken));
-  BOOST_TEST(diagnostics_text(broken, 2s).find("diagnostics (go build + go vet): 1 problem\n  main.go:6:14: error: cannot use") !=
-             std::string::npos, diagnostics_text(broken, 2s));
+  BOOST_TEST(diagnostics_text(broken, 2s)
+                     .find("diagnostics (go build + go vet): 1 problem\n  main.go:6:14: error: cannot use") !=
+                 std::string::npos,
+             diagnostics_text(broken, 2s));
 
   EditDiagnostics vetted = edits.write(
-      "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"s\")\n\tfmt.Println(Helper())\n}\n");
+      "main.go",
+      "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"s\")\n\tfmt.Println(Helper())\n}\n");
   BOOST_TEST(has_problem(vetted.problems, "main.go", 6, "fmt.Printf format %d has arg \"s\" of wrong type string"),
              describe(vetted));
   BOOST_TEST(vetted.problems.front().severity == "warning");  // go build is clean; go vet finds this
 
-  EditDiagnostics fixed = edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper())\n}\n");
+  EditDiagnostics fixed =
+      edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper())\n}\n");
   BOOST_TEST(fixed.status == "clean", describe(fixed));
   BOOST_TEST(diagnostics_text(fixed, 2s).empty());
   BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));
@@ -45,8 +50,9 @@ BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken
   EditDiagnostics renamed = edits.write("helper.go", "package main\n\nfunc Assist() int { return 1 }\n");
   BOOST_TEST(has_problem(renamed.problems, "main.go", 6, "undefined: Helper", true), describe(renamed));
   BOOST_TEST(has_problem(renamed.introduced, "main.go", 6, "Helper", true), describe(renamed));
-  BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] main.go:6:14: error: undefined: Helper") !=
-             std::string::npos, diagnostics_text(renamed, 2s));
+  BOOST_TEST(
+      diagnostics_text(renamed, 2s).find("[other file] main.go:6:14: error: undefined: Helper") != std::string::npos,
+      diagnostics_text(renamed, 2s));
 
   // A new file in the package: the caller broken before is not this edit's doing.
   EditDiagnostics created = edits.write("extra.go", "package main\n\nfunc Extra() int { return 2 }\n");
@@ -89,7 +95,8 @@ BOOST_AUTO_TEST_CASE(shellcheck_reports_errors_with_their_codes) {
   BOOST_TEST(broken.status == "problems", describe(broken));
   BOOST_TEST(has_problem(broken.problems, "run.sh", 2, "Couldn't find 'fi' for this 'if'."), describe(broken));
   BOOST_TEST(diagnostics_text(broken, 2s).find("run.sh:2:1: error: Couldn't find 'fi' for this 'if'. [SC1046]") !=
-             std::string::npos, diagnostics_text(broken, 2s));
+                 std::string::npos,
+             diagnostics_text(broken, 2s));
 }
 
 BOOST_AUTO_TEST_CASE(gxx_syntax_only_reports_errors_in_plain_ascii) {
@@ -103,7 +110,8 @@ BOOST_AUTO_TEST_CASE(gxx_syntax_only_reports_errors_in_plain_ascii) {
   BOOST_TEST(clean.checker == "g++");
   BOOST_TEST(clean.status == "clean", describe(clean));
 
-  EditDiagnostics broken = edits.write("main.cpp", "#include <string>\n\nint main() {\n  int x = std::string(\"hello\");\n  return x;\n}\n");
+  EditDiagnostics broken =
+      edits.write("main.cpp", "#include <string>\n\nint main() {\n  int x = std::string(\"hello\");\n  return x;\n}\n");
   BOOST_TEST(has_problem(broken.problems, "main.cpp", 4, "cannot convert 'std::string'"), describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.cpp", 4, "cannot convert"), describe(broken));
 }
@@ -128,7 +136,8 @@ BOOST_AUTO_TEST_CASE(gcc_checks_c_files) {
   EditRunner edits{checker, workspace, shelf.environment()};
   EditDiagnostics broken = edits.write("main.c", "int main(void) {\n  return y;\n}\n");
   BOOST_TEST(broken.checker == "gcc");
-  BOOST_TEST(has_problem(broken.problems, "main.c", 2, "'y' undeclared (first use in this function)"), describe(broken));
+  BOOST_TEST(has_problem(broken.problems, "main.c", 2, "'y' undeclared (first use in this function)"),
+             describe(broken));
   BOOST_TEST(broken.compared);
   BOOST_TEST(broken.introduced.size() == 1u, describe(broken));
 }
@@ -145,15 +154,18 @@ BOOST_AUTO_TEST_CASE(tsc_reports_type_errors) {
   EditDiagnostics broken = edits.write("main.ts", "const x: number = \"hello\";\nconsole.log(x);\n");
   BOOST_TEST(has_problem(broken.problems, "main.ts", 1, "Type 'string' is not assignable to type 'number'."),
              describe(broken));
-  BOOST_TEST(diagnostics_text(broken, 20s).find("main.ts:1:7: error: Type 'string' is not assignable to type 'number'. [TS2322]") !=
-             std::string::npos, diagnostics_text(broken, 20s));
+  BOOST_TEST(diagnostics_text(broken, 20s)
+                     .find("main.ts:1:7: error: Type 'string' is not assignable to type 'number'. [TS2322]") !=
+                 std::string::npos,
+             diagnostics_text(broken, 20s));
   BOOST_TEST_MESSAGE("tsc (TypeScript 5) fallback: " << broken.duration_ms << " ms");
 }
 
 BOOST_AUTO_TEST_CASE(eslint_reports_rule_violations_when_the_project_configures_it) {
   ToolShelf shelf({"eslint", "tsc", "node"});
   TempFolder workspace;
-  workspace.write("eslint.config.mjs", "export default [{ rules: { \"no-undef\": \"error\", \"no-unused-vars\": \"warn\" } }];\n");
+  workspace.write("eslint.config.mjs",
+                  "export default [{ rules: { \"no-undef\": \"error\", \"no-unused-vars\": \"warn\" } }];\n");
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, shelf.environment()};
 
@@ -161,7 +173,8 @@ BOOST_AUTO_TEST_CASE(eslint_reports_rule_violations_when_the_project_configures_
   BOOST_TEST(broken.checker == "eslint");
   BOOST_TEST(has_problem(broken.problems, "app.js", 2, "'missing' is not defined."), describe(broken));
   BOOST_TEST(diagnostics_text(broken, 2s).find("app.js:2:20: error: 'missing' is not defined. [no-undef]") !=
-             std::string::npos, diagnostics_text(broken, 2s));
+                 std::string::npos,
+             diagnostics_text(broken, 2s));
   BOOST_TEST_MESSAGE("eslint fallback: " << broken.duration_ms << " ms");
 }
 
@@ -176,7 +189,8 @@ BOOST_AUTO_TEST_CASE(cargo_check_reports_rust_errors) {
   EditDiagnostics clean = edits.write("src/main.rs", "fn main() {\n    println!(\"hello\");\n}\n");
   BOOST_TEST(clean.checker == "cargo check");
   BOOST_TEST(clean.status == "clean", describe(clean));
-  EditDiagnostics broken = edits.write("src/main.rs", "fn main() {\n    let x: i32 = \"a\";\n    println!(\"{}\", x);\n}\n");
+  EditDiagnostics broken =
+      edits.write("src/main.rs", "fn main() {\n    let x: i32 = \"a\";\n    println!(\"{}\", x);\n}\n");
   BOOST_TEST(has_problem(broken.problems, "src/main.rs", 2, "mismatched types"), describe(broken));
   BOOST_TEST(broken.problems.front().code == "E0308", describe(broken));
   BOOST_TEST_MESSAGE("cargo check fallback: " << broken.duration_ms << " ms");

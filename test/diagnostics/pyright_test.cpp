@@ -27,14 +27,18 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(clean.status == "clean", describe(clean));
   BOOST_TEST(diagnostics_text(clean, 2s).empty());
 
-  EditDiagnostics broken = edits.write("main.py", "from helper import helper\n\nx: int = \"hello\"\nprint(helper(), x)\n");
+  EditDiagnostics broken =
+      edits.write("main.py", "from helper import helper\n\nx: int = \"hello\"\nprint(helper(), x)\n");
   BOOST_TEST(broken.status == "problems", describe(broken));
   BOOST_TEST(broken.checker_version.find("pyright 1.1.414") != std::string::npos, broken.checker_version);
-  BOOST_TEST(has_problem(broken.problems, "main.py", 3, "is not assignable to declared type \"int\""), describe(broken));
+  BOOST_TEST(has_problem(broken.problems, "main.py", 3, "is not assignable to declared type \"int\""),
+             describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.py", 3, "is not assignable"), describe(broken));
   std::string text = diagnostics_text(broken, 2s);
-  BOOST_TEST(text.find("diagnostics (pyright-langserver): 1 problem\n  main.py:3:10: error: Type \"Literal['hello']\"") !=
-                 std::string::npos, text);
+  BOOST_TEST(
+      text.find("diagnostics (pyright-langserver): 1 problem\n  main.py:3:10: error: Type \"Literal['hello']\"") !=
+          std::string::npos,
+      text);
   BOOST_TEST(text.find("[reportAssignmentType]") != std::string::npos, text);
 
   EditDiagnostics fixed = edits.write("main.py", "from helper import helper\n\nprint(helper())\n");

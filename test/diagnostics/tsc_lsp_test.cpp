@@ -12,11 +12,13 @@ BOOST_AUTO_TEST_SUITE(tsc_lsp_server)
 // TypeScript 7's own server (`tsc --lsp --stdio`), chosen when the tsc found is a 7.x; pull only.
 BOOST_AUTO_TEST_CASE(typescript_7_is_its_own_pull_server) {
   const char* path = ::getenv("PATH");
-  std::vector<std::string> environment = environment_with_path((source_root() / ".tools/ts7/node_modules/.bin").string() +
-                                                               ":" + npm_tools_bin().string() + ":" + (path ? path : ""));
+  std::vector<std::string> environment =
+      environment_with_path((source_root() / ".tools/ts7/node_modules/.bin").string() + ":" + npm_tools_bin().string() +
+                            ":" + (path ? path : ""));
   require_program("tsc", environment);
   TempFolder workspace;
-  workspace.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n");
+  workspace.write("tsconfig.json",
+                  "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n");
   workspace.write("helper.ts", "export function helper(): number {\n  return 1;\n}\n");
   workspace.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper());\n");
   EditChecker checker(generous_budget());
@@ -24,8 +26,8 @@ BOOST_AUTO_TEST_CASE(typescript_7_is_its_own_pull_server) {
   auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 30s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "tsc --lsp", (warm ? *warm : warm.error().message));
 
-  EditDiagnostics broken =
-      edits.write("main.ts", "import { helper } from \"./helper\";\n\nconst x: number = \"hello\";\nconsole.log(helper(), x);\n");
+  EditDiagnostics broken = edits.write(
+      "main.ts", "import { helper } from \"./helper\";\n\nconst x: number = \"hello\";\nconsole.log(helper(), x);\n");
   BOOST_TEST(broken.checker == "tsc --lsp", describe(broken));
   BOOST_TEST(has_problem(broken.problems, "main.ts", 3, "Type 'string' is not assignable to type 'number'."),
              describe(broken));

@@ -15,15 +15,18 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   std::vector<std::string> environment = tools_environment();
   require_program("typescript-language-server", environment);
   TempFolder workspace;
-  workspace.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n");
+  workspace.write("tsconfig.json",
+                  "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n");
   workspace.write("helper.ts", "export function helper(): number {\n  return 1;\n}\n");
-  workspace.write("main.ts", "import { helper } from \"./helper\";\n\nconst y: string = 1;\nconsole.log(helper(), y);\n");
+  workspace.write("main.ts",
+                  "import { helper } from \"./helper\";\n\nconst y: string = 1;\nconsole.log(helper(), y);\n");
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
   auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 60s, Silence::means_waiting);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "typescript-language-server", (warm ? *warm : warm.error().message));
 
-  EditDiagnostics clean = edits.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper() + 1);\n");
+  EditDiagnostics clean =
+      edits.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper() + 1);\n");
   BOOST_TEST(clean.checker == "typescript-language-server", describe(clean));
   BOOST_TEST(clean.status == "clean", describe(clean));
   BOOST_TEST(diagnostics_text(clean, 2s).empty());
@@ -33,16 +36,17 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
       edits.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper() + 2);\n");
   BOOST_TEST(still_clean.status == "clean", describe(still_clean));  // said nothing: read as clean
 
-  EditDiagnostics broken =
-      edits.write("main.ts", "import { helper } from \"./helper\";\n\nconst x: number = \"hello\";\nconsole.log(helper(), x);\n");
+  EditDiagnostics broken = edits.write(
+      "main.ts", "import { helper } from \"./helper\";\n\nconst x: number = \"hello\";\nconsole.log(helper(), x);\n");
   BOOST_TEST(broken.status == "problems", describe(broken));
   BOOST_TEST(broken.checker_version.find("5.3.0") != std::string::npos, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.ts", 3, "Type 'string' is not assignable to type 'number'."),
              describe(broken));
   BOOST_TEST(has_problem(broken.introduced, "main.ts", 3, "not assignable"), describe(broken));
   std::string text = diagnostics_text(broken, 2s);
-  BOOST_TEST(text.find("main.ts:3:7: error: Type 'string' is not assignable to type 'number'. [2322]") != std::string::npos,
-             text);
+  BOOST_TEST(
+      text.find("main.ts:3:7: error: Type 'string' is not assignable to type 'number'. [2322]") != std::string::npos,
+      text);
 
   EditDiagnostics fixed = edits.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper());\n");
   BOOST_TEST(fixed.status == "clean", describe(fixed));

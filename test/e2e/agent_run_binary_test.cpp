@@ -36,8 +36,8 @@ struct RepositoryFixture {
   TempFolder repo;
   TempFolder out;
   RepositoryFixture() {
-    make_git_repository(repo.path(), {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy},
-                                      {"tasks/greet.yaml", k_passing_task}});
+    make_git_repository(repo.path(),
+                        {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}, {"tasks/greet.yaml", k_passing_task}});
   }
   Json report() const {
     auto parsed = parse_json(out.read("report.json"));
@@ -147,7 +147,8 @@ BOOST_AUTO_TEST_CASE(validate_checks_files_without_running_them) {
 BOOST_AUTO_TEST_CASE(unknown_options_are_refused_with_a_suggestion) {
   CommandResult result = run_agent_run({"tasks/greet.yaml", "--polcy", "x"}, repo.path());
   BOOST_TEST(result.exit_code == 2);
-  BOOST_TEST(result.output == "agent-run: unknown option '--polcy' (did you mean '--policy'?)\ntry 'agent-run --help'\n");
+  BOOST_TEST(result.output ==
+             "agent-run: unknown option '--polcy' (did you mean '--policy'?)\ntry 'agent-run --help'\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -156,9 +157,9 @@ BOOST_AUTO_TEST_SUITE(shipped_examples)
 
 BOOST_AUTO_TEST_CASE(the_examples_all_pass_and_write_valid_reports) {
   TempFolder out;
-  CommandResult result = run_shell(shell_quote(AGENT_RUN_BINARY) + " tasks/examples/*.yaml --out " +
-                                       shell_quote(out.path().string()),
-                                   source_root());
+  CommandResult result =
+      run_shell(shell_quote(AGENT_RUN_BINARY) + " tasks/examples/*.yaml --out " + shell_quote(out.path().string()),
+                source_root());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 0);
   auto report = parse_json(out.read("report.json"));

@@ -23,13 +23,15 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-const char* const k_policy = "version: 1\nunmatched: deny\nrules:\n  - id: all\n    allow: [edit_file, write_file, bash]\n";
+const char* const k_policy =
+    "version: 1\nunmatched: deny\nrules:\n  - id: all\n    allow: [edit_file, write_file, bash]\n";
 
 /// A task that edits greet.sh and passes its check.
 std::string quick_task(const std::string& word) {
   return "prompt: say " + word + "\npolicy: ../policy.yaml\nchecks:\n  - run: \"grep -q " + word +
          " greet.sh\"\nscript:\n  - call: {tool: read_file, input: {path: greet.sh}}\n"
-         "  - call: {tool: edit_file, input: {path: greet.sh, old: bye, new: " + word + "}}\n  - say: Done.\n";
+         "  - call: {tool: edit_file, input: {path: greet.sh, old: bye, new: " +
+         word + "}}\n  - say: Done.\n";
 }
 
 /// A task whose first attempt ever writes its shell's pid to `pid_file` and sleeps for five
@@ -66,7 +68,8 @@ struct RunFixture {
 
   RunFixture() {
     fs::create_directories(tmp);
-    test::make_git_repository(repo, {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy},
+    test::make_git_repository(repo, {{"greet.sh", "echo bye\n"},
+                                     {"policy.yaml", k_policy},
                                      {"tasks/a-quick.yaml", quick_task("hello")},
                                      {"tasks/b-slow.yaml", slow_once_task(temp, temp.path() / "mark", pid_file)},
                                      {"tasks/c-quick.yaml", quick_task("howdy")},
@@ -175,7 +178,8 @@ struct EightTasks {
   std::string folder(const std::string& name) const { return (temp.path() / name).string(); }
 
   test::CommandResult run(const std::vector<std::string>& arguments) const {
-    std::string command = "TMPDIR=" + test::shell_quote(temp.path().string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
+    std::string command =
+        "TMPDIR=" + test::shell_quote(temp.path().string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
     for (const std::string& argument : arguments) command += " " + test::shell_quote(argument);
     return test::run_shell(command, repo);
   }
@@ -248,7 +252,8 @@ BOOST_AUTO_TEST_CASE(sigterm_mid_run_kills_the_running_attempt_writes_the_report
   for (const auto& [attempt, count] : fixture.attempt_counts()) BOOST_TEST(count == 1, attempt);
   BOOST_TEST(!is_running(fixture.sleeper()));
   fixture.check_nothing_left_behind();
-  test::CommandResult xmllint = test::run_shell("xmllint --noout --schema " + test::shell_quote(JUNIT_SCHEMA) + " junit.xml", fixture.out);
+  test::CommandResult xmllint =
+      test::run_shell("xmllint --noout --schema " + test::shell_quote(JUNIT_SCHEMA) + " junit.xml", fixture.out);
   BOOST_TEST(xmllint.exit_code == 0, xmllint.output);
 
   check_resumed_run(fixture, fixture.run({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml",
@@ -266,8 +271,9 @@ BOOST_AUTO_TEST_CASE(kill_9_mid_run_then_resume_reports_every_attempt_once_and_c
   BOOST_TEST(test::run_shell("git branch --list 'agent-run/*'", fixture.repo).output != "");
   BOOST_TEST(fixture.attempt_counts().count("b-slow script 0") == 0u);
 
-  test::CommandResult resumed = fixture.run({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml",
-                                             "tasks/d-quick.yaml", "-j", "2", "--out", fixture.out.string(), "--resume"});
+  test::CommandResult resumed =
+      fixture.run({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml", "tasks/d-quick.yaml", "-j", "2",
+                   "--out", fixture.out.string(), "--resume"});
   BOOST_TEST(resumed.output.find("cleaned up after a killed run: ") != std::string::npos);
   BOOST_TEST(resumed.output.find("leftover processes killed") != std::string::npos);
   check_resumed_run(fixture, resumed);
@@ -280,14 +286,18 @@ BOOST_AUTO_TEST_CASE(sigint_exits_130_and_an_edited_task_runs_again_on_resume) {
   ::kill(agent_run, SIGINT);
   BOOST_TEST(wait_for_exit(agent_run) == 130);
   BOOST_TEST(!is_running(fixture.sleeper()));
-  test::CommandResult first = fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
+  test::CommandResult first =
+      fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
   BOOST_TEST(first.exit_code == 0, first.output);
   BOOST_TEST(first.output.find("resume: 0 of 2 attempts already done, 2 to run (1 interrupted, 0 results") !=
-             std::string::npos, first.output);
+                 std::string::npos,
+             first.output);
   test::run_shell("sed -i 's/say hello/say hello again/' tasks/a-quick.yaml", fixture.repo);
-  test::CommandResult second = fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
+  test::CommandResult second =
+      fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
   BOOST_TEST(second.output.find("resume: 1 of 2 attempts already done, 1 to run (0 interrupted, 1 results") !=
-             std::string::npos, second.output);
+                 std::string::npos,
+             second.output);
   BOOST_TEST(second.output.find("PASS  a-quick #1") != std::string::npos);
   BOOST_TEST(second.output.find("b-slow") == std::string::npos);
   BOOST_TEST(fixture.attempt_counts().size() == 2u);
@@ -299,8 +309,8 @@ BOOST_AUTO_TEST_CASE(merged_shards_equal_an_unsharded_run_modulo_timings) {
   BOOST_REQUIRE(fixture.run(with(fixture.tasks, {"--repeat", "2", "--out", fixture.folder("whole")})).exit_code == 0);
   for (int shard = 1; shard <= 3; ++shard) {
     std::string name = "shard-" + std::to_string(shard);
-    auto sharded = fixture.run(
-        with(reversed, {"--repeat", "2", "-j", "2", "--shard", std::to_string(shard) + "/3", "--out", fixture.folder(name)}));
+    auto sharded = fixture.run(with(reversed, {"--repeat", "2", "-j", "2", "--shard", std::to_string(shard) + "/3",
+                                               "--out", fixture.folder(name)}));
     BOOST_REQUIRE_MESSAGE(sharded.exit_code == 0, sharded.output);
   }
   test::CommandResult merged = fixture.run({"merge", fixture.folder("shard-1"), fixture.folder("shard-2"),
@@ -326,17 +336,20 @@ BOOST_AUTO_TEST_CASE(a_real_report_reads_back_field_for_field) {
   RunFixture fixture;
   // A task that fills the session tools' fields too: a plan, a question, a background process and
   // a process escaped from its group (a script: the policy refuses `&` and `$!` in a bash call).
-  fs::path escape = fixture.temp.write("escape.sh", "setsid sleep 1000 >/dev/null 2>&1 &\np=$!\n"
-                                                    "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done\n"
-                                                    "echo $p > " + (fixture.temp.path() / "escaped.pid").string() + "\n");
+  fs::path escape = fixture.temp.write("escape.sh",
+                                       "setsid sleep 1000 >/dev/null 2>&1 &\np=$!\n"
+                                       "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done\n"
+                                       "echo $p > " +
+                                           (fixture.temp.path() / "escaped.pid").string() + "\n");
   fixture.temp.write("repo/tasks/e-session.yaml",
                      "prompt: p\npolicy: ../policy.yaml\nanswers:\n  - otherwise: first\nscript:\n"
                      "  - call: {tool: todo_write, input: {todos: [{content: look, status: in_progress}]}}\n"
                      "  - call: {tool: ask_user, input: {question: \"Which one?\", options: [left, right]}}\n"
                      "  - call: {tool: bash, input: {command: sleep 1000, background: true}}\n"
-                     "  - call: {tool: bash, input: {command: sh " + escape.string() + "}}\n  - say: Done.\n");
-  test::CommandResult result = fixture.run(
-      {"tasks/a-quick.yaml", "tasks/c-quick.yaml", "tasks/e-session.yaml", "--out", fixture.out.string()});
+                     "  - call: {tool: bash, input: {command: sh " +
+                         escape.string() + "}}\n  - say: Done.\n");
+  test::CommandResult result =
+      fixture.run({"tasks/a-quick.yaml", "tasks/c-quick.yaml", "tasks/e-session.yaml", "--out", fixture.out.string()});
   BOOST_REQUIRE_MESSAGE(result.exit_code == 0, result.output);
   Json written = fixture.report();
   const Json& session = written.find("attempts")->as_array().at(2);
@@ -382,9 +395,10 @@ BOOST_AUTO_TEST_CASE(github_actions_logs_fold_each_attempt_into_a_group) {
 
 BOOST_AUTO_TEST_CASE(a_batch_refactor_commits_each_passed_attempt_to_its_branch) {
   RunFixture fixture;
-  test::run_shell("for t in a-quick c-quick; do printf 'commit: {branch: \"refactor/{id}\"}\\n' >> tasks/$t.yaml; done "
-                  "&& git -c user.name=t -c user.email=t@example.invalid commit -qam commit",
-                  fixture.repo);
+  test::run_shell(
+      "for t in a-quick c-quick; do printf 'commit: {branch: \"refactor/{id}\"}\\n' >> tasks/$t.yaml; done "
+      "&& git -c user.name=t -c user.email=t@example.invalid commit -qam commit",
+      fixture.repo);
   test::CommandResult result =
       fixture.run({"tasks/a-quick.yaml", "tasks/c-quick.yaml", "-j", "2", "--out", fixture.out.string()});
   BOOST_REQUIRE_MESSAGE(result.exit_code == 0, result.output);
@@ -410,7 +424,8 @@ BOOST_AUTO_TEST_CASE(bad_batch_options_are_refused_before_anything_runs) {
   refused({"tasks/a-quick.yaml", "--filter", "z*"}, "--filter 'z*' matches no task id\nagent-run: nothing ran");
   refused({"tasks/a-quick.yaml", "--model", "script", "--model", "script"}, "--model 'script' is given twice");
   refused({"merge", "somewhere"}, "merge needs --out DIR");
-  refused({"merge", "nowhere", "--out", "x"}, "agent-run merge: 'nowhere' does not exist\nagent-run merge: nothing was written");
+  refused({"merge", "nowhere", "--out", "x"},
+          "agent-run merge: 'nowhere' does not exist\nagent-run merge: nothing was written");
   refused({"merge", "tasks", "--out", "x"}, "agent-run merge: 'tasks' is not a report folder: it has no report.json");
   BOOST_TEST(!fs::exists(fixture.repo / "agent-run-out"));
 }

@@ -75,7 +75,8 @@ struct ModelApiFixture {
   TempFolder certificates;
 
   ModelApiFixture() {
-    make_git_repository(repo.path(), {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}, {"tasks/hello.yaml", k_task}});
+    make_git_repository(repo.path(),
+                        {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}, {"tasks/hello.yaml", k_task}});
   }
 
   /// Runs the built binary with `environment` (NAME=value words) and `arguments` in the repository.
@@ -106,9 +107,10 @@ struct ModelApiFixture {
   }
 
   void check_report_schema() const {
-    CommandResult valid = run_shell("python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
-                                        " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
-                                    out.path());
+    CommandResult valid =
+        run_shell("python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+                      " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+                  out.path());
     BOOST_TEST_INFO(valid.output);
     BOOST_TEST(valid.exit_code == 0);
   }
@@ -138,7 +140,8 @@ void check_usage_totals(const Json& report_usage, const StreamedUsage& streamed,
   as_usage.cache_creation_input_tokens = streamed.cache_write;
   const ModelPrice* price = builtin_price_table().find(model);
   BOOST_REQUIRE(price != nullptr);
-  BOOST_TEST(report_usage.find("cost_usd")->as_double() == cost_usd(*price, as_usage), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(report_usage.find("cost_usd")->as_double() == cost_usd(*price, as_usage),
+             boost::test_tools::tolerance(1e-9));
 }
 
 /// An Anthropic stream of one turn reporting `input_tokens` and `cache_read` tokens of input: a
@@ -150,14 +153,18 @@ std::string anthropic_turn(const std::string& tool_id, int input_tokens, int cac
   std::string block = tool_id.empty()
                           ? R"({"type":"text","text":"done"})"
                           : R"({"type":"tool_use","id":")" + tool_id + R"(","name":"context_status","input":{}})";
-  return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-4-5-20250929\","
+  return "event: message_start\ndata: "
+         "{\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-4-5-20250929\","
          "\"id\":\"msg_status\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"stop_reason\":null," +
-         usage + "}}\n\n"
-         "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":" + block +
+         usage +
+         "}}\n\n"
+         "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":" +
+         block +
          "}\n\n"
          "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
          "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" +
-         (tool_id.empty() ? "end_turn" : "tool_use") + "\",\"stop_sequence\":null}," + usage + "}\n\n"
+         (tool_id.empty() ? "end_turn" : "tool_use") + "\",\"stop_sequence\":null}," + usage +
+         "}\n\n"
          "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 }
 
@@ -169,9 +176,10 @@ BOOST_AUTO_TEST_CASE(anthropic_over_tls_completes_a_multi_turn_task_with_paralle
   StreamedUsage streamed;
   ServerTls tls = make_self_signed_certificate(certificates.path().string());
   ReplayServer server(three_turns("anthropic", streamed), tls);
-  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key,
-                              "SSL_CERT_FILE=" + tls.certificate_file},
-                             {"--model", "anthropic/claude-sonnet-4-5"});
+  CommandResult result =
+      run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key,
+           "SSL_CERT_FILE=" + tls.certificate_file},
+          {"--model", "anthropic/claude-sonnet-4-5"});
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 0);
   Json attempt = this->attempt();
@@ -206,8 +214,9 @@ BOOST_AUTO_TEST_CASE(anthropic_over_tls_completes_a_multi_turn_task_with_paralle
 BOOST_AUTO_TEST_CASE(openai_compatible_completes_a_multi_turn_task_with_parallel_tool_calls) {
   StreamedUsage streamed;
   ReplayServer server(three_turns("openai", streamed));
-  CommandResult result = run({"OPENAI_BASE_URL=" + server.url() + "/v1", std::string("OPENAI_API_KEY=") + k_fake_openai_key},
-                             {"--model", "openai/gpt-4o"});
+  CommandResult result =
+      run({"OPENAI_BASE_URL=" + server.url() + "/v1", std::string("OPENAI_API_KEY=") + k_fake_openai_key},
+          {"--model", "openai/gpt-4o"});
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 0);
   Json attempt = this->attempt();
@@ -227,14 +236,19 @@ BOOST_AUTO_TEST_CASE(openai_compatible_completes_a_multi_turn_task_with_parallel
 BOOST_AUTO_TEST_CASE(a_429_and_a_529_are_retried_and_every_try_is_in_the_report) {
   StreamedUsage streamed;
   std::vector<ScriptedResponse> responses = {
-      json_response(429, R"({"type":"error","error":{"type":"rate_limit_error","message":"synthetic: rate limited"},"request_id":"req_e2e_429"})",
-                    {{"retry-after-ms", "30"}, {"request-id", "req_e2e_429"}}),
-      json_response(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_e2e_529"})",
-                    {{"retry-after-ms", "40"}, {"request-id", "req_e2e_529"}})};
+      json_response(
+          429,
+          R"({"type":"error","error":{"type":"rate_limit_error","message":"synthetic: rate limited"},"request_id":"req_e2e_429"})",
+          {{"retry-after-ms", "30"}, {"request-id", "req_e2e_429"}}),
+      json_response(
+          529,
+          R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_e2e_529"})",
+          {{"retry-after-ms", "40"}, {"request-id", "req_e2e_529"}})};
   for (ScriptedResponse& turn : three_turns("anthropic", streamed)) responses.push_back(turn);
   ReplayServer server(responses);
-  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
-                             {"--model", "anthropic/claude-sonnet-4-5"});
+  CommandResult result =
+      run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+          {"--model", "anthropic/claude-sonnet-4-5"});
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 0);
   Json attempt = this->attempt();
@@ -252,10 +266,13 @@ BOOST_AUTO_TEST_CASE(a_429_and_a_529_are_retried_and_every_try_is_in_the_report)
 }
 
 BOOST_AUTO_TEST_CASE(a_rejected_key_is_an_error_with_a_message_to_act_on_and_no_retry) {
-  ReplayServer server({json_response(401, R"({"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_e2e_401"})",
-                                     {{"request-id", "req_e2e_401"}})});
-  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
-                             {"--model", "anthropic/claude-sonnet-4-5"});
+  ReplayServer server({json_response(
+      401,
+      R"({"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_e2e_401"})",
+      {{"request-id", "req_e2e_401"}})});
+  CommandResult result =
+      run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+          {"--model", "anthropic/claude-sonnet-4-5"});
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 3);
   Json attempt = this->attempt();
@@ -277,8 +294,9 @@ BOOST_AUTO_TEST_CASE(a_server_that_goes_silent_ends_the_attempt_in_bounded_time)
   silent.end = ResponseEnd::go_silent;
   ReplayServer server({silent, silent});
   const auto start = std::chrono::steady_clock::now();
-  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
-                             {"--model", "anthropic/claude-sonnet-4-5", "--model-idle-timeout", "300ms", "--model-retries", "1"});
+  CommandResult result =
+      run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+          {"--model", "anthropic/claude-sonnet-4-5", "--model-idle-timeout", "300ms", "--model-retries", "1"});
   const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 3);
@@ -313,8 +331,9 @@ BOOST_AUTO_TEST_CASE(an_unpriced_model_has_an_unknown_cost_and_its_cost_limit_is
 BOOST_AUTO_TEST_CASE(context_status_reports_the_context_against_a_priced_models_window) {
   ReplayServer server({sse_response(anthropic_turn("toolu_status_1", 1500, 1000), "req_status_1"),
                        sse_response(anthropic_turn("", 2600, 1000), "req_status_2")});
-  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
-                             {"--model", "anthropic/claude-sonnet-4-5-20250929"});
+  CommandResult result =
+      run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+          {"--model", "anthropic/claude-sonnet-4-5-20250929"});
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 1);  // the agent wrote no hello.sh: its check fails
   auto requests = server.requests();
@@ -331,8 +350,9 @@ BOOST_AUTO_TEST_CASE(context_status_says_an_unlisted_models_window_is_not_known)
   TempFolder prices;  // a table that prices the model but gives no window
   std::filesystem::path table = prices.write(
       "prices.json", R"({"version": "t", "models": {"anthropic/claude-sonnet-4-5": {"input": 3, "output": 15}}})");
-  CommandResult result = run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
-                             {"--model", "anthropic/claude-sonnet-4-5", "--prices", table.string()});
+  CommandResult result =
+      run({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+          {"--model", "anthropic/claude-sonnet-4-5", "--prices", table.string()});
   BOOST_TEST_INFO(result.output);
   auto requests = server.requests();
   BOOST_REQUIRE(requests.size() == 2u);

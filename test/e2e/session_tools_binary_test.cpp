@@ -26,7 +26,8 @@ rules:
 std::string escape_script(const std::string& pid_file) {
   return "setsid sleep 1000 >/dev/null 2>&1 &\np=$!\n"
          "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done\n"  // it has left the group
-         "echo $p > " + pid_file + "\n";
+         "echo $p > " +
+         pid_file + "\n";
 }
 
 /// A task that plans, starts a server in the background, leaves an escaped process behind, asks two
@@ -81,8 +82,10 @@ BOOST_AUTO_TEST_CASE(questions_plans_and_processes_are_reported_and_everything_i
   TempFolder out;
   TempFolder scratch;
   std::string pid_file = (scratch.path() / "escaped.pid").string();
-  make_git_repository(repo.path(), {{"README", "service\n"}, {"policy.yaml", k_policy},
-                                    {"escape.sh", escape_script(pid_file)}, {"tasks/service.yaml", session_task()}});
+  make_git_repository(repo.path(), {{"README", "service\n"},
+                                    {"policy.yaml", k_policy},
+                                    {"escape.sh", escape_script(pid_file)},
+                                    {"tasks/service.yaml", session_task()}});
   CommandResult result = run_agent_run({"tasks/service.yaml", "--out", out.path().string()}, repo.path());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 1);  // failed: the unanswered question ends the attempt
@@ -92,8 +95,9 @@ BOOST_AUTO_TEST_CASE(questions_plans_and_processes_are_reported_and_everything_i
   const Json& attempt = report->find("attempts")->as_array().at(0);
   BOOST_TEST(attempt.get_string("outcome") == "failed");
   BOOST_TEST(attempt.get_string("outcome_type") == "ask_user.unanswered");
-  BOOST_TEST(attempt.get_string("message") ==
-             "the agent asked \"Deploy to production now?\" and no rule of the task's answers: matched; its fallback is fail");
+  BOOST_TEST(
+      attempt.get_string("message") ==
+      "the agent asked \"Deploy to production now?\" and no rule of the task's answers: matched; its fallback is fail");
   BOOST_TEST(attempt.find("turns")->as_int() == 4);
 
   const Json::Array& questions = attempt.find("questions")->as_array();
@@ -123,11 +127,10 @@ BOOST_AUTO_TEST_CASE(questions_plans_and_processes_are_reported_and_everything_i
   BOOST_TEST(reported);
   BOOST_TEST(attempt.find("sandboxed")->as_bool() == false);
 
-  CommandResult schema = run_shell("/usr/bin/python3 " +
-                                       shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
-                                       " " + shell_quote((source_root() / "reports/report.schema.json").string()) +
-                                       " report.json",
-                                   out.path());
+  CommandResult schema = run_shell(
+      "/usr/bin/python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+          " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+      out.path());
   BOOST_TEST_INFO(schema.output);
   BOOST_TEST(schema.exit_code == 0);
 }
@@ -137,14 +140,17 @@ BOOST_AUTO_TEST_CASE(a_sandboxed_task_without_bubblewrap_is_an_error_never_unsan
   TempFolder out;
   TempFolder bin;  // a PATH with git and sh but no bwrap
   for (const char* tool : {"git", "sh"}) {
-    run_shell("ln -s \"$(command -v " + std::string(tool) + ")\" " + shell_quote((bin.path() / tool).string()), bin.path());
+    run_shell("ln -s \"$(command -v " + std::string(tool) + ")\" " + shell_quote((bin.path() / tool).string()),
+              bin.path());
   }
   make_git_repository(repo.path(), {{"policy.yaml", k_policy},
-                                    {"tasks/boxed.yaml", "prompt: p\npolicy: ../policy.yaml\nsandbox: {network: off}\n"
-                                                         "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
-  CommandResult result = run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(AGENT_RUN_BINARY) +
-                                       " tasks/boxed.yaml --out " + shell_quote(out.path().string()) + " --keep-workspaces",
-                                   repo.path());
+                                    {"tasks/boxed.yaml",
+                                     "prompt: p\npolicy: ../policy.yaml\nsandbox: {network: off}\n"
+                                     "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
+  CommandResult result =
+      run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(AGENT_RUN_BINARY) +
+                    " tasks/boxed.yaml --out " + shell_quote(out.path().string()) + " --keep-workspaces",
+                repo.path());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 3);
   auto report = parse_json(out.read("report.json"));
@@ -189,11 +195,13 @@ BOOST_AUTO_TEST_CASE(a_policys_sandbox_without_bubblewrap_is_an_error_never_unsa
   TempFolder out;
   TempFolder bin;  // a PATH with git and sh but no bwrap
   for (const char* tool : {"git", "sh"}) {
-    run_shell("ln -s \"$(command -v " + std::string(tool) + ")\" " + shell_quote((bin.path() / tool).string()), bin.path());
+    run_shell("ln -s \"$(command -v " + std::string(tool) + ")\" " + shell_quote((bin.path() / tool).string()),
+              bin.path());
   }
   make_git_repository(repo.path(), {{"policy.yaml", policy_with_sandbox("{network: off}")},
-                                    {"tasks/boxed.yaml", "prompt: p\npolicy: ../policy.yaml\n"
-                                                         "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
+                                    {"tasks/boxed.yaml",
+                                     "prompt: p\npolicy: ../policy.yaml\n"
+                                     "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
   CommandResult result = run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(AGENT_RUN_BINARY) +
                                        " tasks/boxed.yaml --out " + shell_quote(out.path().string()),
                                    repo.path());

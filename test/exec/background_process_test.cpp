@@ -67,8 +67,8 @@ BOOST_AUTO_TEST_CASE(a_process_that_ends_reports_its_exit_status_and_its_leftove
 
 BOOST_AUTO_TEST_CASE(kill_stops_the_group_and_what_escaped_from_it) {
   ProcessTable table;
-  BackgroundProcess& process = start_in(
-      table, "sleep 1000 & echo $!; setsid sleep 1000 >/dev/null 2>&1 & echo $!; echo ready; wait");
+  BackgroundProcess& process =
+      start_in(table, "sleep 1000 & echo $!; setsid sleep 1000 >/dev/null 2>&1 & echo $!; echo ready; wait");
   std::vector<pid_t> children = test::pids_in(read_until(process, "ready"));
   BOOST_REQUIRE_EQUAL(children.size(), 2u);
   std::this_thread::sleep_for(200ms);  // let setsid run
@@ -115,8 +115,7 @@ BOOST_AUTO_TEST_CASE(no_more_than_the_cap_run_at_once) {
   for (std::size_t i = 0; i < ProcessTable::k_max_running; ++i) start_in(table, "sleep 1000");
   auto refused = table.start(shell_command("sleep 1000", {}, 0ms), "sleep 1000");
   BOOST_REQUIRE(!refused.has_value());
-  BOOST_TEST(refused.error().message ==
-             "8 background processes are already running; stop one with process_kill first");
+  BOOST_TEST(refused.error().message == "8 background processes are already running; stop one with process_kill first");
   table.kill(*table.find("bg1"));
   BOOST_TEST(table.start(shell_command("true", {}, 0ms), "true").has_value());
   BOOST_TEST(table.find("bg9") != nullptr);

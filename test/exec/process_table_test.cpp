@@ -1,5 +1,5 @@
-#include "exec/process_group.h"
 #include "exec/process_table.h"
+#include "exec/process_group.h"
 #include "exec/subreaper.h"
 #include "support/fixtures.h"
 #include "support/process_probes.h"
@@ -154,8 +154,8 @@ BOOST_AUTO_TEST_CASE(no_zombies_and_no_leaked_descriptors_after_200_commands) {
       switch (i % 5) {
         case 0: command = "true"; break;
         case 1: command = "echo " + std::to_string(i) + "; echo err >&2"; break;
-        case 2: command = "sleep 0.01 & echo started"; break;           // group leftover, killed at exit
-        case 3: command = "(sleep 0.01 &); exit 3"; break;              // orphaned in the group
+        case 2: command = "sleep 0.01 & echo started"; break;            // group leftover, killed at exit
+        case 3: command = "(sleep 0.01 &); exit 3"; break;               // orphaned in the group
         case 4: command = "setsid sleep 0.02 >/dev/null 2>&1 &"; break;  // escapes, dies by itself
       }
       ProcessResult result = run_in(table, command);

@@ -1,13 +1,13 @@
-#include "base/text.h"
 #include "exec/process.h"
+#include "base/text.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include <sys/types.h>
 #include <csignal>
 #include <fstream>
 #include <string>
-#include <sys/types.h>
 #include <thread>
 
 namespace agent_run {

@@ -5,6 +5,7 @@
 #include "policy/command_views.h"
 #include "policy/path_pattern.h"
 #include "policy/shell_parser.h"
+#include "tools/protected_paths.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -62,7 +63,7 @@ void check_views(const SimpleCommand& command) {
     for (const std::string& word : argv) {
       for (const CanonicalPath& path : canonical_paths({}, word)) {
         for (const PathPattern& pattern : patterns()) (void)path_pattern_matches(pattern, path);
-        (void)is_in_git_folder(path);
+        (void)write_protection(path.absolute, "/workspace", {});
       }
     }
   }

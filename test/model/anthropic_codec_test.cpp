@@ -30,7 +30,8 @@ Conversation full_conversation() {
 }
 
 std::vector<ToolSchema> one_tool() {
-  return {ToolSchema{"read_file", "Reads a file", parse_json(R"({"type":"object","properties":{"path":{"type":"string"}}})").value()}};
+  return {ToolSchema{"read_file", "Reads a file",
+                     parse_json(R"({"type":"object","properties":{"path":{"type":"string"}}})").value()}};
 }
 
 }  // namespace
@@ -40,19 +41,20 @@ BOOST_AUTO_TEST_SUITE(anthropic_request)
 BOOST_AUTO_TEST_CASE(the_body_maps_every_block_and_caches_the_prefix_and_the_latest_turn) {
   RequestSettings settings{"claude-sonnet-4-5", std::nullopt, 0.2};
   Json body = anthropic_request_body(full_conversation(), one_tool(), settings);
-  BOOST_TEST(body.dump() ==
-             R"({"model":"claude-sonnet-4-5","max_tokens":8192,"temperature":0.2,)"
-             R"("tools":[{"name":"read_file","description":"Reads a file","input_schema":{"type":"object","properties":{"path":{"type":"string"}}}}],)"
-             R"("system":[{"type":"text","text":"You are a coding agent.","cache_control":{"type":"ephemeral"}}],)"
-             R"("messages":[{"role":"user","content":[{"type":"text","text":"Fix the bug."}]},)"
-             R"({"role":"assistant","content":[{"type":"thinking","thinking":"Look at main.","signature":"sig-1"},)"
-             R"({"type":"text","text":"Reading it."},)"
-             R"({"type":"tool_use","id":"toolu_1","name":"read_file","input":{"path":"main.c"}},)"
-             R"({"type":"tool_use","id":"toolu_2","name":"screenshot","input":{}}]},)"
-             R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"no such file","is_error":true},)"
-             R"({"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"the screen"},)"
-             R"({"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0K"}}],)"
-             R"("cache_control":{"type":"ephemeral"}}]}],"stream":true})");
+  BOOST_TEST(
+      body.dump() ==
+      R"({"model":"claude-sonnet-4-5","max_tokens":8192,"temperature":0.2,)"
+      R"("tools":[{"name":"read_file","description":"Reads a file","input_schema":{"type":"object","properties":{"path":{"type":"string"}}}}],)"
+      R"("system":[{"type":"text","text":"You are a coding agent.","cache_control":{"type":"ephemeral"}}],)"
+      R"("messages":[{"role":"user","content":[{"type":"text","text":"Fix the bug."}]},)"
+      R"({"role":"assistant","content":[{"type":"thinking","thinking":"Look at main.","signature":"sig-1"},)"
+      R"({"type":"text","text":"Reading it."},)"
+      R"({"type":"tool_use","id":"toolu_1","name":"read_file","input":{"path":"main.c"}},)"
+      R"({"type":"tool_use","id":"toolu_2","name":"screenshot","input":{}}]},)"
+      R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"no such file","is_error":true},)"
+      R"({"type":"tool_result","tool_use_id":"toolu_2","content":[{"type":"text","text":"the screen"},)"
+      R"({"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0K"}}],)"
+      R"("cache_control":{"type":"ephemeral"}}]}],"stream":true})");
 }
 
 BOOST_AUTO_TEST_CASE(without_a_system_prompt_the_last_tool_carries_the_prefix_breakpoint) {
@@ -142,8 +144,11 @@ BOOST_AUTO_TEST_CASE(a_max_tokens_stop_mid_call_reports_the_call_and_does_not_re
 
 BOOST_AUTO_TEST_CASE(refusal_and_context_window_stops_are_mapped) {
   auto stream_stopping = [](const std::string& reason) {
-    return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_r\",\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n"
-           "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" + reason +
+    return "event: message_start\ndata: "
+           "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_r\",\"usage\":{\"input_tokens\":5,\"output_tokens\":"
+           "1}}}\n\n"
+           "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" +
+           reason +
            "\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
   };
   AnthropicStreamDecoder refused;
@@ -152,14 +157,18 @@ BOOST_AUTO_TEST_CASE(refusal_and_context_window_stops_are_mapped) {
   BOOST_TEST((turn_of(decode_stream(full, stream_stopping("model_context_window_exceeded"))).stop_reason ==
               StopReason::context_window));
   AnthropicStreamDecoder future;
-  BOOST_TEST((turn_of(decode_stream(future, stream_stopping("a_reason_from_the_future"))).stop_reason == StopReason::end_turn));
+  BOOST_TEST((turn_of(decode_stream(future, stream_stopping("a_reason_from_the_future"))).stop_reason ==
+              StopReason::end_turn));
 }
 
 BOOST_AUTO_TEST_CASE(an_error_event_after_the_start_fails_the_try_as_retryable) {
   AnthropicStreamDecoder decoder;
   ApiFailure failure = failure_of(decode_stream(decoder,
-      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_x\",\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n"
-      "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n"));
+                                                "event: message_start\ndata: "
+                                                "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_x\",\"usage\":{"
+                                                "\"input_tokens\":10,\"output_tokens\":1}}}\n\n"
+                                                "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": "
+                                                "\"overloaded_error\", \"message\": \"Overloaded\"}}\n\n"));
   BOOST_TEST(failure.error_type == "overloaded_error");
   BOOST_TEST(failure.message == "Overloaded");
   BOOST_TEST((failure.retry == Retry::yes));
@@ -167,15 +176,19 @@ BOOST_AUTO_TEST_CASE(an_error_event_after_the_start_fails_the_try_as_retryable) 
 
 BOOST_AUTO_TEST_CASE(an_invalid_request_error_event_is_not_retried) {
   AnthropicStreamDecoder decoder;
-  ApiFailure failure = failure_of(decode_stream(decoder,
-      "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bad\"}}\n\n"));
+  ApiFailure failure = failure_of(
+      decode_stream(decoder,
+                    "event: error\ndata: "
+                    "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bad\"}}\n\n"));
   BOOST_TEST((failure.retry == Retry::no));
 }
 
 BOOST_AUTO_TEST_CASE(malformed_json_in_a_chunk_fails_the_try_quoting_it) {
   AnthropicStreamDecoder decoder;
-  ApiFailure failure = failure_of(decode_stream(decoder,
-      "event: content_block_delta\ndata: {\"type\": \"content_block_delta\",\"index\": 1,\"delta\": {\"type\": \"input_json_delta\",\"partial_json\": \"{\\\"location\\\": \\\"San Fra\"}}}\n\n"));
+  ApiFailure failure = failure_of(
+      decode_stream(decoder,
+                    "event: content_block_delta\ndata: {\"type\": \"content_block_delta\",\"index\": 1,\"delta\": "
+                    "{\"type\": \"input_json_delta\",\"partial_json\": \"{\\\"location\\\": \\\"San Fra\"}}}\n\n"));
   BOOST_TEST(failure.error_type == "stream.malformed");
   BOOST_TEST(failure.message.find("`content_block_delta` event") != std::string::npos);
   BOOST_TEST((failure.retry == Retry::yes));

@@ -1,5 +1,5 @@
-#include "model/anthropic_api.h"
 #include "model/api_model_client.h"
+#include "model/anthropic_api.h"
 #include "model/openai_api.h"
 #include "support/fakes.h"
 #include "support/replay_server.h"
@@ -25,14 +25,15 @@ struct ClientRig {
   ClientRig() { settings.idle_timeout = 2s; }
 
   std::unique_ptr<ApiModelClient> anthropic(const std::string& url, std::optional<ModelPrice> price = std::nullopt) {
-    return std::make_unique<ApiModelClient>("anthropic/claude-sonnet-4-5",
-                                            make_anthropic_api(ApiEndpoint{url, k_key}, RequestSettings{"claude-sonnet-4-5", {}, {}}),
-                                            price, settings, clock, sleeper(), k_key);
+    return std::make_unique<ApiModelClient>(
+        "anthropic/claude-sonnet-4-5",
+        make_anthropic_api(ApiEndpoint{url, k_key}, RequestSettings{"claude-sonnet-4-5", {}, {}}), price, settings,
+        clock, sleeper(), k_key);
   }
   std::unique_ptr<ApiModelClient> openai(const std::string& url, const std::string& key) {
-    return std::make_unique<ApiModelClient>("openai/gpt-4o",
-                                            make_openai_api(ApiEndpoint{url + "/v1", key}, RequestSettings{"gpt-4o", {}, {}}),
-                                            std::nullopt, settings, clock, sleeper(), key);
+    return std::make_unique<ApiModelClient>(
+        "openai/gpt-4o", make_openai_api(ApiEndpoint{url + "/v1", key}, RequestSettings{"gpt-4o", {}, {}}),
+        std::nullopt, settings, clock, sleeper(), key);
   }
   SleepFunction sleeper() {
     return [this](std::chrono::milliseconds wait) {
@@ -44,11 +45,13 @@ struct ClientRig {
 
 Conversation hello() { return Conversation{"You are terse.", {Message{Role::user, "Say hi.", {}, {}, {}}}}; }
 
-ScriptedResponse anthropic_error(int status, const std::string& type, const std::string& message, const std::string& request_id,
+ScriptedResponse anthropic_error(int status, const std::string& type, const std::string& message,
+                                 const std::string& request_id,
                                  std::vector<std::pair<std::string, std::string>> headers = {}) {
   headers.emplace_back("request-id", request_id);
-  return json_response(status, R"({"type":"error","error":{"type":")" + type + R"(","message":")" + message +
-                                   R"("},"request_id":")" + request_id + R"("})",
+  return json_response(status,
+                       R"({"type":"error","error":{"type":")" + type + R"(","message":")" + message +
+                           R"("},"request_id":")" + request_id + R"("})",
                        std::move(headers));
 }
 
@@ -90,8 +93,8 @@ BOOST_AUTO_TEST_CASE(lines_and_events_split_across_chunks_decode_the_same) {
 }
 
 BOOST_AUTO_TEST_CASE(a_429_waits_the_servers_retry_after_then_succeeds) {
-  ReplayServer server({anthropic_error(429, "rate_limit_error", "synthetic: per-minute rate limit exceeded", "req_test_429",
-                                       {{"retry-after", "7"}}),
+  ReplayServer server({anthropic_error(429, "rate_limit_error", "synthetic: per-minute rate limit exceeded",
+                                       "req_test_429", {{"retry-after", "7"}}),
                        good_reply()});
   auto client = anthropic(server.url());
   auto turn = client->complete(hello(), {});
@@ -132,8 +135,11 @@ BOOST_AUTO_TEST_CASE(a_500_then_success) {
 
 BOOST_AUTO_TEST_CASE(an_error_event_mid_stream_discards_the_partial_turn_and_retries) {
   std::string partial = model_fixture("anthropic_tool_use.sse");
-  partial = partial.substr(0, partial.find("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1"));
-  partial += "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n";
+  partial = partial.substr(
+      0, partial.find("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1"));
+  partial +=
+      "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": "
+      "\"Overloaded\"}}\n\n";
   ReplayServer server({sse_response(partial, "req_broken"), good_reply()});
   auto client = anthropic(server.url());
   auto turn = client->complete(hello(), {});
@@ -196,16 +202,18 @@ BOOST_AUTO_TEST_CASE(a_404_for_an_unknown_model_names_the_endpoint) {
   ReplayServer server({anthropic_error(404, "not_found_error", "model: claude-sonnet-9", "req_404")});
   auto turn = anthropic(server.url())->complete(hello(), {});
   BOOST_REQUIRE(!turn.has_value());
-  BOOST_TEST(turn.error().message.find("HTTP 404 not_found_error: model: claude-sonnet-9 (request id req_404); check the "
-                                       "model name and ANTHROPIC_BASE_URL (calling " + server.url() + "/v1/messages)") !=
-             std::string::npos);
+  BOOST_TEST(
+      turn.error().message.find("HTTP 404 not_found_error: model: claude-sonnet-9 (request id req_404); check the "
+                                "model name and ANTHROPIC_BASE_URL (calling " +
+                                server.url() + "/v1/messages)") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(retries_give_up_after_the_limit_saying_how_many_tries_over_how_long) {
   settings.max_retries = 2;
   ReplayServer server({anthropic_error(529, "overloaded_error", "Overloaded", "r1", {{"retry-after", "2"}}),
                        anthropic_error(529, "overloaded_error", "Overloaded", "r2", {{"retry-after", "2"}}),
-                       anthropic_error(529, "overloaded_error", "Overloaded", "r3", {{"retry-after", "2"}}), good_reply()});
+                       anthropic_error(529, "overloaded_error", "Overloaded", "r3", {{"retry-after", "2"}}),
+                       good_reply()});
   auto client = anthropic(server.url());
   auto turn = client->complete(hello(), {});
   BOOST_REQUIRE(!turn.has_value());
@@ -227,7 +235,8 @@ BOOST_AUTO_TEST_CASE(an_unreachable_endpoint_is_retried_then_named) {
   auto turn = anthropic(url)->complete(hello(), {});
   BOOST_REQUIRE(!turn.has_value());
   BOOST_TEST(turn.error().message.find("gave up after 2 tries") != std::string::npos);
-  BOOST_TEST(turn.error().message.find("connection: POST " + url + "/v1/messages: connection refused; check ANTHROPIC_BASE_URL") !=
+  BOOST_TEST(turn.error().message.find("connection: POST " + url +
+                                       "/v1/messages: connection refused; check ANTHROPIC_BASE_URL") !=
              std::string::npos);
 }
 
@@ -237,22 +246,25 @@ BOOST_AUTO_TEST_CASE(the_attempts_deadline_cuts_a_call_in_flight) {
   silent.end = ResponseEnd::go_silent;
   ReplayServer server({silent, good_reply()});
   settings.idle_timeout = 30s;
-  ApiModelClient client("anthropic/claude-sonnet-4-5",
-                        make_anthropic_api(ApiEndpoint{server.url(), k_key}, RequestSettings{"claude-sonnet-4-5", {}, {}}),
-                        std::nullopt, settings, real_clock, sleeper(), k_key);
+  ApiModelClient client(
+      "anthropic/claude-sonnet-4-5",
+      make_anthropic_api(ApiEndpoint{server.url(), k_key}, RequestSettings{"claude-sonnet-4-5", {}, {}}), std::nullopt,
+      settings, real_clock, sleeper(), k_key);
   const auto start = SteadyClock::now();
   client.set_deadline(real_clock.now() + 600ms);
   auto turn = client.complete(hello(), {});
   const long long took = ms_since(start);
   BOOST_REQUIRE(!turn.has_value());
-  BOOST_TEST(turn.error().message.find("the attempt's time limit was reached during the model call") != std::string::npos);
+  BOOST_TEST(turn.error().message.find("the attempt's time limit was reached during the model call") !=
+             std::string::npos);
   BOOST_TEST(took >= 550);
   BOOST_TEST(took < 3000);
   BOOST_TEST(server.requests().size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_prompt_too_long_ends_the_turn_with_a_context_window_stop) {
-  ReplayServer server({anthropic_error(400, "invalid_request_error", "prompt is too long: 210931 tokens > 200000 maximum", "req_long")});
+  ReplayServer server({anthropic_error(400, "invalid_request_error",
+                                       "prompt is too long: 210931 tokens > 200000 maximum", "req_long")});
   auto turn = anthropic(server.url())->complete(hello(), {});
   BOOST_REQUIRE(turn.has_value());
   BOOST_TEST((turn->stop_reason == StopReason::context_window));
@@ -267,10 +279,11 @@ BOOST_AUTO_TEST_CASE(a_200_that_is_not_an_event_stream_is_refused_plainly) {
 
 BOOST_AUTO_TEST_CASE(an_openai_401_echoing_a_masked_key_never_shows_the_key) {
   const std::string key = "sk-proj-FAKEKEYabcdefghijklmnopqrstuvwxyz0123456789";
-  ReplayServer server({json_response(401,
-                                     R"({"error":{"message":"Incorrect API key provided: sk-proj-********************************************6789. You can find your API key at https://platform.openai.com/account/api-keys. Key: )" +
-                                         key + R"(","type":"invalid_request_error","param":null,"code":"invalid_api_key"}})",
-                                     {{"x-request-id", "req_oai_401"}})});
+  ReplayServer server({json_response(
+      401,
+      R"({"error":{"message":"Incorrect API key provided: sk-proj-********************************************6789. You can find your API key at https://platform.openai.com/account/api-keys. Key: )" +
+          key + R"(","type":"invalid_request_error","param":null,"code":"invalid_api_key"}})",
+      {{"x-request-id", "req_oai_401"}})});
   auto turn = openai(server.url(), key)->complete(hello(), {});
   BOOST_REQUIRE(!turn.has_value());
   BOOST_TEST(turn.error().message.find(key) == std::string::npos);
@@ -280,10 +293,12 @@ BOOST_AUTO_TEST_CASE(an_openai_401_echoing_a_masked_key_never_shows_the_key) {
 }
 
 BOOST_AUTO_TEST_CASE(an_openai_quota_error_is_not_retried_and_says_why) {
-  ReplayServer server({json_response(429,
-                                     R"({"error":{"message":"You exceeded your current quota.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}})",
-                                     {{"retry-after", "1"}}),
-                       sse_response(model_fixture("openai_text.sse"))});
+  ReplayServer server(
+      {json_response(
+           429,
+           R"({"error":{"message":"You exceeded your current quota.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}})",
+           {{"retry-after", "1"}}),
+       sse_response(model_fixture("openai_text.sse"))});
   auto turn = openai(server.url(), "sk-x")->complete(hello(), {});
   BOOST_REQUIRE(!turn.has_value());
   BOOST_TEST(turn.error().message.find("credit, quota or spend limit") != std::string::npos);

@@ -31,18 +31,19 @@ BOOST_AUTO_TEST_CASE(the_body_maps_calls_results_and_images_and_asks_for_usage) 
   conversation.messages.push_back(results);
   std::vector<ToolSchema> tools = {ToolSchema{"read_file", "Reads a file", parse_json(R"({"type":"object"})").value()}};
   Json body = openai_request_body(conversation, tools, RequestSettings{"gpt-4o", std::nullopt, std::nullopt});
-  BOOST_TEST(body.dump() ==
-             R"({"model":"gpt-4o","messages":[{"role":"system","content":"You are a coding agent."},)"
-             R"({"role":"user","content":"Fix the bug."},)"
-             R"({"role":"assistant","content":null,"tool_calls":[)"
-             R"({"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"main.c\"}"}},)"
-             R"({"id":"call_2","type":"function","function":{"name":"screenshot","arguments":"{}"}}]},)"
-             R"({"role":"tool","tool_call_id":"call_1","content":"int main;"},)"
-             R"j({"role":"tool","tool_call_id":"call_2","content":"(no output)"},)j"
-             R"({"role":"user","content":[{"type":"text","text":"Images returned by tool call call_2:"},)"
-             R"({"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0K"}}]}],)"
-             R"("tools":[{"type":"function","function":{"name":"read_file","description":"Reads a file","parameters":{"type":"object"}}}],)"
-             R"("stream":true,"stream_options":{"include_usage":true}})");
+  BOOST_TEST(
+      body.dump() ==
+      R"({"model":"gpt-4o","messages":[{"role":"system","content":"You are a coding agent."},)"
+      R"({"role":"user","content":"Fix the bug."},)"
+      R"({"role":"assistant","content":null,"tool_calls":[)"
+      R"({"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"main.c\"}"}},)"
+      R"({"id":"call_2","type":"function","function":{"name":"screenshot","arguments":"{}"}}]},)"
+      R"({"role":"tool","tool_call_id":"call_1","content":"int main;"},)"
+      R"j({"role":"tool","tool_call_id":"call_2","content":"(no output)"},)j"
+      R"({"role":"user","content":[{"type":"text","text":"Images returned by tool call call_2:"},)"
+      R"({"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0K"}}]}],)"
+      R"("tools":[{"type":"function","function":{"name":"read_file","description":"Reads a file","parameters":{"type":"object"}}}],)"
+      R"("stream":true,"stream_options":{"include_usage":true}})");
 }
 
 BOOST_AUTO_TEST_CASE(limits_are_sent_only_when_set_and_the_key_only_when_there_is_one) {
@@ -72,7 +73,7 @@ BOOST_AUTO_TEST_CASE(a_text_reply_reads_the_usage_only_chunk_before_done) {
   ModelTurn turn = decode_fixture("openai_text.sse", decoder);
   BOOST_TEST(turn.message.text == "The tests pass now.");
   BOOST_TEST((turn.stop_reason == StopReason::end_turn));
-  BOOST_TEST(turn.usage.input_tokens == 2130 - 1920);   // prompt_tokens includes the cached ones
+  BOOST_TEST(turn.usage.input_tokens == 2130 - 1920);  // prompt_tokens includes the cached ones
   BOOST_TEST(turn.usage.cache_read_input_tokens == 1920);
   BOOST_TEST(turn.usage.output_tokens == 9);
   BOOST_TEST(decoder.response_model() == "gpt-4o-2024-08-06");
@@ -111,22 +112,30 @@ BOOST_AUTO_TEST_CASE(a_length_stop_mid_call_reports_the_call_and_does_not_return
 
 BOOST_AUTO_TEST_CASE(a_refusal_and_a_content_filter_stop_are_refusals) {
   OpenAiStreamDecoder refused;
-  ModelTurn turn = turn_of(decode_stream(refused,
-      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't help with that.\"},\"finish_reason\":null}]}\n\n"
+  ModelTurn turn = turn_of(decode_stream(
+      refused,
+      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't help with "
+      "that.\"},\"finish_reason\":null}]}\n\n"
       "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"));
   BOOST_TEST((turn.stop_reason == StopReason::refusal));
   BOOST_TEST(turn.message.text == "I can't help with that.");
   OpenAiStreamDecoder filtered;
   BOOST_TEST((turn_of(decode_stream(filtered,
-                  "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"content_filter\"}]}\n\ndata: [DONE]\n\n"))
+                                    "data: "
+                                    "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"content_"
+                                    "filter\"}]}\n\ndata: [DONE]\n\n"))
                   .stop_reason == StopReason::refusal));
 }
 
 BOOST_AUTO_TEST_CASE(reasoning_text_from_compatible_servers_is_kept_as_thinking) {
   OpenAiStreamDecoder decoder;
-  ModelTurn turn = turn_of(decode_stream(decoder,
-      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Think first.\"},\"finish_reason\":null}]}\n\n"
-      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Done.\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"));
+  ModelTurn turn =
+      turn_of(decode_stream(decoder,
+                            "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Think "
+                            "first.\"},\"finish_reason\":null}]}\n\n"
+                            "data: "
+                            "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Done.\"},\"finish_"
+                            "reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"));
   BOOST_REQUIRE(turn.message.thinking.size() == 1u);
   BOOST_TEST(turn.message.thinking[0].thinking == "Think first.");
   BOOST_TEST(turn.message.text == "Done.");
@@ -134,21 +143,26 @@ BOOST_AUTO_TEST_CASE(reasoning_text_from_compatible_servers_is_kept_as_thinking)
 
 BOOST_AUTO_TEST_CASE(an_error_object_mid_stream_fails_the_try) {
   OpenAiStreamDecoder decoder;
-  ApiFailure failure = failure_of(decode_stream(decoder,
+  ApiFailure failure = failure_of(decode_stream(
+      decoder,
       "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"},\"finish_reason\":null}]}\n\n"
-      "data: {\"error\":{\"message\":\"The server had an error while processing your request.\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n"));
+      "data: {\"error\":{\"message\":\"The server had an error while processing your "
+      "request.\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n"));
   BOOST_TEST(failure.error_type == "server_error");
   BOOST_TEST((failure.retry == Retry::yes));
 }
 
 BOOST_AUTO_TEST_CASE(a_stream_without_done_or_finish_reason_is_incomplete_but_a_finished_one_is_accepted) {
   OpenAiStreamDecoder cut;
-  ApiFailure failure = failure_of(decode_stream(cut,
+  ApiFailure failure = failure_of(decode_stream(
+      cut,
       "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"},\"finish_reason\":null}]}\n\n"));
   BOOST_TEST(failure.error_type == "stream.incomplete");
   OpenAiStreamDecoder finished;
-  ModelTurn turn = turn_of(decode_stream(finished,
-      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\"},\"finish_reason\":\"stop\"}]}\n\n"));
+  ModelTurn turn = turn_of(decode_stream(
+      finished,
+      "data: "
+      "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\"},\"finish_reason\":\"stop\"}]}\n\n"));
   BOOST_TEST(turn.message.text == "Hello");
   BOOST_TEST(!finished.usage_reported());
 }

@@ -43,7 +43,8 @@ BOOST_AUTO_TEST_CASE(the_cost_prices_each_kind_of_token) {
 
 BOOST_AUTO_TEST_CASE(a_users_table_is_read_from_a_file_and_cache_prices_default_to_input) {
   TempFolder folder;
-  auto path = folder.write("prices.json", R"({"version": "team-7", "models": {"openai/llama3": {"input": 0.1, "output": 0.2}}})");
+  auto path = folder.write("prices.json",
+                           R"({"version": "team-7", "models": {"openai/llama3": {"input": 0.1, "output": 0.2}}})");
   auto table = load_price_table(path);
   BOOST_REQUIRE(table.has_value());
   BOOST_TEST(table->version == "team-7");
@@ -60,11 +61,13 @@ BOOST_AUTO_TEST_CASE(a_context_window_is_read_when_given_and_must_be_a_positive_
   BOOST_TEST(table->find("openai/a")->output == 2.0);
   BOOST_TEST(!table->find("openai/b")->context_window.has_value());
   for (const char* bad : {"0", "-5", "1.5", "\"big\""}) {
-    auto wrong = parse_price_table(std::string(R"({"version": "1", "models": {"openai/x": {"input": 1, "output": 2, "context_window": )") +
-                                       bad + "}}}",
-                                   "p.json");
+    auto wrong = parse_price_table(
+        std::string(R"({"version": "1", "models": {"openai/x": {"input": 1, "output": 2, "context_window": )") + bad +
+            "}}}",
+        "p.json");
     BOOST_REQUIRE(!wrong.has_value());
-    BOOST_TEST(wrong.error().message == "p.json: models.\"openai/x\".context_window: must be a whole number of tokens, at least 1");
+    BOOST_TEST(wrong.error().message ==
+               "p.json: models.\"openai/x\".context_window: must be a whole number of tokens, at least 1");
   }
 }
 
@@ -74,8 +77,10 @@ BOOST_AUTO_TEST_CASE(mistakes_in_a_table_name_the_entry_and_suggest_the_key) {
   BOOST_TEST(typo.error().message ==
              "p.json: models.\"openai/x\": unknown key 'ouput' (did you mean 'output'?); the keys are input, output, "
              "cache_read, cache_write, context_window");
-  auto negative = parse_price_table(R"({"version": "1", "models": {"openai/x": {"input": -1, "output": 2}}})", "p.json");
-  BOOST_TEST(negative.error().message == "p.json: models.\"openai/x\".input: must be a number of USD per million tokens, at least 0");
+  auto negative =
+      parse_price_table(R"({"version": "1", "models": {"openai/x": {"input": -1, "output": 2}}})", "p.json");
+  BOOST_TEST(negative.error().message ==
+             "p.json: models.\"openai/x\".input: must be a number of USD per million tokens, at least 0");
   auto unversioned = parse_price_table(R"({"models": {}})", "p.json");
   BOOST_TEST(unversioned.error().message == "p.json: 'version' is missing; it is written in every report");
   BOOST_TEST(!load_price_table("/nonexistent/prices.json").has_value());

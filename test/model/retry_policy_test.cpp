@@ -29,8 +29,8 @@ BOOST_AUTO_TEST_CASE(quota_and_spend_limit_errors_are_never_retried_even_as_429)
       head, ApiErrorBody{"rate_limit_error", "enforced_spend_limit_reached", "spend limit", ""}, Clock::WallTime{});
   BOOST_TEST(anthropic.billing);
   BOOST_TEST((anthropic.retry == Retry::no));
-  ApiFailure openai =
-      classify_error_response(head, ApiErrorBody{"insufficient_quota", "insufficient_quota", "quota", ""}, Clock::WallTime{});
+  ApiFailure openai = classify_error_response(
+      head, ApiErrorBody{"insufficient_quota", "insufficient_quota", "quota", ""}, Clock::WallTime{});
   BOOST_TEST((openai.retry == Retry::no));
   ApiFailure busy = classify_error_response(head, ApiErrorBody{"rate_limit_error", "", "busy", ""}, Clock::WallTime{});
   BOOST_TEST((busy.retry == Retry::yes));
@@ -40,14 +40,16 @@ BOOST_AUTO_TEST_CASE(quota_and_spend_limit_errors_are_never_retried_even_as_429)
 
 BOOST_AUTO_TEST_CASE(a_400_for_a_prompt_too_long_is_a_context_window_stop) {
   ApiFailure anthropic = classify_error_response(
-      ResponseHead{400}, ApiErrorBody{"invalid_request_error", "", "prompt is too long: 210000 tokens > 200000 maximum", ""},
+      ResponseHead{400},
+      ApiErrorBody{"invalid_request_error", "", "prompt is too long: 210000 tokens > 200000 maximum", ""},
       Clock::WallTime{});
   BOOST_TEST(anthropic.context_window);
   ApiFailure openai = classify_error_response(
-      ResponseHead{400}, ApiErrorBody{"invalid_request_error", "context_length_exceeded", "too long", ""}, Clock::WallTime{});
+      ResponseHead{400}, ApiErrorBody{"invalid_request_error", "context_length_exceeded", "too long", ""},
+      Clock::WallTime{});
   BOOST_TEST(openai.context_window);
-  ApiFailure other = classify_error_response(ResponseHead{400}, ApiErrorBody{"invalid_request_error", "", "roles must alternate", ""},
-                                             Clock::WallTime{});
+  ApiFailure other = classify_error_response(
+      ResponseHead{400}, ApiErrorBody{"invalid_request_error", "", "roles must alternate", ""}, Clock::WallTime{});
   BOOST_TEST(!other.context_window);
 }
 
@@ -63,8 +65,8 @@ BOOST_AUTO_TEST_CASE(retry_after_reads_milliseconds_then_seconds_then_an_http_da
 BOOST_AUTO_TEST_CASE(the_server_wait_is_used_when_it_is_within_the_cap) {
   BOOST_TEST(backoff_wait(0, 7000ms, 60s, 0.5).count() == 7000);
   BOOST_TEST(backoff_wait(3, 120000ms, 120s, 0.5).count() == 120000);
-  BOOST_TEST(backoff_wait(0, 61000ms, 60s, 0.0).count() == 500);   // beyond the cap: computed
-  BOOST_TEST(backoff_wait(0, 0ms, 60s, 0.0).count() == 500);       // zero or negative: computed
+  BOOST_TEST(backoff_wait(0, 61000ms, 60s, 0.0).count() == 500);  // beyond the cap: computed
+  BOOST_TEST(backoff_wait(0, 0ms, 60s, 0.0).count() == 500);      // zero or negative: computed
 }
 
 BOOST_AUTO_TEST_CASE(the_computed_wait_doubles_from_half_a_second_to_eight_with_up_to_a_quarter_off) {

@@ -116,7 +116,8 @@ BOOST_AUTO_TEST_CASE(the_total_limit_stops_a_server_that_trickles_keep_alives_fo
 }
 
 BOOST_AUTO_TEST_CASE(a_connection_closed_mid_stream_ends_the_body_early) {
-  ScriptedResponse response = sse_response("event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: content_block_delta\ndata: {\"ty");
+  ScriptedResponse response = sse_response(
+      "event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: content_block_delta\ndata: {\"ty");
   response.end = ResponseEnd::close_connection;
   ReplayServer server({response});
   auto stream = HttpStream::open(post_to(server.url()), HttpLimits{});

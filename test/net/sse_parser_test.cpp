@@ -66,7 +66,9 @@ BOOST_AUTO_TEST_CASE(an_event_without_its_blank_line_stays_pending_and_is_not_di
 }
 
 BOOST_AUTO_TEST_CASE(a_byte_order_mark_ids_and_unknown_fields_are_handled) {
-  auto events = parse("\xEF\xBB\xBF" "id: 7\nretry: 10\nfoo: bar\ndata: y\n\n");
+  auto events = parse(
+      "\xEF\xBB\xBF"
+      "id: 7\nretry: 10\nfoo: bar\ndata: y\n\n");
   BOOST_REQUIRE(events.size() == 1u);
   BOOST_TEST(events[0].id == "7");
   BOOST_TEST(events[0].data == "y");

@@ -21,9 +21,9 @@ std::string judge(const std::string& host) {
 BOOST_AUTO_TEST_SUITE(web_address)
 
 BOOST_AUTO_TEST_CASE(every_spelling_of_loopback_is_the_loopback_address) {
-  for (const char* host : {"127.0.0.1", "127.1", "0177.0.0.1", "0x7f.1", "0x7f000001", "2130706433", "017700000001",
-                           "0x7f.0x0.0x0.0x1", "0177.0x0.0x0.0x1", "127.127.127.127", "[::ffff:127.0.0.1]",
-                           "::ffff:7f00:1"}) {
+  for (const char* host :
+       {"127.0.0.1", "127.1", "0177.0.0.1", "0x7f.1", "0x7f000001", "2130706433", "017700000001", "0x7f.0x0.0x0.0x1",
+        "0177.0x0.0x0.0x1", "127.127.127.127", "[::ffff:127.0.0.1]", "::ffff:7f00:1"}) {
     BOOST_TEST_CONTEXT(host) {
       auto numeric = parse_numeric_host(host);
       BOOST_REQUIRE(numeric.has_value());
@@ -92,8 +92,9 @@ BOOST_AUTO_TEST_CASE(local_and_metadata_names_are_refused_before_resolution) {
   BOOST_TEST(refused_host_name("LOCALHOST.").value_or("") == "a name for this machine");
   BOOST_TEST(refused_host_name("foo.localhost").value_or("") == "a name for this machine");
   BOOST_TEST(refused_host_name("metadata.google.internal").value_or("") == "a cloud metadata or internal name");
-  BOOST_TEST(refused_host_name("d\xC3\xB6" "cs.python.org").value_or("") ==
-             "a host name that is not plain ASCII (write its punycode xn-- form)");
+  BOOST_TEST(refused_host_name("d\xC3\xB6"
+                               "cs.python.org")
+                 .value_or("") == "a host name that is not plain ASCII (write its punycode xn-- form)");
   BOOST_TEST(!refused_host_name("docs.python.org").has_value());
   BOOST_TEST(!refused_host_name("xn--dcs-sna.python.org").has_value());
 }

@@ -23,9 +23,10 @@ then <a href="https://example.org/next">read on</a>.</p>
 <noscript>enable JavaScript</noscript>
 <p>caf&eacute; &#233; &#x2014; &nbsp;end</p>
 </body></html>)";
-  BOOST_TEST(html_to_text(html) ==
-             "# Install & run\n\nHome\n\n# Installing\n\nRun the installer, then read on (https://example.org/next).\n\n"
-             "- one\n- two <b>\n  keep\n    this\n\n| k | v\n| a | 1\n\ncaf&eacute; \xC3\xA9 \xE2\x80\x94 end\n");
+  BOOST_TEST(
+      html_to_text(html) ==
+      "# Install & run\n\nHome\n\n# Installing\n\nRun the installer, then read on (https://example.org/next).\n\n"
+      "- one\n- two <b>\n  keep\n    this\n\n| k | v\n| a | 1\n\ncaf&eacute; \xC3\xA9 \xE2\x80\x94 end\n");
 }
 
 BOOST_AUTO_TEST_CASE(entities_decode_and_unknown_ones_stay) {

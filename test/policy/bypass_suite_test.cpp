@@ -67,13 +67,15 @@ struct Case {
 };
 
 ToolCall bash(const std::string& command) { return ToolCall{"c", "bash", Json::object().set("command", command)}; }
-ToolCall file(const std::string& tool, const std::string& path) { return ToolCall{"c", tool, Json::object().set("path", path)}; }
+ToolCall file(const std::string& tool, const std::string& path) {
+  return ToolCall{"c", tool, Json::object().set("path", path)};
+}
 ToolCall fetch(const std::string& url) { return ToolCall{"c", "web_fetch", Json::object().set("url", url)}; }
 ToolCall mcp(const std::string& name) { return ToolCall{"c", name, Json::object()}; }
 
 Case allowed(const char* category, ToolCall call, std::string rule) {
-  return Case{category, std::move(call), Verdict::allow, rule.empty() ? DecisionBasis::approval_class : DecisionBasis::rule,
-              std::move(rule)};
+  return Case{category, std::move(call), Verdict::allow,
+              rule.empty() ? DecisionBasis::approval_class : DecisionBasis::rule, std::move(rule)};
 }
 Case denied_by(const char* category, ToolCall call, std::string rule) {
   return Case{category, std::move(call), Verdict::deny, DecisionBasis::rule, std::move(rule)};
@@ -270,7 +272,10 @@ std::vector<Case> names_and_hosts() {
       not_understood("web", fetch("https://docs.python.org@evil.example/"), "credentials"),
       not_understood("web", fetch("https://docs.python.org\\@evil.example/"), "backslash"),
       not_understood("web", fetch("file:///etc/passwd"), "only http and https"),
-      not_understood("web", fetch("https://d\xd0\xbe" "cs.python.org/"), "non-ASCII"),
+      not_understood("web",
+                     fetch("https://d\xd0\xbe"
+                           "cs.python.org/"),
+                     "non-ASCII"),
       not_understood("web", fetch("https://docs%2epython.org/"), "percent-encoded"),
   };
 }
@@ -304,8 +309,9 @@ std::size_t check_cases(const SuiteFixture& fixture, const std::vector<Case>& ca
   for (const Case& c : cases) {
     Decision decision = decide(fixture.policy, c.call, fixture.context);
     std::string input = c.call.input.dump();
-    BOOST_TEST_CONTEXT(c.category << ": " << c.call.name << " " << input << " -> " << to_string(decision.verdict) << " by "
-                                  << to_string(decision.basis) << " '" << decision.rule_id << "': " << decision.reason) {
+    BOOST_TEST_CONTEXT(c.category << ": " << c.call.name << " " << input << " -> " << to_string(decision.verdict)
+                                  << " by " << to_string(decision.basis) << " '" << decision.rule_id
+                                  << "': " << decision.reason) {
       BOOST_TEST((decision.verdict == c.verdict));
       BOOST_TEST(std::string(to_string(decision.basis)) == to_string(c.basis));
       if (c.basis == DecisionBasis::rule) {

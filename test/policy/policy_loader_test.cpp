@@ -98,7 +98,8 @@ BOOST_AUTO_TEST_CASE(a_sandbox_key_is_read_like_the_task_files) {
   BOOST_TEST(error_of("version: 1\nsandbox: {netwrk: off}\n") ==
              "policies/p.yaml:2:11: unknown key 'netwrk' in 'sandbox' (did you mean 'network'?)");
   BOOST_TEST(error_of("version: 1\nsandbox: off\n") != "");
-  BOOST_TEST(error_of("version: 1\nsandbx: {}\n") == "policies/p.yaml:2:1: unknown key 'sandbx' (did you mean 'sandbox'?)");
+  BOOST_TEST(error_of("version: 1\nsandbx: {}\n") ==
+             "policies/p.yaml:2:1: unknown key 'sandbx' (did you mean 'sandbox'?)");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_keys_get_a_suggestion) {
@@ -116,8 +117,8 @@ BOOST_AUTO_TEST_CASE(unknown_tool_names_are_errors_with_a_suggestion) {
              "policies/p.yaml:4:48: tool name patterns such as 'web_*' are for MCP tools only (mcp__SERVER__*)");
   BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: teleport\n") ==
              "policies/p.yaml:4:12: unknown tool 'teleport' (known tools: read_file, glob, grep, edit_file, "
-             "write_file, bash, process_output, process_kill, todo_write, context_status, ask_user, web_search, "
-             "web_fetch, or mcp__SERVER__TOOL)");
+             "write_file, bash, process_output, process_kill, todo_write, context_status, ask_user, web_fetch, "
+             "web_search, or mcp__SERVER__TOOL)");
 }
 
 BOOST_AUTO_TEST_CASE(duplicate_rule_ids_are_errors_naming_both_lines) {
@@ -146,25 +147,26 @@ BOOST_AUTO_TEST_CASE(a_misspelt_decision_or_id_gets_one_message) {
 }
 
 BOOST_AUTO_TEST_CASE(matchers_load_into_the_rule) {
-  Expected<Policy> policy = load_policy("version: 1\n"
-                                        "rules:\n"
-                                        "  - id: no-secrets\n"
-                                        "    deny: [read_file, bash]\n"
-                                        "    paths: [\"**/.env\", \"*.pem\", \"//etc/shadow\"]\n"
-                                        "  - id: run-tests\n"
-                                        "    allow: bash\n"
-                                        "    argv_prefix: [npm, run, [test, lint]]\n"
-                                        "    redirects: [/dev/null, \"&1\"]\n"
-                                        "    examples: {match: [npm run test], not_match: [npm run testx]}\n"
-                                        "  - id: git\n"
-                                        "    allow: bash\n"
-                                        "    argv_regex: [git, \"status|log\", ...]\n"
-                                        "  - id: docs\n"
-                                        "    allow: web_fetch\n"
-                                        "    hosts: [docs.python.org, \"*.readthedocs.io\"]\n"
-                                        "    schemes: [https, http]\n"
-                                        "    ports: [443, 8443]\n",
-                                        "p.yaml");
+  Expected<Policy> policy = load_policy(
+      "version: 1\n"
+      "rules:\n"
+      "  - id: no-secrets\n"
+      "    deny: [read_file, bash]\n"
+      "    paths: [\"**/.env\", \"*.pem\", \"//etc/shadow\"]\n"
+      "  - id: run-tests\n"
+      "    allow: bash\n"
+      "    argv_prefix: [npm, run, [test, lint]]\n"
+      "    redirects: [/dev/null, \"&1\"]\n"
+      "    examples: {match: [npm run test], not_match: [npm run testx]}\n"
+      "  - id: git\n"
+      "    allow: bash\n"
+      "    argv_regex: [git, \"status|log\", ...]\n"
+      "  - id: docs\n"
+      "    allow: web_fetch\n"
+      "    hosts: [docs.python.org, \"*.readthedocs.io\"]\n"
+      "    schemes: [https, http]\n"
+      "    ports: [443, 8443]\n",
+      "p.yaml");
   BOOST_REQUIRE_MESSAGE(policy.has_value(), (policy ? std::string() : policy.error().message));
   const std::vector<Rule>& rules = policy->rules;
   BOOST_REQUIRE_EQUAL(rules[0].paths.size(), 3u);
@@ -187,66 +189,75 @@ BOOST_AUTO_TEST_CASE(matchers_load_into_the_rule) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_regular_expressions_are_load_errors) {
-  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [git, \"(a\", \"(x)\\\\1\", \"(?=x)\"]\n") ==
-             "policies/p.yaml:5:23: invalid regular expression '(a': missing ): (a\n"
-             "policies/p.yaml:5:29: invalid regular expression '(x)\\1': invalid escape sequence: \\1\n"
-             "policies/p.yaml:5:39: invalid regular expression '(?=x)': invalid perl operator: (?=");
+  BOOST_TEST(
+      error_of(
+          "version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [git, \"(a\", \"(x)\\\\1\", \"(?=x)\"]\n") ==
+      "policies/p.yaml:5:23: invalid regular expression '(a': missing ): (a\n"
+      "policies/p.yaml:5:29: invalid regular expression '(x)\\1': invalid escape sequence: \\1\n"
+      "policies/p.yaml:5:39: invalid regular expression '(?=x)': invalid perl operator: (?=");
   BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [\"a{1000}{1000}\"]\n") ==
              "policies/p.yaml:5:18: invalid regular expression 'a{1000}{1000}': bad repetition operator: {1000}{1000}");
   // Compiled with a bounded memory budget: a pattern over it is refused, not built.
   BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [\"\\\\pL{1000}\"]\n") ==
              "policies/p.yaml:5:18: invalid regular expression '\\pL{1000}': pattern too large - compile failed");
-  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [\"...\", x, ..., y]\n") ==
-             "policies/p.yaml:5:18: '...' (any further words) may only end 'rules[0].argv_regex', after at least one pattern\n"
-             "policies/p.yaml:5:28: '...' (any further words) may only end 'rules[0].argv_regex', after at least one pattern");
+  BOOST_TEST(
+      error_of("version: 1\nrules:\n  - id: r\n    allow: bash\n    argv_regex: [\"...\", x, ..., y]\n") ==
+      "policies/p.yaml:5:18: '...' (any further words) may only end 'rules[0].argv_regex', after at least one pattern\n"
+      "policies/p.yaml:5:28: '...' (any further words) may only end 'rules[0].argv_regex', after at least one pattern");
 }
 
 BOOST_AUTO_TEST_CASE(bad_path_and_host_patterns_are_load_errors) {
-  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    deny: read_file\n    paths: [\"/src/**\", \"!x\", \"~/.ssh\", \"a/[b\", \"a/../b\"]\n") ==
-             "policies/p.yaml:5:13: '/src/**': a leading '/' is ambiguous: write 'src/**' for the workspace's, or "
-             "'//src/**' for the absolute path\n"
-             "policies/p.yaml:5:24: '!x': negated patterns ('!') are not supported: write a deny rule instead\n"
-             "policies/p.yaml:5:30: '~/.ssh': '~' is not expanded: name the folder inside the workspace, or an absolute "
-             "path as //PATH\n"
-             "policies/p.yaml:5:40: 'a/[b': the pattern has a '[' without its ']'\n"
-             "policies/p.yaml:5:48: 'a/../b': the pattern has a '..' segment, which means nothing in a pattern");
-  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: web_fetch\n    hosts: [Docs.Python.org, \"*.\", a..b]\n"
-                      "    ports: [70000]\n    schemes: [ftp]\n") ==
-             "policies/p.yaml:5:13: 'Docs.Python.org' is not a lower-case host name (letters, digits, '-' and '.'; '*.' "
-             "only at the start; internationalised names as xn--...)\n"
-             "policies/p.yaml:5:30: a host pattern must name a host\n"
-             "policies/p.yaml:5:36: 'a..b' has an empty label\n"
-             "policies/p.yaml:6:13: 'rules[0].ports[0]' must be at most 65535, got '70000'\n"
-             "policies/p.yaml:7:15: 'rules[0].schemes[0]' must be http or https, got 'ftp' (did you mean 'http'?)");
+  BOOST_TEST(
+      error_of("version: 1\nrules:\n  - id: r\n    deny: read_file\n    paths: [\"/src/**\", \"!x\", \"~/.ssh\", "
+               "\"a/[b\", \"a/../b\"]\n") ==
+      "policies/p.yaml:5:13: '/src/**': a leading '/' is ambiguous: write 'src/**' for the workspace's, or "
+      "'//src/**' for the absolute path\n"
+      "policies/p.yaml:5:24: '!x': negated patterns ('!') are not supported: write a deny rule instead\n"
+      "policies/p.yaml:5:30: '~/.ssh': '~' is not expanded: name the folder inside the workspace, or an absolute "
+      "path as //PATH\n"
+      "policies/p.yaml:5:40: 'a/[b': the pattern has a '[' without its ']'\n"
+      "policies/p.yaml:5:48: 'a/../b': the pattern has a '..' segment, which means nothing in a pattern");
+  BOOST_TEST(
+      error_of("version: 1\nrules:\n  - id: r\n    allow: web_fetch\n    hosts: [Docs.Python.org, \"*.\", a..b]\n"
+               "    ports: [70000]\n    schemes: [ftp]\n") ==
+      "policies/p.yaml:5:13: 'Docs.Python.org' is not a lower-case host name (letters, digits, '-' and '.'; '*.' "
+      "only at the start; internationalised names as xn--...)\n"
+      "policies/p.yaml:5:30: a host pattern must name a host\n"
+      "policies/p.yaml:5:36: 'a..b' has an empty label\n"
+      "policies/p.yaml:6:13: 'rules[0].ports[0]' must be at most 65535, got '70000'\n"
+      "policies/p.yaml:7:15: 'rules[0].schemes[0]' must be http or https, got 'ftp' (did you mean 'http'?)");
 }
 
 BOOST_AUTO_TEST_CASE(matchers_that_do_not_fit_the_rule_are_load_errors) {
-  BOOST_TEST(error_of("version: 1\nrules:\n"
-                      "  - id: a\n    allow: [bash, read_file]\n    argv_prefix: [make]\n"
-                      "  - id: b\n    allow: bash\n    paths: [src]\n"
-                      "  - id: c\n    deny: [web_fetch]\n    paths: [x]\n    redirects: [/dev/null]\n"
-                      "  - id: d\n    allow: bash\n    argv_prefix: [make]\n    argv_regex: [make]\n"
-                      "  - id: e\n    deny: bash\n    hosts: [example.com]\n") ==
-             "policies/p.yaml:5:5: 'argv_prefix' applies to bash only, not to 'read_file': put them in a rule of their own\n"
-             "policies/p.yaml:8:12: 'paths' cannot allow bash (not every argument is a path): allow bash commands with "
-             "argv_prefix or argv_regex, and deny paths in their arguments with a deny rule\n"
-             "policies/p.yaml:11:12: 'paths' applies to the file tools and bash, not to 'web_fetch': put them in a rule of "
-             "their own\n"
-             "policies/p.yaml:12:5: 'redirects' applies to bash only, not to 'web_fetch': put them in a rule of their own\n"
-             "policies/p.yaml:12:16: 'redirects' opts an allow rule in to redirections; a deny rule cannot take it\n"
-             "policies/p.yaml:16:17: a rule takes argv_prefix or argv_regex, not both\n"
-             "policies/p.yaml:19:5: 'hosts' applies to web_fetch only, not to 'bash': put them in a rule of their own");
+  BOOST_TEST(
+      error_of("version: 1\nrules:\n"
+               "  - id: a\n    allow: [bash, read_file]\n    argv_prefix: [make]\n"
+               "  - id: b\n    allow: bash\n    paths: [src]\n"
+               "  - id: c\n    deny: [web_fetch]\n    paths: [x]\n    redirects: [/dev/null]\n"
+               "  - id: d\n    allow: bash\n    argv_prefix: [make]\n    argv_regex: [make]\n"
+               "  - id: e\n    deny: bash\n    hosts: [example.com]\n") ==
+      "policies/p.yaml:5:5: 'argv_prefix' applies to bash only, not to 'read_file': put them in a rule of their own\n"
+      "policies/p.yaml:8:12: 'paths' cannot allow bash (not every argument is a path): allow bash commands with "
+      "argv_prefix or argv_regex, and deny paths in their arguments with a deny rule\n"
+      "policies/p.yaml:11:12: 'paths' applies to the file tools and bash, not to 'web_fetch': put them in a rule of "
+      "their own\n"
+      "policies/p.yaml:12:5: 'redirects' applies to bash only, not to 'web_fetch': put them in a rule of their own\n"
+      "policies/p.yaml:12:16: 'redirects' opts an allow rule in to redirections; a deny rule cannot take it\n"
+      "policies/p.yaml:16:17: a rule takes argv_prefix or argv_regex, not both\n"
+      "policies/p.yaml:19:5: 'hosts' applies to web_fetch only, not to 'bash': put them in a rule of their own");
 }
 
 BOOST_AUTO_TEST_CASE(mcp_names_that_could_collide_are_load_errors) {
-  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: [mcp__gh___x, mcp___x__y, mcp__a.b__c, mcp__gh__]\n") ==
-             "policies/p.yaml:4:13: 'mcp__gh___x' could be server 'gh_' or tool '_x': MCP names must not put '___' between "
-             "server and tool\n"
-             "policies/p.yaml:4:26: in 'mcp___x__y', the MCP server name '_x' starts or ends with '_' or holds '__', so "
-             "mcp__SERVER__TOOL names with it could be read as another server's\n"
-             "policies/p.yaml:4:38: in 'mcp__a.b__c', the MCP server name 'a.b' may hold only letters, digits, '-' and '_'\n"
-             "policies/p.yaml:4:51: 'mcp__gh__' is not a tool name: MCP tools are written mcp__SERVER__TOOL");
-  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: [mcp__github, \"mcp__*\", \"mcp__*__get_*\"]\n") == "");
+  BOOST_TEST(
+      error_of("version: 1\nrules:\n  - id: r\n    allow: [mcp__gh___x, mcp___x__y, mcp__a.b__c, mcp__gh__]\n") ==
+      "policies/p.yaml:4:13: 'mcp__gh___x' could be server 'gh_' or tool '_x': MCP names must not put '___' between "
+      "server and tool\n"
+      "policies/p.yaml:4:26: in 'mcp___x__y', the MCP server name '_x' starts or ends with '_' or holds '__', so "
+      "mcp__SERVER__TOOL names with it could be read as another server's\n"
+      "policies/p.yaml:4:38: in 'mcp__a.b__c', the MCP server name 'a.b' may hold only letters, digits, '-' and '_'\n"
+      "policies/p.yaml:4:51: 'mcp__gh__' is not a tool name: MCP tools are written mcp__SERVER__TOOL");
+  BOOST_TEST(error_of("version: 1\nrules:\n  - id: r\n    allow: [mcp__github, \"mcp__*\", \"mcp__*__get_*\"]\n") ==
+             "");
 }
 
 BOOST_AUTO_TEST_CASE(examples_are_checked_at_load_each_at_its_position) {

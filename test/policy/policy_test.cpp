@@ -1,5 +1,5 @@
-#include "model/conversation.h"
 #include "policy/policy.h"
+#include "model/conversation.h"
 #include "policy/policy_loader.h"
 #include "support/fixtures.h"
 
@@ -15,7 +15,9 @@ namespace {
 ToolCall call_of(const std::string& tool) { return ToolCall{"id", tool, Json::object()}; }
 
 /// Decides in a virtual workspace, as policy examples are.
-Decision decide(const Policy& policy, const ToolCall& call) { return agent_run::decide(policy, call, DecisionContext{}); }
+Decision decide(const Policy& policy, const ToolCall& call) {
+  return agent_run::decide(policy, call, DecisionContext{});
+}
 
 Rule rule(const std::string& id, Verdict verdict, std::vector<std::string> tools, bool ask = false) {
   return Rule{id, verdict, ask, std::move(tools), "msg", 1};
@@ -68,7 +70,8 @@ BOOST_AUTO_TEST_CASE(runner_state_tools_are_not_subject_to_rules) {
 BOOST_AUTO_TEST_CASE(unmatched_allow_lets_unnamed_tools_through) {
   Policy policy;
   policy.unmatched = Verdict::allow;
-  BOOST_TEST(decide(policy, ToolCall{"id", "bash", Json::object().set("command", "make -j2")}).verdict == Verdict::allow);
+  BOOST_TEST(decide(policy, ToolCall{"id", "bash", Json::object().set("command", "make -j2")}).verdict ==
+             Verdict::allow);
   BOOST_TEST(decide(policy, call_of("write_file")).verdict == Verdict::allow);
 }
 
@@ -85,22 +88,25 @@ Policy loaded(const std::string& yaml) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(redirections_need_a_rule_that_lists_them_even_when_unmatched_allows) {
-  Policy policy = loaded("version: 1\nunmatched: allow\nrules:\n"
-                         "  - id: make\n    allow: bash\n    argv_prefix: [make]\n    redirects: [/dev/null, \"&1\"]\n");
+  Policy policy = loaded(
+      "version: 1\nunmatched: allow\nrules:\n"
+      "  - id: make\n    allow: bash\n    argv_prefix: [make]\n    redirects: [/dev/null, \"&1\"]\n");
   BOOST_TEST(decide(policy, bash("make 2>&1 >/dev/null")).verdict == Verdict::allow);
   BOOST_TEST(decide(policy, bash("ls")).verdict == Verdict::allow);
   BOOST_TEST(decide(policy, bash("ls")).basis == DecisionBasis::unmatched);
   Decision to_file = decide(policy, bash("make > log.txt"));
   BOOST_TEST(to_file.verdict == Verdict::deny);
-  BOOST_TEST(to_file.reason == "no rule allows command 1 `make > log.txt` with its redirections (1>log.txt); rule 'make' "
-                               "(line 4) matches its words but not its redirections (add them to its 'redirects')");
+  BOOST_TEST(to_file.reason ==
+             "no rule allows command 1 `make > log.txt` with its redirections (1>log.txt); rule 'make' "
+             "(line 4) matches its words but not its redirections (add them to its 'redirects')");
   BOOST_TEST(decide(policy, bash("ls 2>/dev/null")).verdict == Verdict::deny);
 }
 
 BOOST_AUTO_TEST_CASE(a_bash_call_allowed_by_several_rules_names_them_all_and_each_step) {
-  Policy policy = loaded("version: 1\nrules:\n"
-                         "  - id: make\n    allow: bash\n    argv_prefix: [make]\n"
-                         "  - id: tests\n    allow: bash\n    argv_regex: [ctest, ...]\n");
+  Policy policy = loaded(
+      "version: 1\nrules:\n"
+      "  - id: make\n    allow: bash\n    argv_prefix: [make]\n"
+      "  - id: tests\n    allow: bash\n    argv_regex: [ctest, ...]\n");
   Decision decision = decide(policy, bash("make -j2 && ctest -V && make install"));
   BOOST_TEST(decision.verdict == Verdict::allow);
   BOOST_TEST(decision.rule_id == "make,tests");
@@ -109,8 +115,9 @@ BOOST_AUTO_TEST_CASE(a_bash_call_allowed_by_several_rules_names_them_all_and_eac
 }
 
 BOOST_AUTO_TEST_CASE(ask_rules_deny_commands_with_the_reason_of_no_human) {
-  Policy policy = loaded("version: 1\nunmatched: allow\nrules:\n"
-                         "  - id: push\n    ask: bash\n    argv_prefix: [git, push]\n    message: pushing needs a person\n");
+  Policy policy = loaded(
+      "version: 1\nunmatched: allow\nrules:\n"
+      "  - id: push\n    ask: bash\n    argv_prefix: [git, push]\n    message: pushing needs a person\n");
   Decision decision = decide(policy, bash("git status && git push origin main"));
   BOOST_TEST(decision.verdict == Verdict::deny);
   BOOST_TEST(decision.rule_id == "push");

@@ -1,5 +1,5 @@
-#include "policy/command_views.h"
 #include "policy/shell_parser.h"
+#include "policy/command_views.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -53,9 +53,10 @@ std::string bracketed(const Words& words) {
 /// Random words built from the characters that matter to quoting, kept when the parser accepts
 /// them as one simple command without redirections.
 std::vector<std::string> random_accepted_words(std::size_t count) {
-  static const std::string k_pieces[] = {"a",  "b",   "'",  "\"", "\\", " ", "\t", "\\\n", "=",  "~", "#", ":",
-                                         "-",  "/",   ".",  "'x y'", "\"q\\\"r\"", "\"\\\\\"", "\"\\a\"", "%", "^",
-                                         "@",  "+",   ",",  "\\'", "\\\"", "''", "\"\"", "\"\n\"", "\\ ", "é"};
+  static const std::string k_pieces[] = {"a",          "b",        "'",       "\"",   "\\",     " ",   "\t", "\\\n",
+                                         "=",          "~",        "#",       ":",    "-",      "/",   ".",  "'x y'",
+                                         "\"q\\\"r\"", "\"\\\\\"", "\"\\a\"", "%",    "^",      "@",   "+",  ",",
+                                         "\\'",        "\\\"",     "''",      "\"\"", "\"\n\"", "\\ ", "é"};
   std::mt19937 random(20240611);
   std::vector<std::string> accepted;
   while (accepted.size() < count) {
@@ -78,7 +79,8 @@ BOOST_AUTO_TEST_CASE(quote_removal_and_escapes_give_the_real_argv) {
   BOOST_TEST((argvs_of("r''m -rf 'a b' \"c d\"") == std::vector<Words>{{"rm", "-rf", "a b", "c d"}}));
   BOOST_TEST((argvs_of("\\rm a\\ b \"x\\\"y\" \"p\\q\" 'it'\\''s'") ==
               std::vector<Words>{{"rm", "a b", "x\"y", "p\\q", "it's"}}));
-  BOOST_TEST((argvs_of("ec\\\nho \"one\\\ntwo\" 'three\nfour'") == std::vector<Words>{{"echo", "onetwo", "three\nfour"}}));
+  BOOST_TEST(
+      (argvs_of("ec\\\nho \"one\\\ntwo\" 'three\nfour'") == std::vector<Words>{{"echo", "onetwo", "three\nfour"}}));
   BOOST_TEST((argvs_of("git log HEAD~2 a#b --x=1") == std::vector<Words>{{"git", "log", "HEAD~2", "a#b", "--x=1"}}));
 }
 
@@ -94,8 +96,8 @@ BOOST_AUTO_TEST_CASE(redirections_are_parsed_with_their_descriptors) {
   BOOST_REQUIRE(parse.understood());
   const SimpleCommand& command = parse.commands.at(0);
   BOOST_TEST((command.argv == Words{"make"}));
-  std::vector<ShellRedirect> expected = {{2, ">&", "1"},  {1, ">", "out.log"}, {2, ">", "err file"},
-                                         {0, "<", "in"}, {1, ">>", "append"},  {12, ">", "x"}};
+  std::vector<ShellRedirect> expected = {{2, ">&", "1"}, {1, ">", "out.log"}, {2, ">", "err file"},
+                                         {0, "<", "in"}, {1, ">>", "append"}, {12, ">", "x"}};
   BOOST_TEST((command.redirects == expected));
   BOOST_TEST(command.redirects[0].rule_target() == "&1");
   ShellParse quoted = parse_shell("echo \"2\">x a2>y");
@@ -135,9 +137,17 @@ BOOST_AUTO_TEST_CASE(what_is_not_understood_fails_closed_with_a_reason_and_a_pos
 
 BOOST_AUTO_TEST_CASE(what_sh_and_bash_do_with_accepted_words_is_what_the_parser_says) {
   std::vector<std::string> lines = {
-      "r''m -rf 'a b' \"c d\"", "\\rm a\\ b", "\"x\\\"y\" \"p\\q\" \"\\\\\" \"\\$\" \"\\`\"", "'it'\\''s' a\\'b",
-      "ec\\\nho \"one\\\ntwo\"", "HEAD~2 a#b --x=1 %^@+,:", "'multi\nline' \"tab\there\"", "\"caf\xc3\xa9\" '\xe2\x82\xac'",
-      "a\\\\b 'a\\b' \"a\\b\"", "\\# \\~ \\* \\$x", "'' \"\" x''y",
+      "r''m -rf 'a b' \"c d\"",
+      "\\rm a\\ b",
+      "\"x\\\"y\" \"p\\q\" \"\\\\\" \"\\$\" \"\\`\"",
+      "'it'\\''s' a\\'b",
+      "ec\\\nho \"one\\\ntwo\"",
+      "HEAD~2 a#b --x=1 %^@+,:",
+      "'multi\nline' \"tab\there\"",
+      "\"caf\xc3\xa9\" '\xe2\x82\xac'",
+      "a\\\\b 'a\\b' \"a\\b\"",
+      "\\# \\~ \\* \\$x",
+      "'' \"\" x''y",
   };
   for (const std::string& line : random_accepted_words(300)) lines.push_back(line);
   std::vector<std::string> expected;
@@ -179,7 +189,8 @@ BOOST_AUTO_TEST_CASE(wrappers_show_the_commands_they_run) {
   BOOST_TEST((views_of("find . -execdir rm '{}' + -exec ls ';'").argvs.size() == 3u));
   BOOST_TEST((views_of("xargs -I X -P 2 cp X y").argvs.back() == Words{"cp", "X", "y"}));
   BOOST_TEST((views_of("bash script.sh").argvs.size() == 1u));
-  BOOST_TEST(views_of("sh -c 'ls *'").problem == "the script run by sh is not understood: the unquoted glob character '*'; quote it");
+  BOOST_TEST(views_of("sh -c 'ls *'").problem ==
+             "the script run by sh is not understood: the unquoted glob character '*'; quote it");
   BOOST_TEST((views_of("sh -c \"sh -c 'sh -c \\\"rm z\\\"'\"").argvs.back() == Words{"rm", "z"}));
   BOOST_TEST(views_of("sh -c 'echo x > out'").redirects.size() == 1u);
   BOOST_TEST(program_name("/usr/bin/rm") == "rm");

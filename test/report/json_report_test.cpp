@@ -32,10 +32,10 @@ test::CommandResult validate_against_schema(const Json& json) {
                         "python3-jsonschema is missing (Debian package python3-jsonschema): " << probe.output);
   test::TempFolder folder;
   folder.write("report.json", json.dump_pretty());
-  std::string command = "/usr/bin/python3 " +
-                        test::shell_quote((test::source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
-                        " " + test::shell_quote((test::source_root() / "reports/report.schema.json").string()) +
-                        " report.json";
+  std::string command =
+      "/usr/bin/python3 " +
+      test::shell_quote((test::source_root() / "test/fixtures/report/validate_json_schema.py").string()) + " " +
+      test::shell_quote((test::source_root() / "reports/report.schema.json").string()) + " report.json";
   return test::run_shell(command, folder.path());
 }
 
@@ -83,16 +83,19 @@ BOOST_AUTO_TEST_CASE(attempt_lists_and_figures_keep_the_struct_field_names) {
              R"({"turn":1,"id":"call_1","name":"read_file","input_summary":"src/a.py","decision":"allowed",)"
              R"("decided_by":"approval_class","rule_id":"","reason":"","duration_ms":12,"result_bytes":340,)"
              R"("is_error":false})");
-  BOOST_TEST(at(attempt, "edits").as_array().at(0).dump() ==
-             R"({"turn":2,"tool_call_id":"call_2","tool":"edit_file","path":"src/a.py","lines_added":4,"lines_removed":1,)"
-             R"("diagnostics":null})");
+  BOOST_TEST(
+      at(attempt, "edits").as_array().at(0).dump() ==
+      R"({"turn":2,"tool_call_id":"call_2","tool":"edit_file","path":"src/a.py","lines_added":4,"lines_removed":1,)"
+      R"("diagnostics":null})");
   BOOST_TEST(at(attempt, "usage").dump() ==
              R"({"input_tokens":1000,"output_tokens":200,"cache_read_input_tokens":30,)"
              R"("cache_creation_input_tokens":4,"reasoning_tokens":50,"estimated":false,"cost_usd":0.25})");
-  BOOST_TEST(at(attempt, "durations").dump() ==
-             R"({"total_ms":1234,"setup_ms":100,"model_ms":800,"tools_ms":200,"checks_ms":134,"workspace_ms":0,"cleanup_ms":0})");
-  BOOST_TEST(at(attempt, "setup").as_array().at(0).dump() ==
-             R"({"run":"pip install -e .","passed":true,"exit_code":0,"timed_out":false,"duration_ms":100,"output_tail":""})");
+  BOOST_TEST(
+      at(attempt, "durations").dump() ==
+      R"({"total_ms":1234,"setup_ms":100,"model_ms":800,"tools_ms":200,"checks_ms":134,"workspace_ms":0,"cleanup_ms":0})");
+  BOOST_TEST(
+      at(attempt, "setup").as_array().at(0).dump() ==
+      R"({"run":"pip install -e .","passed":true,"exit_code":0,"timed_out":false,"duration_ms":100,"output_tail":""})");
   BOOST_TEST(at(attempt, "checks").as_array().at(0).dump() ==
              R"({"run":"python3 -m pytest -q","passed":false,"exit_code":1,"timed_out":false,"duration_ms":134,)"
              R"("output_tail":"FAILED test_a.py::test_parse\n"})");
@@ -101,8 +104,8 @@ BOOST_AUTO_TEST_CASE(attempt_lists_and_figures_keep_the_struct_field_names) {
 
 BOOST_AUTO_TEST_CASE(totals_are_recomputed_from_the_attempts) {
   RunReport report = sample_report();
-  report.attempts[2].tool_calls.push_back(
-      ToolCallRecord{2, "call_9", "bash", "curl https://example.com", "denied", "rule", "deny-net", "no network", 0, 0, true});
+  report.attempts[2].tool_calls.push_back(ToolCallRecord{2, "call_9", "bash", "curl https://example.com", "denied",
+                                                         "rule", "deny-net", "no network", 0, 0, true});
   report.attempts[3].usage.cost_usd = 0.5;
   report.attempts[3].usage.reasoning_tokens = 0;
   Json totals = at(at(parsed(report), "run"), "totals");
@@ -154,8 +157,8 @@ BOOST_AUTO_TEST_CASE(control_characters_and_invalid_utf8_still_give_parseable_js
 BOOST_AUTO_TEST_CASE(writer_output_validates_against_the_report_schema) {
   RunReport report = sample_report();
   report.attempts[1].usage.cost_usd.reset();
-  report.attempts[2].tool_calls.push_back(
-      ToolCallRecord{2, "call_9", "bash", "curl https://example.com", "denied", "rule", "deny-net", "no network", 0, 0, true});
+  report.attempts[2].tool_calls.push_back(ToolCallRecord{2, "call_9", "bash", "curl https://example.com", "denied",
+                                                         "rule", "deny-net", "no network", 0, 0, true});
   test::CommandResult result = validate_against_schema(report_to_json(report));
   BOOST_TEST(result.exit_code == 0, result.output);
   BOOST_TEST(result.output == "");

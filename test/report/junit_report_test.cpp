@@ -107,7 +107,8 @@ BOOST_AUTO_TEST_CASE(passed_failed_error_and_skipped_mix_validates_with_one_suit
   BOOST_TEST(xpath(xml, "//testsuite[@name='rename']/@skipped") == "1");
   BOOST_TEST(xpath(xml, "//testcase[@name='fix-bug #r2']/failure/@type") == "check.failed");
   BOOST_TEST(xpath(xml, "//testcase[@name='rename #r1']/error/@type") == "model.unavailable");
-  BOOST_TEST(xpath(xml, "//testcase[@name='rename #r1']/error/@message") == "model API: 529 overloaded after 4 retries");
+  BOOST_TEST(xpath(xml, "//testcase[@name='rename #r1']/error/@message") ==
+             "model API: 529 overloaded after 4 retries");
   BOOST_TEST(xpath(xml, "//testcase[@name='rename #r2']/skipped/@message") == "not in shard 2/3");
   BOOST_TEST(xpath(xml, "count(//testcase[@name='fix-bug #r1']/*)") == "1");
 }
@@ -130,8 +131,8 @@ BOOST_AUTO_TEST_CASE(repeats_and_models_give_distinct_case_names) {
 BOOST_AUTO_TEST_CASE(failure_body_holds_failed_setup_and_checks_and_denied_calls) {
   AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::failed);
   attempt.setup.back() = CheckRecord{"make deps", false, -1, true, 60000, "fetching"};
-  attempt.tool_calls.push_back(
-      ToolCallRecord{2, "call_9", "bash", "curl https://example.com", "denied", "rule", "deny-net", "no network", 0, 0, true});
+  attempt.tool_calls.push_back(ToolCallRecord{2, "call_9", "bash", "curl https://example.com", "denied", "rule",
+                                              "deny-net", "no network", 0, 0, true});
   attempt.tool_calls.push_back(
       ToolCallRecord{3, "call_10", "write_file", ".git/config", "denied", "protected_path", "", "", 0, 0, true});
   std::string xml = report_to_junit(one_attempt_report(attempt));
@@ -183,7 +184,8 @@ BOOST_AUTO_TEST_CASE(control_characters_become_visible_text_everywhere) {
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_and_non_characters_are_replaced_and_the_document_stays_valid) {
   AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::failed);
-  attempt.message = "lone \xff, cut \xe2\x82, surrogate \xed\xa0\x80, nonchar \xef\xbf\xbe\xef\xbf\xbf, ok \xe2\x82\xac";
+  attempt.message =
+      "lone \xff, cut \xe2\x82, surrogate \xed\xa0\x80, nonchar \xef\xbf\xbe\xef\xbf\xbf, ok \xe2\x82\xac";
   std::string xml = report_to_junit(one_attempt_report(attempt));
   check_valid(xml);
   std::string replacement = "\xef\xbf\xbd";
@@ -246,9 +248,10 @@ BOOST_AUTO_TEST_CASE(a_run_without_attempts_is_a_valid_empty_document) {
   report.attempts.clear();
   std::string xml = report_to_junit(report);
   check_valid(xml);
-  BOOST_TEST(xml == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                    "<testsuites name=\"agent-run\" tests=\"0\" failures=\"0\" errors=\"0\" time=\"5.250\">\n"
-                    "</testsuites>\n");
+  BOOST_TEST(xml ==
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<testsuites name=\"agent-run\" tests=\"0\" failures=\"0\" errors=\"0\" time=\"5.250\">\n"
+             "</testsuites>\n");
 }
 
 BOOST_AUTO_TEST_CASE(project_schema_rejects_what_junit_10_rejects) {

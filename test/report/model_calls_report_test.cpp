@@ -44,8 +44,9 @@ BOOST_AUTO_TEST_CASE(model_calls_their_failed_tries_warnings_and_the_price_table
   const Json& attempt = json.find("attempts")->as_array().at(0);
   const Json::Array& calls = attempt.find("model_calls")->as_array();
   BOOST_REQUIRE(calls.size() == 2u);
-  BOOST_TEST(calls[0].find("failed_tries")->as_array()[0].dump() ==
-             R"({"try":1,"status":429,"error_type":"rate_limit_error","message":"rate limited","request_id":"req_429","wait_ms":7000,"duration_ms":35})");
+  BOOST_TEST(
+      calls[0].find("failed_tries")->as_array()[0].dump() ==
+      R"({"try":1,"status":429,"error_type":"rate_limit_error","message":"rate limited","request_id":"req_429","wait_ms":7000,"duration_ms":35})");
   BOOST_TEST(calls[1].get_string("error") == "gave up after 7 tries");
   BOOST_TEST(attempt.find("warnings")->as_array().size() == 1u);
 }
@@ -53,9 +54,10 @@ BOOST_AUTO_TEST_CASE(model_calls_their_failed_tries_warnings_and_the_price_table
 BOOST_AUTO_TEST_CASE(the_report_with_model_calls_validates_against_the_schema) {
   TempFolder folder;
   folder.write("report.json", report_to_json(report_with_model_calls()).dump_pretty());
-  CommandResult valid = run_shell("python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
-                                      " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
-                                  folder.path());
+  CommandResult valid =
+      run_shell("python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+                    " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+                folder.path());
   BOOST_TEST_INFO(valid.output);
   BOOST_TEST(valid.exit_code == 0);
 }

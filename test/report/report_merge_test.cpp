@@ -42,8 +42,9 @@ BOOST_AUTO_TEST_CASE(shards_merge_in_task_order_with_the_run_spanning_them_all) 
   std::vector<MergeInput> inputs = {
       {"shard-2", shard_report(2, 2, {sample_attempt("b", 0, Outcome::passed), sample_attempt("d", 0, Outcome::failed)},
                                "2026-08-22T10:00:05Z")},
-      {"shard-1", shard_report(1, 2, {sample_attempt("a", 0, Outcome::passed), sample_attempt("a", 1, Outcome::error),
-                                      sample_attempt("c", 0, Outcome::passed)},
+      {"shard-1", shard_report(1, 2,
+                               {sample_attempt("a", 0, Outcome::passed), sample_attempt("a", 1, Outcome::error),
+                                sample_attempt("c", 0, Outcome::passed)},
                                "2026-08-22T10:00:00Z")}};
   inputs[0].report.interrupted = true;
   auto merged = merge_reports(inputs, {"agent-run", "merge", "shard-1", "shard-2"});
@@ -76,9 +77,10 @@ BOOST_AUTO_TEST_CASE(runs_of_one_task_with_different_models_get_folders_named_by
   two.shard.reset();
   auto merged = merge_reports({{"night-a", one}, {"night-b", two}}, {});
   BOOST_REQUIRE(merged.has_value());
-  BOOST_TEST(ids_and_paths(merged->report) == (std::vector<std::string>{"t 0 attempts/t/script/1/transcript.jsonl",
-                                                                        "t 0 attempts/t/openai-gpt/1/transcript.jsonl"}),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      ids_and_paths(merged->report) == (std::vector<std::string>{"t 0 attempts/t/script/1/transcript.jsonl",
+                                                                 "t 0 attempts/t/openai-gpt/1/transcript.jsonl"}),
+      boost::test_tools::per_element());
   BOOST_TEST(merged->copies[2].from == std::filesystem::path("night-b/attempts/t/1/transcript.jsonl"));
 }
 
@@ -101,8 +103,9 @@ BOOST_AUTO_TEST_CASE(overlapping_and_mismatched_runs_are_refused_with_the_folder
              "ffffffffffff); merge runs of the same task files");
   RunReport newer = b;
   newer.runner_version = "0.2.0";
-  BOOST_TEST(merge_error({{"x", a}, {"y", newer}}) ==
-             "mismatched runs: 'x' was written by agent-run 0.1.0 and 'y' by 0.2.0; merge reports of one runner version");
+  BOOST_TEST(
+      merge_error({{"x", a}, {"y", newer}}) ==
+      "mismatched runs: 'x' was written by agent-run 0.1.0 and 'y' by 0.2.0; merge reports of one runner version");
   RunReport other_policy = b;
   a.policy_file = "p1.yaml";
   a.policy_sha256 = std::string(64, '1');
@@ -126,8 +129,9 @@ BOOST_AUTO_TEST_CASE(a_missing_shard_is_a_warning_not_a_refusal) {
   RunReport c = shard_report(3, 3, {sample_attempt("c", 0, Outcome::passed)}, "2026-08-22T10:00:00Z");
   auto merged = merge_reports({{"x", a}, {"z", c}}, {});
   BOOST_REQUIRE(merged.has_value());
-  BOOST_TEST(merged->warnings == std::vector<std::string>{"shard 2/3 is missing: its attempts are not in the merged report"},
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      merged->warnings == std::vector<std::string>{"shard 2/3 is missing: its attempts are not in the merged report"},
+      boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(merged_files_are_copied_and_missing_ones_listed) {

@@ -41,8 +41,8 @@ RunReport full_report() {
   first.warnings = {"limits.cost_usd ($1.00) was not enforced: the cost of openai/x is unknown"};
   first.todos = {TodoItem{"read the parser", "completed"}, TodoItem{"fix the bug", "in_progress"}};
   first.questions.push_back(QuestionRecord{2, "Which database?", {"sqlite", "postgres"}, "sqlite", "rule", 0});
-  first.background_processes.push_back(BackgroundProcessRecord{"bg1", "python3 -m http.server", 4242, "attempt_end",
-                                                               -1, 15, 1234, 5000});
+  first.background_processes.push_back(
+      BackgroundProcessRecord{"bg1", "python3 -m http.server", 4242, "attempt_end", -1, 15, 1234, 5000});
   first.escaped_processes.push_back(EscapedProcessRecord{4250, "sleep 1000"});
   first.sandboxed = true;
   EditDiagnostics diagnostics;
@@ -131,12 +131,21 @@ BOOST_AUTO_TEST_CASE(errors_name_the_file_and_the_field) {
              "out/report.json: attempts[0].usage.cost_usd: expected a number or null");
   BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [{"outcome": "passed"}]})") ==
              "out/report.json: attempts[0]: has no task_id");
-  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
-                           R"({"task_id": "a", "outcome": "passed", "model_calls": [{"failed_tries": [{"try": "one"}]}]}]})") ==
+  BOOST_TEST(error_reading(
+                 R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                 R"({"task_id": "a", "outcome": "passed", "model_calls": [{"failed_tries": [{"try": "one"}]}]}]})") ==
              "out/report.json: attempts[0].model_calls[0].failed_tries[0].try: expected a whole number");
   BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
                            R"({"task_id": "a", "outcome": "passed", "questions": [{"options": ["a", 2]}]}]})") ==
              "out/report.json: attempts[0].questions[0].options[1]: expected a string");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "failed", "outcome_type": "check.flaky"}]})") ==
+             "out/report.json: attempts[0].outcome_type: expected an outcome type (passed, check.failed, ...), got "
+             "\"check.flaky\"");
+  BOOST_TEST(
+      error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"
+                    R"({"task_id": "a", "outcome": "passed", "stop_reason": "tired"}]})") ==
+      "out/report.json: attempts[0].stop_reason: expected a stop reason (end_turn, limit.turns, ...), got 'tired'");
   test::TempFolder folder;
   folder.write("report.json", "{\"schema\": ");
   auto truncated = read_report_file(folder.path() / "report.json");

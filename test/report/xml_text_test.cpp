@@ -30,12 +30,15 @@ BOOST_AUTO_TEST_CASE(control_characters_del_and_c1_controls_become_visible_hex) 
 }
 
 BOOST_AUTO_TEST_CASE(non_characters_fffe_and_ffff_become_visible_hex) {
-  BOOST_TEST(xml_printable("a\xef\xbf\xbe" "b\xef\xbf\xbf" "c") == "a#xFFFEb#xFFFFc");
+  BOOST_TEST(xml_printable("a\xef\xbf\xbe"
+                           "b\xef\xbf\xbf"
+                           "c") == "a#xFFFEb#xFFFFc");
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_and_encoded_surrogates_become_replacement_characters) {
   std::string replacement = "\xef\xbf\xbd";
-  BOOST_TEST(xml_printable("a\xff" "b") == "a" + replacement + "b");
+  BOOST_TEST(xml_printable("a\xff"
+                           "b") == "a" + replacement + "b");
   BOOST_TEST(xml_printable("cut\xe2\x82") == "cut" + replacement + replacement);
   BOOST_TEST(xml_printable("\xed\xa0\x80") == replacement + replacement + replacement);
   BOOST_TEST(xml_printable("\xc0\xaf") == replacement + replacement);

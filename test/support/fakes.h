@@ -44,8 +44,8 @@ class RecordingModel final : public ModelClient {
   std::vector<Conversation> received;
   std::function<void()> on_call;
   std::optional<std::string> fail_with;
-  std::optional<Clock::SteadyTime> deadline;   // what the loop set
-  ModelCallRecord call_record;                 // what last_call() reports (request id, failed tries)
+  std::optional<Clock::SteadyTime> deadline;  // what the loop set
+  ModelCallRecord call_record;                // what last_call() reports (request id, failed tries)
 
  private:
   std::vector<ModelTurn> m_turns;

@@ -2,6 +2,7 @@
 
 #include "support/fixtures.h"
 
+#include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPRequestHandler.h>
 #include <Poco/Net/HTTPRequestHandlerFactory.h>
 #include <Poco/Net/HTTPServer.h>
@@ -9,18 +10,17 @@
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerRequestImpl.h>
 #include <Poco/Net/HTTPServerResponse.h>
-#include <Poco/Net/Context.h>
 #include <Poco/Net/SSLManager.h>
 #include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/StreamCopier.h>
 #include <boost/test/unit_test.hpp>
 
+#include <strings.h>
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
 #include <sstream>
-#include <strings.h>
 
 namespace agent_run::test {
 
@@ -135,8 +135,10 @@ std::vector<std::string> split_events(const std::string& stream) {
 }
 
 std::vector<std::pair<std::string, std::string>> stream_headers(const std::string& request_id) {
-  return {{"Content-Type", "text/event-stream; charset=utf-8"}, {"Cache-Control", "no-cache"},
-          {"request-id", request_id}, {"x-request-id", request_id}};
+  return {{"Content-Type", "text/event-stream; charset=utf-8"},
+          {"Cache-Control", "no-cache"},
+          {"request-id", request_id},
+          {"x-request-id", request_id}};
 }
 
 }  // namespace
@@ -154,8 +156,8 @@ ReplayServer::ReplayServer(std::vector<ScriptedResponse> responses, std::optiona
   const Poco::Net::SocketAddress loopback("127.0.0.1", 0);
   if (tls) {
     Poco::Net::initializeSSL();
-    Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, tls->key_file,
-                                                             tls->certificate_file, "", Poco::Net::Context::VERIFY_NONE);
+    Poco::Net::Context::Ptr context = new Poco::Net::Context(
+        Poco::Net::Context::TLS_SERVER_USE, tls->key_file, tls->certificate_file, "", Poco::Net::Context::VERIFY_NONE);
     m_state->socket = std::make_unique<Poco::Net::SecureServerSocket>(loopback, 64, context);
     m_state->tls = true;
   } else {
@@ -164,7 +166,8 @@ ReplayServer::ReplayServer(std::vector<ScriptedResponse> responses, std::optiona
   Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
   params->setKeepAlive(false);
   params->setMaxThreads(8);
-  m_state->server = std::make_unique<Poco::Net::HTTPServer>(new ReplayHandlerFactory(*m_state), *m_state->socket, params);
+  m_state->server =
+      std::make_unique<Poco::Net::HTTPServer>(new ReplayHandlerFactory(*m_state), *m_state->socket, params);
   m_state->server->start();
 }
 
@@ -180,8 +183,8 @@ ReplayServer::~ReplayServer() {
 }
 
 std::string ReplayServer::url() const {
-  return std::string(m_state->tls ? "https" : "http") + "://127.0.0.1:" +
-         std::to_string(m_state->socket->address().port());
+  return std::string(m_state->tls ? "https" : "http") +
+         "://127.0.0.1:" + std::to_string(m_state->socket->address().port());
 }
 
 std::vector<ReceivedRequest> ReplayServer::requests() const {
@@ -199,7 +202,8 @@ ScriptedResponse sse_response(const std::string& stream, const std::string& requ
 ScriptedResponse sse_response_in_pieces(const std::string& stream, std::size_t bytes) {
   ScriptedResponse response;
   response.headers = stream_headers("req_pieces");
-  for (std::size_t start = 0; start < stream.size(); start += bytes) response.chunks.push_back(stream.substr(start, bytes));
+  for (std::size_t start = 0; start < stream.size(); start += bytes)
+    response.chunks.push_back(stream.substr(start, bytes));
   return response;
 }
 
@@ -217,8 +221,8 @@ ServerTls make_self_signed_certificate(const std::string& folder) {
   ServerTls tls{folder + "/cert.pem", folder + "/key.pem"};
   CommandResult made = run_shell(
       "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost "
-      "-addext subjectAltName=IP:127.0.0.1,DNS:localhost -keyout " + shell_quote(tls.key_file) + " -out " +
-          shell_quote(tls.certificate_file),
+      "-addext subjectAltName=IP:127.0.0.1,DNS:localhost -keyout " +
+          shell_quote(tls.key_file) + " -out " + shell_quote(tls.certificate_file),
       folder);
   BOOST_REQUIRE_MESSAGE(made.exit_code == 0, "openssl failed: " + made.output);
   return tls;

@@ -19,7 +19,7 @@ struct ScriptedResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::vector<std::string> chunks;
-  std::chrono::milliseconds chunk_delay{0};   // pause before each chunk
+  std::chrono::milliseconds chunk_delay{0};  // pause before each chunk
   ResponseEnd end = ResponseEnd::complete;
 };
 

@@ -1,12 +1,12 @@
 #include "support/web_test_server.h"
 
+#include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPRequestHandler.h>
 #include <Poco/Net/HTTPRequestHandlerFactory.h>
 #include <Poco/Net/HTTPServer.h>
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
-#include <Poco/Net/Context.h>
 #include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
@@ -117,7 +117,8 @@ Expected<std::vector<IpAddress>> TableResolver::resolve(const std::string& host)
   std::lock_guard lock(m_mutex);
   int call = m_calls[host]++;
   auto found = m_answers.find(host);
-  if (found == m_answers.end() || found->second.empty()) return make_error("cannot resolve '" + host + "': unknown name");
+  if (found == m_answers.end() || found->second.empty())
+    return make_error("cannot resolve '" + host + "': unknown name");
   const auto& answer = found->second[std::min<std::size_t>(static_cast<std::size_t>(call), found->second.size() - 1)];
   std::vector<IpAddress> addresses;
   for (const std::string& text : answer) addresses.push_back(*IpAddress::parse(text));

@@ -18,8 +18,8 @@ struct WebRoute {
   int status = 200;
   std::string content_type = "text/html; charset=utf-8";
   std::string body;
-  std::string location;                        // for redirects
-  std::chrono::milliseconds trickle{0};        // pause between 1-byte chunks of the body, when set
+  std::string location;                  // for redirects
+  std::chrono::milliseconds trickle{0};  // pause between 1-byte chunks of the body, when set
 };
 
 /// A key and certificate (PEM files) for a TLS test server.

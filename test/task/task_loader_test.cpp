@@ -252,8 +252,7 @@ BOOST_AUTO_TEST_CASE(keys_of_later_versions_are_not_supported_yet) {
                       "mcp_servers:\n  fs: {command: npx}\n"
                       "answers:\n  - otherwise: fail\n"
                       "commit: {branch: b}\n"
-                      "sandbox: {network: off}\n") ==
-             "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet");
+                      "sandbox: {network: off}\n") == "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet");
 }
 
 BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {
@@ -264,8 +263,9 @@ BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {
              "'no_new_diagnostics: true'\n"
              "tasks/x.yaml:6:5: 'checks[3].run' must not be empty\n"
              "tasks/x.yaml:7:5: 'checks[4]' has both 'run' and 'no_new_diagnostics'; make them two checks");
-  BOOST_TEST(error_of("prompt: p\ndiagnostics: off\nchecks:\n  - no_new_diagnostics: true\n") ==
-             "tasks/x.yaml:4:25: 'checks[0].no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
+  BOOST_TEST(
+      error_of("prompt: p\ndiagnostics: off\nchecks:\n  - no_new_diagnostics: true\n") ==
+      "tasks/x.yaml:4:25: 'checks[0].no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
   BOOST_TEST(error_of("prompt: p\nchecks: [make test]\n") ==
              "tasks/x.yaml:2:10: 'checks[0]' must be a map, got 'make test'");
 }
@@ -301,8 +301,9 @@ BOOST_AUTO_TEST_CASE(a_missing_file_is_an_error_naming_it) {
 }
 
 BOOST_AUTO_TEST_CASE(no_new_diagnostics_is_a_check_kind) {
-  Expected<Task> task = load_task("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: true\n  - no_new_diagnostics: false\n",
-                                  "tasks/x.yaml");
+  Expected<Task> task =
+      load_task("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: true\n  - no_new_diagnostics: false\n",
+                "tasks/x.yaml");
   BOOST_REQUIRE(task.has_value());
   BOOST_REQUIRE(task->checks.size() == 2u);
   BOOST_TEST(task->checks[0].run == "make test");

@@ -24,12 +24,13 @@ std::string error_of(const std::string& text) {
 BOOST_AUTO_TEST_SUITE(task_session_keys)
 
 BOOST_AUTO_TEST_CASE(answers_are_rules_then_a_fallback) {
-  Task task = load("prompt: p\n"
-                   "answers:\n"
-                   "  - question: \"(?i)which python\"\n"
-                   "    choose: \"3.11\"\n"
-                   "  - {question: 'delete', choose: 'No'}\n"
-                   "  - otherwise: fail\n");
+  Task task = load(
+      "prompt: p\n"
+      "answers:\n"
+      "  - question: \"(?i)which python\"\n"
+      "    choose: \"3.11\"\n"
+      "  - {question: 'delete', choose: 'No'}\n"
+      "  - otherwise: fail\n");
   BOOST_REQUIRE_EQUAL(task.answers.rules.size(), 2u);
   BOOST_TEST(task.answers.rules[0].question == "(?i)which python");
   BOOST_TEST(task.answers.rules[0].choose == "3.11");

@@ -18,14 +18,15 @@ Json question(const std::string& text, std::vector<std::string> options) {
 
 struct AskFixture {
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
   AskFixture() {
-    context.session.answers.rules = {AnswerRule{"(?i)which python", "3.11"}, AnswerRule{"(?i)^delete", "no"},
-                                     AnswerRule{"(?i)name the branch", "agent/refactor"}};
-    context.session.status.turns_used = 3;
+    scope.answers.rules = {AnswerRule{"(?i)which python", "3.11"}, AnswerRule{"(?i)^delete", "no"},
+                           AnswerRule{"(?i)name the branch", "agent/refactor"}};
+    session.status.turns_used = 3;
   }
   ToolOutput ask(const std::string& text, std::vector<std::string> options) {
-    return tools.find("ask_user")->run(question(text, std::move(options)), context);
+    return tools.find("ask_user")->run(question(text, std::move(options)), scope, session, std::chrono::minutes(2));
   }
 };
 
@@ -37,8 +38,8 @@ BOOST_AUTO_TEST_CASE(a_matching_rule_picks_an_option_spelled_as_the_model_wrote_
   ToolOutput output = ask("Delete the old config files?", {"Yes", "No"});
   BOOST_TEST(!output.is_error);
   BOOST_TEST(output.content == "Answer: No\n(no human is watching; the task's answers: rule 2 gave this answer)\n");
-  BOOST_REQUIRE_EQUAL(context.session.questions.size(), 1u);
-  const QuestionRecord& record = context.session.questions[0];
+  BOOST_REQUIRE_EQUAL(session.questions.size(), 1u);
+  const QuestionRecord& record = session.questions[0];
   BOOST_TEST(record.turn == 3);
   BOOST_TEST(record.question == "Delete the old config files?");
   BOOST_TEST((record.options == std::vector<std::string>{"Yes", "No"}));
@@ -50,7 +51,7 @@ BOOST_AUTO_TEST_CASE(a_matching_rule_picks_an_option_spelled_as_the_model_wrote_
 BOOST_AUTO_TEST_CASE(a_rule_may_answer_with_a_text_that_is_no_option) {
   ToolOutput output = ask("Please name the branch to use", {"main", "develop"});
   BOOST_TEST(output.content.starts_with("Answer: agent/refactor\n"));
-  BOOST_TEST(context.session.questions.at(0).answer == "agent/refactor");
+  BOOST_TEST(session.questions.at(0).answer == "agent/refactor");
 }
 
 BOOST_AUTO_TEST_CASE(fallback_deny_tells_the_model_to_decide) {
@@ -60,52 +61,54 @@ BOOST_AUTO_TEST_CASE(fallback_deny_tells_the_model_to_decide) {
   BOOST_TEST(output.content ==
              "No human is available to answer, and the task has no answer for this question. Decide yourself, carry "
              "on, and say in your final message what you chose and why.\n");
-  BOOST_TEST(context.session.questions.at(0).answered_by == "deny");
-  BOOST_TEST(context.session.questions.at(0).answer == "");
+  BOOST_TEST(session.questions.at(0).answered_by == "deny");
+  BOOST_TEST(session.questions.at(0).answer == "");
 }
 
 BOOST_AUTO_TEST_CASE(fallback_first_picks_the_first_option) {
-  context.session.answers.otherwise = AnswerFallback::first;
+  scope.answers.otherwise = AnswerFallback::first;
   ToolOutput output = ask("Use tabs or spaces?", {"tabs", "spaces"});
   BOOST_TEST(output.content ==
              "Answer: tabs\n(no human is watching and no rule matched; the task says to take the first option)\n");
-  BOOST_TEST(context.session.questions.at(0).answered_by == "first");
-  BOOST_TEST(context.session.questions.at(0).answer == "tabs");
+  BOOST_TEST(session.questions.at(0).answered_by == "first");
+  BOOST_TEST(session.questions.at(0).answer == "tabs");
 }
 
 BOOST_AUTO_TEST_CASE(fallback_fail_ends_the_attempt_with_a_clear_type) {
-  context.session.answers.otherwise = AnswerFallback::fail;
+  scope.answers.otherwise = AnswerFallback::fail;
   ToolOutput output = ask("Use tabs or spaces?", {"tabs", "spaces"});
   BOOST_TEST(output.is_error);
   BOOST_REQUIRE(output.ends_attempt.has_value());
-  BOOST_TEST(output.ends_attempt->type == "ask_user.unanswered");
-  BOOST_TEST(output.ends_attempt->message ==
-             "the agent asked \"Use tabs or spaces?\" and no rule of the task's answers: matched; its fallback is fail");
-  BOOST_TEST(context.session.questions.at(0).answered_by == "fail");
+  BOOST_TEST((output.ends_attempt->stop == AgentStop::ask_user_unanswered));
+  BOOST_TEST(
+      output.ends_attempt->message ==
+      "the agent asked \"Use tabs or spaces?\" and no rule of the task's answers: matched; its fallback is fail");
+  BOOST_TEST(session.questions.at(0).answered_by == "fail");
   BOOST_TEST(!ask("Which Python should I target?", {"3.10", "3.11"}).ends_attempt.has_value());  // rules still answer
 }
 
 BOOST_AUTO_TEST_CASE(a_question_needs_two_to_ten_options) {
   BOOST_TEST(ask("Ok?", {"yes"}).content == "ask_user: options must list 2 to 10 choices");
   BOOST_TEST(ask("Ok?", {"yes", ""}).content == "ask_user: each option must be a non-empty string");
-  BOOST_TEST(context.session.questions.empty());
+  BOOST_TEST(session.questions.empty());
 }
 
 BOOST_AUTO_TEST_CASE(in_the_agent_loop_fail_stops_at_once_and_skips_the_rest_of_the_turn) {
   TempFolder folder;
-  context.workspace = folder.path();
-  context.session.answers.otherwise = AnswerFallback::fail;
+  scope.workspace = folder.path();
+  scope.answers.otherwise = AnswerFallback::fail;
   ModelTurn turn = calls_tool("c1", "ask_user", question("Deploy to production?", {"yes", "no"}));
   turn.message.tool_calls.push_back(ToolCall{"c2", "todo_write", Json::object().set("todos", Json::array())});
   RecordingModel model({turn, says("should not be asked")});
   FakeClock clock;
-  AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
-  AgentRun run = loop.run("ship it", Limits{}, context);
-  BOOST_TEST(run.stop == "ask_user.unanswered");
-  BOOST_TEST(run.message.find("Deploy to production?") != std::string::npos);
-  BOOST_TEST(model.received.size() == 1u);      // the model is not asked again
-  BOOST_TEST(run.tool_calls.size() == 1u);      // c2 was not run
-  BOOST_TEST(context.session.questions.size() == 1u);
+  AgentLoop loop(model, tools, builtin_policy(), clock);
+  AgentRecord run;
+  AgentRun last = loop.run("ship it", Limits{}, scope, session, run);
+  BOOST_TEST((run.stop_reason == AgentStop::ask_user_unanswered));
+  BOOST_TEST(last.message.find("Deploy to production?") != std::string::npos);
+  BOOST_TEST(model.received.size() == 1u);  // the model is not asked again
+  BOOST_TEST(run.tool_calls.size() == 1u);  // c2 was not run
+  BOOST_TEST(session.questions.size() == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -23,15 +23,17 @@ namespace {
 struct BashFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
+  std::chrono::milliseconds timeout = std::chrono::minutes(2);  // what one call may take
   BashFixture() {
-    context.workspace = folder.path();
-    context.environment = {std::string("PATH=") + std::getenv("PATH")};
+    scope.workspace = folder.path();
+    scope.environment = {std::string("PATH=") + std::getenv("PATH")};
   }
   ToolOutput bash(const std::string& command, int timeout_seconds = 0) {
     Json input = Json::object().set("command", command);
     if (timeout_seconds > 0) input.set("timeout", timeout_seconds);
-    return tools.find("bash")->run(input, context);
+    return tools.find("bash")->run(input, scope, session, timeout);
   }
 };
 
@@ -83,38 +85,39 @@ BOOST_AUTO_TEST_CASE(a_flood_of_output_is_capped_head_and_tail_with_the_omitted_
 }
 
 BOOST_AUTO_TEST_CASE(the_environment_lacks_what_the_task_marks_secret_and_carries_the_attempt_marker) {
-  context.environment.push_back("VISIBLE=yes");
-  context.environment.push_back("DATABASE_URL=postgres://user:pw@db/app");
-  context.session.secrets = {"DATABASE_URL"};
+  scope.environment.push_back("VISIBLE=yes");
+  scope.environment.push_back("DATABASE_URL=postgres://user:pw@db/app");
+  scope.secrets = {"DATABASE_URL"};
   ToolOutput output = bash("env");
   BOOST_TEST(output.content.find("VISIBLE=yes\n") != std::string::npos);
   BOOST_TEST(output.content.find("DATABASE_URL") == std::string::npos);
-  BOOST_TEST(output.content.find(context.session.processes.marker() + "\n") != std::string::npos);
+  BOOST_TEST(output.content.find(session.processes.marker() + "\n") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(escapes_outlive_the_call_and_die_when_the_attempt_ends) {
   // Returns once both have left the command's session (setsid has exec'd sleep), never after a fixed time.
-  ToolOutput output = bash("setsid sleep 1000 >/dev/null 2>&1 & p=$!; setsid sh -c 'exec sleep 1000' >/dev/null 2>&1 & q=$!; "
-                           "for r in $p $q; do until [ \"$(cat /proc/$r/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; done; "
-                           "echo $p");
+  ToolOutput output = bash(
+      "setsid sleep 1000 >/dev/null 2>&1 & p=$!; setsid sh -c 'exec sleep 1000' >/dev/null 2>&1 & q=$!; "
+      "for r in $p $q; do until [ \"$(cat /proc/$r/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; done; "
+      "echo $p");
   pid_t escaped = pids_in(output.content).at(0);
   BOOST_TEST(is_alive(escaped));
-  BOOST_TEST(processes_marked(context.session.processes.marker()).size() == 2u);
-  ProcessTableSummary summary = context.session.processes.stop_everything();
+  BOOST_TEST(processes_marked(session.processes.marker()).size() == 2u);
+  ProcessTableSummary summary = session.processes.stop_everything();
   BOOST_TEST(summary.escaped.size() == 2u);
   BOOST_TEST(is_gone_soon(escaped));
-  BOOST_TEST(processes_marked(context.session.processes.marker()).empty());
+  BOOST_TEST(processes_marked(session.processes.marker()).empty());
   BOOST_TEST(zombie_children().empty());
 }
 
 BOOST_AUTO_TEST_CASE(background_returns_a_handle_at_once) {
   auto started = std::chrono::steady_clock::now();
-  ToolOutput output = tools.find("bash")->run(
-      Json::object().set("command", "sleep 1000").set("background", true), context);
+  ToolOutput output = tools.find("bash")->run(Json::object().set("command", "sleep 1000").set("background", true),
+                                              scope, session, std::chrono::minutes(2));
   BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::milliseconds(500)));
   BOOST_TEST(!output.is_error);
   BOOST_TEST(output.content.starts_with("Started in the background as bg1 (pid "));
-  BOOST_TEST(context.session.processes.find("bg1") != nullptr);
+  BOOST_TEST(session.processes.find("bg1") != nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(with_a_sandbox_writes_outside_the_workspace_fail) {
@@ -123,7 +126,7 @@ BOOST_AUTO_TEST_CASE(with_a_sandbox_writes_outside_the_workspace_fail) {
     return;
   }
   TempFolder elsewhere;
-  context.session.sandbox = SandboxSpec{};
+  scope.sandbox = SandboxSpec{};
   ToolOutput output = bash("echo in > inside.txt; echo out > " + shell_quote((elsewhere.path() / "x").string()));
   BOOST_TEST_INFO(output.content);
   BOOST_TEST(output.is_error);  // the second write failed: /tmp is the sandbox's own, everything else read-only

@@ -12,8 +12,9 @@ BOOST_AUTO_TEST_SUITE(context_status_tool)
 
 BOOST_AUTO_TEST_CASE(it_reports_the_window_turns_tokens_cost_and_time_against_the_limits) {
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
-  SessionStatus& status = context.session.status;
+  ToolScope scope;
+  SessionState session;
+  SessionStatus& status = session.status;
   status.turns_used = 4;
   status.turns_limit = 30;
   status.tokens_used = 50000;
@@ -24,7 +25,7 @@ BOOST_AUTO_TEST_CASE(it_reports_the_window_turns_tokens_cost_and_time_against_th
   status.context_window = 200000;
   status.elapsed = std::chrono::seconds(80);
   status.time_limit = std::chrono::minutes(15);
-  BOOST_TEST(tools.find("context_status")->run(Json::object(), context).content ==
+  BOOST_TEST(tools.find("context_status")->run(Json::object(), scope, session, std::chrono::minutes(2)).content ==
              "context: 12000 of 200000 tokens (6%) in the last request\n"
              "turns: 4 used of 30, 26 left\n"
              "tokens: 50000 used of 400000, 350000 left\n"
@@ -34,7 +35,7 @@ BOOST_AUTO_TEST_CASE(it_reports_the_window_turns_tokens_cost_and_time_against_th
   status.tokens_limit.reset();
   status.tokens_estimated = true;
   status.cost_usd.reset();
-  BOOST_TEST(tools.find("context_status")->run(Json::object(), context).content ==
+  BOOST_TEST(tools.find("context_status")->run(Json::object(), scope, session, std::chrono::minutes(2)).content ==
              "context: 12000 tokens in the last request; the model's window is not known\n"
              "turns: 4 used of 30, 26 left\n"
              "tokens: 50000 used; no token limit (estimated)\n"
@@ -46,8 +47,9 @@ BOOST_AUTO_TEST_CASE(the_agent_loop_keeps_the_status_current) {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
   FakeClock clock;
-  ToolContext context;
-  context.workspace = folder.path();
+  ToolScope scope;
+  SessionState session;
+  scope.workspace = folder.path();
   Limits limits;
   limits.turns = 5;
   limits.tokens = 1000;
@@ -56,9 +58,10 @@ BOOST_AUTO_TEST_CASE(the_agent_loop_keeps_the_status_current) {
   RecordingModel model({calls_tool("c1", "todo_write", Json::object().set("todos", Json::array()), 100),
                         calls_tool("c2", "context_status", Json::object(), 300), says("done")});
   model.on_call = [&] { clock.advance(std::chrono::seconds(30)); };
-  AgentLoop loop(model, tools, builtin_policy(), clock, nullptr);
-  AgentRun run = loop.run("plan", limits, context);
-  BOOST_TEST(run.stop == "end_turn");
+  AgentLoop loop(model, tools, builtin_policy(), clock);
+  AgentRecord run;
+  loop.run("plan", limits, scope, session, run);
+  BOOST_TEST((run.stop_reason == AgentStop::end_turn));
   const ToolResult& status = model.received.at(2).messages.back().tool_results.at(0);
   BOOST_TEST(status.content ==
              "context: 300 tokens in the last request; the model's window is not known\n"

@@ -1,4 +1,4 @@
-#include "tools/safe_open.h"
+#include "base/safe_open.h"
 #include "tools_fixture.h"
 
 #include <fcntl.h>
@@ -14,11 +14,13 @@ BOOST_AUTO_TEST_CASE(replace_all_reports_each_change_in_its_own_hunk) {
   for (int i = 1; i <= 30; ++i) text += "line " + std::to_string(i) + (i == 2 || i == 25 ? " old" : "") + "\n";
   folder.write("a.txt", text);
   read("a.txt");
-  ToolOutput output = call("edit_file", Json::object().set("path", "a.txt").set("old", " old").set("new", " new").set("replace_all", true));
-  BOOST_TEST(output.content ==
-             "Edited a.txt: 2 additions, 2 removals\n--- a/a.txt\n+++ b/a.txt\n"
-             "@@ -1,5 +1,5 @@\n line 1\n-line 2 old\n+line 2 new\n line 3\n line 4\n line 5\n"
-             "@@ -22,7 +22,7 @@\n line 22\n line 23\n line 24\n-line 25 old\n+line 25 new\n line 26\n line 27\n line 28\n");
+  ToolOutput output = call(
+      "edit_file", Json::object().set("path", "a.txt").set("old", " old").set("new", " new").set("replace_all", true));
+  BOOST_TEST(
+      output.content ==
+      "Edited a.txt: 2 additions, 2 removals\n--- a/a.txt\n+++ b/a.txt\n"
+      "@@ -1,5 +1,5 @@\n line 1\n-line 2 old\n+line 2 new\n line 3\n line 4\n line 5\n"
+      "@@ -22,7 +22,7 @@\n line 22\n line 23\n line 24\n-line 25 old\n+line 25 new\n line 26\n line 27\n line 28\n");
   BOOST_REQUIRE(output.edit.has_value());
   BOOST_TEST(output.edit->lines_added == 2);
   BOOST_TEST(output.edit->lines_removed == 2);
@@ -75,7 +77,8 @@ BOOST_AUTO_TEST_CASE(a_symlinked_file_leading_outside_is_neither_read_nor_writte
   outside.write("target.txt", "secret\n");
   std::filesystem::create_symlink(outside.path() / "target.txt", folder.path() / "escape.txt");
   BOOST_TEST(read("escape.txt").content == "read_file: 'escape.txt' leads outside the workspace through a symlink");
-  BOOST_TEST(write("escape.txt", "x").content == "write_file: 'escape.txt' leads outside the workspace through a symlink");
+  BOOST_TEST(write("escape.txt", "x").content ==
+             "write_file: 'escape.txt' leads outside the workspace through a symlink");
   BOOST_TEST(outside.read("target.txt") == "secret\n");
 }
 
@@ -87,7 +90,8 @@ BOOST_AUTO_TEST_CASE(dot_dot_and_absolute_paths_outside_are_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(overlong_paths_get_a_clean_error) {
-  BOOST_TEST(write(std::string(300, 'a'), "x").content == "write_file: a part of the path is too long (300 bytes; at most 255)");
+  BOOST_TEST(write(std::string(300, 'a'), "x").content ==
+             "write_file: a part of the path is too long (300 bytes; at most 255)");
   std::string deep;
   for (int i = 0; i < 500; ++i) deep += "abcdefgh/";
   BOOST_TEST(read(deep + "x").content == "read_file: path is too long (4501 bytes)");

@@ -15,12 +15,14 @@ namespace {
 struct BackgroundFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
+  std::chrono::milliseconds timeout = std::chrono::minutes(2);  // what one call may take
   BackgroundFixture() {
-    context.workspace = folder.path();
-    context.environment = {std::string("PATH=") + std::getenv("PATH")};
+    scope.workspace = folder.path();
+    scope.environment = {std::string("PATH=") + std::getenv("PATH")};
   }
-  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, context); }
+  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, scope, session, timeout); }
   ToolOutput start(const std::string& command) {
     return call("bash", Json::object().set("command", command).set("background", true));
   }
@@ -40,24 +42,27 @@ struct BackgroundFixture {
 BOOST_FIXTURE_TEST_SUITE(process_output_and_kill, BackgroundFixture)
 
 BOOST_AUTO_TEST_CASE(a_server_started_by_one_call_is_read_by_process_output_and_stopped_by_process_kill) {
-  BOOST_TEST(start("exec python3 -u -m http.server 0 --bind 127.0.0.1").content.starts_with("Started in the background as bg1"));
+  BOOST_TEST(start("exec python3 -u -m http.server 0 --bind 127.0.0.1")
+                 .content.starts_with("Started in the background as bg1"));
   std::string banner = output_until("bg1", "Serving HTTP on 127.0.0.1 port ");
   std::smatch port;
   BOOST_REQUIRE_MESSAGE(std::regex_search(banner, port, std::regex("port ([0-9]+)")), banner);
   BOOST_TEST(banner.find("[bg1 is still running; ") != std::string::npos);
   std::string url = "http://127.0.0.1:" + port[1].str() + "/";
-  ToolOutput fetched = call("bash", Json::object().set(
-      "command", "python3 -c 'import urllib.request; print(urllib.request.urlopen(\"" + url + "\").status)'"));
+  ToolOutput fetched =
+      call("bash", Json::object().set("command", "python3 -c 'import urllib.request; print(urllib.request.urlopen(\"" +
+                                                     url + "\").status)'"));
   BOOST_TEST(fetched.content == "200\n[exit code 0]\n");
   std::string log = output_until("bg1", "\"GET / HTTP/1.1\" 200");
   BOOST_TEST(log.find("Serving HTTP") == std::string::npos);  // only what is new since the last ask
-  pid_t server = context.session.processes.find("bg1")->pid();
+  pid_t server = session.processes.find("bg1")->pid();
   ToolOutput killed = call("process_kill", Json::object().set("handle", "bg1"));
   BOOST_TEST(!killed.is_error);
   BOOST_TEST(killed.content.find("[bg1 was killed by signal 15 (Terminated) after ") != std::string::npos);
   BOOST_TEST(!is_alive(server));
-  ToolOutput refused = call("bash", Json::object().set(
-      "command", "python3 -c 'import urllib.request; urllib.request.urlopen(\"" + url + "\")' 2>&1 | tail -n 1"));
+  ToolOutput refused =
+      call("bash", Json::object().set("command", "python3 -c 'import urllib.request; urllib.request.urlopen(\"" + url +
+                                                     "\")' 2>&1 | tail -n 1"));
   BOOST_TEST(refused.content.find("Connection refused") != std::string::npos);
   ToolOutput after = output("bg1");
   BOOST_TEST(after.content.starts_with("[bg1 was killed by signal 15 (Terminated) after "));
@@ -90,7 +95,8 @@ BOOST_AUTO_TEST_CASE(process_kill_stops_children_that_left_the_group) {
 BOOST_AUTO_TEST_CASE(an_unknown_handle_names_the_handles_there_are) {
   ToolOutput none = output("bg1");
   BOOST_TEST(none.is_error);
-  BOOST_TEST(none.content == "process_output: no background process 'bg1': none has been started (bash with background: true)");
+  BOOST_TEST(none.content ==
+             "process_output: no background process 'bg1': none has been started (bash with background: true)");
   start("sleep 1000");
   BOOST_TEST(call("process_kill", Json::object().set("handle", "bg9")).content ==
              "process_kill: no background process 'bg9'; the handles are bg1");

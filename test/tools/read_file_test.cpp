@@ -1,4 +1,4 @@
-#include "tools/base64.h"
+#include "base/base64.h"
 #include "tools/tool.h"
 #include "tools_fixture.h"
 
@@ -13,8 +13,11 @@ using namespace agent_run::test;
 namespace {
 
 /// The smallest valid PNG: a 1x1 transparent pixel.
-const std::string k_png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9c"
-                        "c\xf8\x0f\0\x01\x01\x01\0\x18\xdd\x8d\xb0\0\0\0\0IEND\xae" "B`\x82", 70);
+const std::string k_png(
+    "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9c"
+    "c\xf8\x0f\0\x01\x01\x01\0\x18\xdd\x8d\xb0\0\0\0\0IEND\xae"
+    "B`\x82",
+    70);
 
 long max_rss_kib() {
   rusage usage{};
@@ -62,7 +65,8 @@ BOOST_AUTO_TEST_CASE(a_page_stops_at_100_KiB_and_says_where_to_go_on) {
   std::string shown = read("wide.txt").content;
   BOOST_TEST(shown.size() <= 100 * 1024 + 200);
   BOOST_TEST(shown.find("[lines 1-101 of 200; call again with offset=102 to read more]\n") != std::string::npos);
-  BOOST_TEST(call("read_file", Json::object().set("path", "wide.txt").set("offset", 102)).content.find("   102\t") == 0);
+  BOOST_TEST(call("read_file", Json::object().set("path", "wide.txt").set("offset", 102)).content.find("   102\t") ==
+             0);
 }
 
 BOOST_AUTO_TEST_CASE(pages_a_huge_file_without_holding_it_in_memory) {
@@ -75,12 +79,14 @@ BOOST_AUTO_TEST_CASE(pages_a_huge_file_without_holding_it_in_memory) {
   const long before = max_rss_kib();
   ToolOutput page = call("read_file", Json::object().set("path", "huge.log").set("offset", 1999998).set("limit", 5));
   const long grew_kib = max_rss_kib() - before;
-  BOOST_TEST(page.content == "1999998\tlog line with some words in it 997\n1999999\tlog line with some words in it 998\n"
-                             "2000000\tlog line with some words in it 999\n");
+  BOOST_TEST(page.content ==
+             "1999998\tlog line with some words in it 997\n1999999\tlog line with some words in it 998\n"
+             "2000000\tlog line with some words in it 999\n");
   BOOST_TEST(grew_kib < 16 * 1024, "max RSS grew by " << grew_kib << " KiB while paging a 70 MB file");
   ToolOutput first = call("read_file", Json::object().set("path", "huge.log").set("limit", 1));
-  BOOST_TEST(first.content == "     1\tlog line with some words in it 0\n"
-                              "[lines 1-1 of 2000000; call again with offset=2 to read more]\n");
+  BOOST_TEST(first.content ==
+             "     1\tlog line with some words in it 0\n"
+             "[lines 1-1 of 2000000; call again with offset=2 to read more]\n");
 }
 
 BOOST_AUTO_TEST_CASE(returns_a_png_as_an_image_block_told_by_content_not_name) {
@@ -111,7 +117,8 @@ BOOST_AUTO_TEST_CASE(refuses_an_image_over_the_size_limit) {
   folder.write("big.png", k_png + std::string(4 * 1024 * 1024, '\0'));
   ToolOutput output = read("big.png");
   BOOST_TEST(output.is_error);
-  BOOST_TEST(output.content == "read_file: 'big.png' is a PNG image of 4194374 bytes; images over 3840000 bytes are not shown");
+  BOOST_TEST(output.content ==
+             "read_file: 'big.png' is a PNG image of 4194374 bytes; images over 3840000 bytes are not shown");
   BOOST_TEST(output.images.empty());
 }
 
@@ -123,12 +130,13 @@ BOOST_AUTO_TEST_CASE(never_opens_a_fifo) {
 }
 
 BOOST_AUTO_TEST_CASE(never_opens_a_device) {
-  ToolContext in_dev;
+  ToolScope in_dev;
   in_dev.workspace = "/dev";  // a workspace holding devices: they are looked at, never opened
-  BOOST_TEST(tools.find("read_file")->run(Json::object().set("path", "zero"), in_dev).content ==
+  BOOST_TEST(tools.find("read_file")->run(Json::object().set("path", "zero"), in_dev, session, timeout).content ==
              "read_file: 'zero' is a character device; it is never opened");
-  BOOST_TEST(tools.find("grep")->run(Json::object().set("pattern", "x").set("path", "zero"), in_dev).content ==
-             "grep: 'zero' is a character device; it is never opened");
+  BOOST_TEST(tools.find("grep")
+                 ->run(Json::object().set("pattern", "x").set("path", "zero"), in_dev, session, timeout)
+                 .content == "grep: 'zero' is a character device; it is never opened");
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_file_and_a_folder_get_clear_messages) {
@@ -141,7 +149,7 @@ BOOST_AUTO_TEST_CASE(reads_through_a_symlink_that_stays_inside) {
   folder.write("real.txt", "inside\n");
   std::filesystem::create_symlink("real.txt", folder.path() / "link.txt");
   BOOST_TEST(read("link.txt").content == "     1\tinside\n");
-  BOOST_TEST(context.reads.count("real.txt") == 1u);  // remembered under its real path, which edits resolve to
+  BOOST_TEST(session.reads.count("real.txt") == 1u);  // remembered under its real path, which edits resolve to
 }
 
 BOOST_AUTO_TEST_SUITE_END()

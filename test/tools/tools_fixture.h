@@ -11,13 +11,15 @@ namespace agent_run::test {
 struct ToolsFixture {
   TempFolder folder;
   ToolRegistry tools = make_tool_registry(std::nullopt);
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
+  std::chrono::milliseconds timeout = std::chrono::minutes(2);  // what one call may take
   ToolsFixture() {
-    context.workspace = folder.path();
-    context.environment = {"PATH=/usr/local/bin:/usr/bin:/bin"};
+    scope.workspace = folder.path();
+    scope.environment = {"PATH=/usr/local/bin:/usr/bin:/bin"};
   }
 
-  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, context); }
+  ToolOutput call(const std::string& tool, Json input) { return tools.find(tool)->run(input, scope, session, timeout); }
   ToolOutput read(const std::string& path) { return call("read_file", Json::object().set("path", path)); }
   ToolOutput edit(const std::string& path, const std::string& old_text, const std::string& new_text) {
     return call("edit_file", Json::object().set("path", path).set("old", old_text).set("new", new_text));

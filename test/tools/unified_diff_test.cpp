@@ -20,7 +20,9 @@ BOOST_AUTO_TEST_CASE(a_new_file_is_all_additions) {
 
 BOOST_AUTO_TEST_CASE(a_missing_final_newline_is_marked) {
   FileDiff diff = diff_file("f", "a\nb", "a\nc");
-  BOOST_TEST(diff.text == "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+  BOOST_TEST(
+      diff.text ==
+      "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
 }
 
 BOOST_AUTO_TEST_CASE(close_changes_share_a_hunk_and_distant_ones_do_not) {
@@ -28,8 +30,8 @@ BOOST_AUTO_TEST_CASE(close_changes_share_a_hunk_and_distant_ones_do_not) {
   for (int i = 1; i <= 20; ++i) before += std::to_string(i) + "\n";
   std::string after = before;
   after.replace(after.find("3\n"), 2, "three\n");
-  after.replace(after.find("\n9\n") + 1, 2, "nine\n");   // 6 lines after: same hunk
-  after.replace(after.find("\n19\n") + 1, 3, "");        // far away: its own hunk
+  after.replace(after.find("\n9\n") + 1, 2, "nine\n");  // 6 lines after: same hunk
+  after.replace(after.find("\n19\n") + 1, 3, "");       // far away: its own hunk
   FileDiff diff = diff_file("n", before, after);
   BOOST_TEST(diff.text ==
              "--- a/n\n+++ b/n\n@@ -1,12 +1,12 @@\n 1\n 2\n-3\n+three\n 4\n 5\n 6\n 7\n 8\n-9\n+nine\n 10\n 11\n 12\n"

@@ -27,10 +27,13 @@ BOOST_AUTO_TEST_CASE(a_page_comes_back_as_readable_text) {
                         {"/logo.png", WebRoute{200, "image/png", std::string("\x89PNG\r\n", 6)}}});
   TableResolver resolver({{"docs.example.com", {{"93.184.216.34"}}}});
   ToolRegistry tools = make_tool_registry(std::vector<std::string>{"web_fetch"});
-  ToolContext context;
-  context.session.web.fetch.resolver = &resolver;
-  context.session.web.fetch.route_for_test = route_everything_to(server.port());
-  auto fetch = [&](const std::string& url) { return tools.find("web_fetch")->run(Json::object().set("url", url), context); };
+  ToolScope scope;
+  SessionState session;
+  scope.web.fetch.resolver = &resolver;
+  scope.web.fetch.route_for_test = route_everything_to(server.port());
+  auto fetch = [&](const std::string& url) {
+    return tools.find("web_fetch")->run(Json::object().set("url", url), scope, session, std::chrono::minutes(2));
+  };
   ToolOutput page = fetch("http://docs.example.com/guide");
   BOOST_TEST(!page.is_error);
   BOOST_TEST(page.content ==
@@ -45,12 +48,15 @@ BOOST_AUTO_TEST_CASE(a_page_comes_back_as_readable_text) {
 BOOST_AUTO_TEST_CASE(a_loopback_url_is_refused_and_nothing_connects) {
   LoopbackListener listener;
   ToolRegistry tools = make_tool_registry(std::vector<std::string>{"web_fetch"});
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
   std::string url = "http://127.1:" + std::to_string(listener.port()) + "/";
-  ToolOutput output = tools.find("web_fetch")->run(Json::object().set("url", url), context);
+  ToolOutput output =
+      tools.find("web_fetch")->run(Json::object().set("url", url), scope, session, std::chrono::minutes(2));
   BOOST_TEST(output.is_error);
-  BOOST_TEST(output.content == "web_fetch: refused " + url +
-                                   ": '127.1' is 127.0.0.1, a loopback address; web_fetch connects only to public addresses");
+  BOOST_TEST(output.content ==
+             "web_fetch: refused " + url +
+                 ": '127.1' is 127.0.0.1, a loopback address; web_fetch connects only to public addresses");
   BOOST_TEST(listener.connections() == 0);
 }
 

@@ -17,18 +17,21 @@ struct SearchFixture {
   TempFolder folder;
   TempFolder bin;
   ToolRegistry tools = make_tool_registry(std::vector<std::string>{"web_search"});
-  ToolContext context;
+  ToolScope scope;
+  SessionState session;
+  std::chrono::milliseconds timeout = std::chrono::minutes(2);  // what one call may take
   SearchFixture() {
-    std::filesystem::path script = bin.write("search", "#!/bin/sh\n"
-                                                       "[ \"$1\" = fail ] && { echo 'rate limited' >&2; exit 2; }\n"
-                                                       "echo \"1. Result for [$1] (max $2)\"\n"
-                                                       "echo '   https://example.org/1'\n");
+    std::filesystem::path script = bin.write("search",
+                                             "#!/bin/sh\n"
+                                             "[ \"$1\" = fail ] && { echo 'rate limited' >&2; exit 2; }\n"
+                                             "echo \"1. Result for [$1] (max $2)\"\n"
+                                             "echo '   https://example.org/1'\n");
     ::chmod(script.c_str(), 0755);
-    context.workspace = folder.path();
-    context.environment = {std::string("PATH=") + std::getenv("PATH")};
-    context.session.web.search_command = {script.string(), "{query}", "{max_results}"};
+    scope.workspace = folder.path();
+    scope.environment = {std::string("PATH=") + std::getenv("PATH")};
+    scope.web.search_command = {script.string(), "{query}", "{max_results}"};
   }
-  ToolOutput search(Json input) { return tools.find("web_search")->run(input, context); }
+  ToolOutput search(Json input) { return tools.find("web_search")->run(input, scope, session, timeout); }
 };
 
 }  // namespace
@@ -55,7 +58,7 @@ BOOST_AUTO_TEST_CASE(a_failing_command_is_an_error_with_its_output) {
 }
 
 BOOST_AUTO_TEST_CASE(without_custom_mode_it_is_not_configured) {
-  context.session.web.search_command.clear();
+  scope.web.search_command.clear();
   BOOST_TEST(search(Json::object().set("query", "x")).content ==
              "web_search: web search is not configured for this task (web_search: custom)");
   BOOST_TEST(make_tool_registry(std::nullopt).find("web_search") == nullptr);

@@ -24,8 +24,8 @@ std::string git_diff(const fs::path& root, const std::string& base) {
   test::CommandResult result = test::run_shell(
       "index=$(mktemp) && cp \"$(git rev-parse --git-path index)\" \"$index\" && "
       "GIT_INDEX_FILE=\"$index\" git add -N . && "
-      "GIT_INDEX_FILE=\"$index\" git diff --binary --no-color --no-ext-diff --no-renames " + base +
-          "; status=$?; rm -f \"$index\"; exit $status",
+      "GIT_INDEX_FILE=\"$index\" git diff --binary --no-color --no-ext-diff --no-renames " +
+          base + "; status=$?; rm -f \"$index\"; exit $status",
       root);
   BOOST_REQUIRE_MESSAGE(result.exit_code == 0, "git diff: " + result.output);
   return result.output;
@@ -96,8 +96,10 @@ void check_every_kind_of_change(const Patch& patch, const std::string& expected)
   BOOST_TEST(patch.text.find("deleted file mode 100644\n") != std::string::npos);
   BOOST_TEST(patch.text.find("-sea\n+ocean\n") != std::string::npos);
   BOOST_TEST(patch.text.find("+++ b/new/deep/file.txt\n@@ -0,0 +1,2 @@\n+first\n+second\n") != std::string::npos);
-  BOOST_TEST(patch.text.find("diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..") !=
-             std::string::npos);
+  BOOST_TEST(
+      patch.text.find(
+          "diff --git a/bin.dat b/bin.dat\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..") !=
+      std::string::npos);
   BOOST_TEST(patch.text.find("GIT binary patch\nliteral 10\n") != std::string::npos);
   BOOST_TEST(patch.text.find("ignored.log") == std::string::npos);
 }

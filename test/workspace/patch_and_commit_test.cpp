@@ -28,13 +28,14 @@ void write(const fs::path& file, const std::string& text) {
 
 std::string binary(char seed, std::size_t size) {
   std::string bytes;
-  for (std::size_t i = 0; i < size; ++i) bytes += static_cast<char>((seed * 31 + i * 7) % 256 ^ (i % 3 == 0 ? 0 : 0x80));
+  for (std::size_t i = 0; i < size; ++i)
+    bytes += static_cast<char>((seed * 31 + i * 7) % 256 ^ (i % 3 == 0 ? 0 : 0x80));
   bytes[1] = '\0';
   return bytes;
 }
 
-const Files k_start = {{".gitignore", "*.log\n"}, {"a.txt", "one\ntwo\nthree\n"}, {"b.txt", "bee\n"},
-                       {"data.bin", binary('x', 300)}, {"run.sh", "echo run\n"}, {"keep/k.txt", "keep\n"}};
+const Files k_start = {{".gitignore", "*.log\n"},      {"a.txt", "one\ntwo\nthree\n"}, {"b.txt", "bee\n"},
+                       {"data.bin", binary('x', 300)}, {"run.sh", "echo run\n"},       {"keep/k.txt", "keep\n"}};
 
 /// Every file under `root` but .git and ignored *.log files, with its content; `+x` marks executables.
 Files files_of(const fs::path& root) {
@@ -79,8 +80,8 @@ Files files_after_applying(const fs::path& repository, const std::string& baseli
   fs::remove_all(folder);
   files_at(repository, baseline, folder);
   write(scratch / "patch.diff", patch);
-  test::CommandResult applied =
-      test::run_shell("git init -q . && git apply --whitespace=nowarn " + test::shell_quote((scratch / "patch.diff").string()), folder);
+  test::CommandResult applied = test::run_shell(
+      "git init -q . && git apply --whitespace=nowarn " + test::shell_quote((scratch / "patch.diff").string()), folder);
   BOOST_REQUIRE_MESSAGE(applied.exit_code == 0, "git apply: " + applied.output);
   return files_of(folder);
 }
@@ -174,7 +175,8 @@ BOOST_AUTO_TEST_CASE(every_isolation_commits_to_a_branch_of_the_task_repository_
       BOOST_REQUIRE_MESSAGE(sha.has_value(), (sha ? std::string() : sha.error().message));
       BOOST_TEST(git("rev-parse agent/refactor-1", fixture.repo) == *sha + "\n");
       BOOST_TEST(git("rev-parse agent/refactor-1^", fixture.repo) == fixture.baseline + "\n");
-      BOOST_TEST(git("log -1 --format=%an%n%B agent/refactor-1", fixture.repo) == "agent-run\nRefactor\n\nby agent-run\n\n");
+      BOOST_TEST(git("log -1 --format=%an%n%B agent/refactor-1", fixture.repo) ==
+                 "agent-run\nRefactor\n\nby agent-run\n\n");
       BOOST_TEST(files_at(fixture.repo, "agent/refactor-1", fixture.temp.path() / "committed") == expected);
       BOOST_TEST(git("rev-parse HEAD", fixture.repo) == fixture.baseline + "\n");
       BOOST_TEST(git("symbolic-ref --short HEAD", fixture.repo) == "main\n");

@@ -1,6 +1,6 @@
+#include "workspace/scratch_area.h"
 #include "base/files.h"
 #include "support/fixtures.h"
-#include "workspace/scratch_area.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -35,10 +35,11 @@ bool is_running(pid_t pid) {
 /// Starts `sleep 60` in a session of its own (as a daemon a command left behind would be), in
 /// `cwd` with `environment` added; returns its pid.
 pid_t start_leftover(const fs::path& cwd, const std::string& environment, const fs::path& pid_file) {
-  test::CommandResult started = test::run_shell(
-      environment + " setsid -f sh -c 'echo $$ > " + pid_file.string() + "; exec sleep 60' </dev/null >/dev/null 2>&1; " +
-          "while [ ! -s " + pid_file.string() + " ]; do sleep 0.01; done",  // leave only once it left the group
-      cwd);
+  test::CommandResult started =
+      test::run_shell(environment + " setsid -f sh -c 'echo $$ > " + pid_file.string() +
+                          "; exec sleep 60' </dev/null >/dev/null 2>&1; " + "while [ ! -s " + pid_file.string() +
+                          " ]; do sleep 0.01; done",  // leave only once it left the group
+                      cwd);
   BOOST_REQUIRE(started.exit_code == 0);
   auto written = [&] {
     auto text = read_file(pid_file);
@@ -67,7 +68,9 @@ std::optional<int> attribute_flags(const fs::path& folder) {
   return known ? std::optional<int>(flags) : std::nullopt;
 }
 
-std::size_t line_count(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 }  // namespace
 

@@ -1,6 +1,6 @@
+#include "workspace/workspace.h"
 #include "base/files.h"
 #include "support/fixtures.h"
-#include "workspace/workspace.h"
 
 #include <boost/test/unit_test.hpp>
 

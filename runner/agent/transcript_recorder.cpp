@@ -1,0 +1,30 @@
+#include "agent/transcript_recorder.h"
+
+#include "agent/transcript_events.h"
+
+namespace agent_run {
+
+void TranscriptRecorder::started(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
+  m_writer.record(prompt_event(conversation, tools));
+}
+
+void TranscriptRecorder::request(int turn, const std::string& model, const Conversation& conversation) {
+  m_writer.record(request_event(turn, model, conversation, m_messages_recorded));
+  m_messages_recorded = conversation.messages.size();
+}
+
+void TranscriptRecorder::turn(int turn, const ModelTurn& response, const ModelCallRecord& call) {
+  m_writer.record(response_event(turn, response, call));
+}
+
+void TranscriptRecorder::model_error(const ModelCallRecord& call) { m_writer.record(model_error_event(call)); }
+
+void TranscriptRecorder::tool_result(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result) {
+  m_writer.record(tool_result_event(call, record, result));
+}
+
+void TranscriptRecorder::stop(AgentStop stop, const std::string& message) {
+  m_writer.record(stop_event(stop, message));
+}
+
+}  // namespace agent_run

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace agent_run {
+
+/// Finds a needle in text without regard to ASCII case, 16 bytes at a time: each block is compared
+/// with the needle's two rarest bytes (both cases of a letter) at their offsets, and only where both
+/// agree is the whole needle compared. No lowered copy of the text is made.
+class CaselessFinder {
+ public:
+  explicit CaselessFinder(std::string needle);
+
+  /// Where the needle first starts at or after `from`, or npos.
+  std::size_t find(std::string_view text, std::size_t from) const;
+
+ private:
+  bool matches_at(std::string_view text, std::size_t start) const;
+
+  std::string m_lower;      // the needle, ASCII-lowered
+  std::size_t m_first = 0;  // offsets of the two bytes the blocks are compared with
+  std::size_t m_second = 0;
+};
+
+}  // namespace agent_run
