@@ -32,7 +32,7 @@ std::vector<AttemptGroup> group_by_model(const RunReport& report) {
 }
 
 std::string attempt_label(const AttemptResult& attempt, bool show_model) {
-  std::string label = attempt.task_id + " #" + std::to_string(attempt.repeat_index + 1);
+  std::string label = attempt.task_id + " #" + std::to_string(attempt.n);
   return show_model ? label + " [" + attempt.model + "]" : label;
 }
 

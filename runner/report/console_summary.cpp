@@ -50,8 +50,8 @@ std::string usage_line(const Usage& usage) {
 
 std::string attempt_summary_line(const AttemptResult& attempt) {
   std::string line = std::string(outcome_label(attempt.outcome)) + " " + attempt.task_id + " #" +
-                     std::to_string(attempt.repeat_index + 1) + "  " + attempt.model + "  " +
-                     plural(attempt.turns, "turn", "turns") + "  " + short_duration(attempt.durations.total_ms);
+                     std::to_string(attempt.n) + "  " + attempt.model + "  " + plural(attempt.turns, "turn", "turns") +
+                     "  " + short_duration(attempt.durations.total_ms);
   if (attempt.outcome == Outcome::passed) return line;
   std::string message = first_line(attempt.message);
   std::string type = to_string(attempt.outcome_type);

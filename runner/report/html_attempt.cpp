@@ -105,7 +105,7 @@ std::string command_html(const CheckRecord& check) {
   item += check.passed ? "passed" : check.timed_out ? "timed out" : "exited " + std::to_string(check.exit_code);
   item += " <span class=\"note\">" + short_duration(check.duration_ms) + "</span>";
   if (!check.passed && !check.output_tail.empty())
-    item += "<pre>" + html_text(tail_of(check.output_tail, k_output_tail_bytes)) + "</pre>";
+    item += "<pre class=\"tail\"><span>" + html_text(tail_of(check.output_tail, k_output_tail_bytes)) + "</span></pre>";
   return item + "</li>";
 }
 

@@ -22,6 +22,7 @@ padding-bottom:4px}h3{font-size:15px;margin:16px 0 6px}
 a{color:var(--accent)}code,pre{font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px 10px;overflow:auto;
 max-height:420px;white-space:pre;margin:6px 0}
+pre.tail{display:flex;flex-direction:column-reverse}
 .meta{color:var(--muted);margin:0 0 8px}
 .tiles{display:flex;flex-wrap:wrap;gap:8px;margin:12px 0}
 .tile{border:1px solid var(--line);border-radius:8px;padding:6px 10px;min-width:92px;background:var(--panel)}

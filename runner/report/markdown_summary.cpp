@@ -82,13 +82,14 @@ std::string headline(const RunReport& report, const RunTotals& totals) {
   return line + "\n\n";
 }
 
-/// The header and separator of a table whose first column is text and the rest figures.
-std::string table_head(const std::vector<std::string>& columns) {
+/// The header and separator of a table; `figures` says which columns are figures, aligned right
+/// (`"lrrr"`: the first is text, the rest figures; missing letters mean figures).
+std::string table_head(const std::vector<std::string>& columns, std::string_view figures = "l") {
   std::string head = "|";
   std::string rule = "|";
   for (std::size_t i = 0; i < columns.size(); ++i) {
     head += " " + columns[i] + " |";
-    rule += i == 0 ? "---|" : "---:|";
+    rule += i < figures.size() && figures[i] == 'l' ? "---|" : "---:|";
   }
   return head + "\n" + rule + "\n";
 }
@@ -188,10 +189,9 @@ std::string problems_block(const AttemptResult& attempt) {
 std::string failure_block(const AttemptResult& attempt, bool show_model) {
   std::string block = "#### " + std::string(outcome_mark(attempt.outcome)) + " " +
                       markdown_text(attempt_label(attempt, show_model), 200) + "\n\n";
-  block += "**" + markdown_text(to_string(attempt.outcome_type), 80) +
-           "**: " + markdown_text(attempt.message, 500) + " (" + markdown_text(attempt.model, 100) + ", " +
-           std::to_string(attempt.turns) + " turns, " + short_duration(attempt.durations.total_ms) + ", " +
-           dollars(attempt.usage.cost_usd) + ")\n\n";
+  block += "**" + markdown_text(to_string(attempt.outcome_type), 80) + "**: " + markdown_text(attempt.message, 500) +
+           " (" + markdown_text(attempt.model, 100) + ", " + std::to_string(attempt.turns) + " turns, " +
+           short_duration(attempt.durations.total_ms) + ", " + dollars(attempt.usage.cost_usd) + ")\n\n";
   if (const CheckRecord* setup = first_failed(attempt.setup)) block += failed_command_block("Setup", *setup);
   if (const CheckRecord* check = first_failed(attempt.checks)) block += failed_command_block("Check", *check);
   return block + problems_block(attempt);
@@ -231,8 +231,9 @@ Section denials_section(const RunReport& report) {
     }
   }
   if (by_rule.empty()) return {};
-  Section section{{"### Denied tool calls by rule\n\n" + table_head({"Rule", "Denials", "Tools", "First denied call"})},
-                  "rules"};
+  Section section{
+      {"### Denied tool calls by rule\n\n" + table_head({"Rule", "Denials", "Tools", "First denied call"}, "lrll")},
+      "rules"};
   for (const auto& [rule, denials] : by_rule) {
     std::string tools;
     for (const std::string& tool : denials.tools) tools += (tools.empty() ? "" : ", ") + tool;

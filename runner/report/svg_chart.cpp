@@ -14,7 +14,7 @@ constexpr int k_label_width = 120;
 constexpr int k_value_width = 60;
 constexpr int k_stacked_width = 1000;  // the outcome bar spans the page
 constexpr int k_row_height = 20;
-constexpr std::size_t k_label_characters = 24;
+constexpr std::size_t k_label_characters = 18;  // what k_label_width holds at 11px
 
 std::string number(double value) {
   char buffer[32];

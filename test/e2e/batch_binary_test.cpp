@@ -111,13 +111,13 @@ struct RunFixture {
     return *json;
   }
 
-  /// How many times each attempt (task, model, repeat) is in the report.
+  /// How many times each attempt (task, model, n) is in the report.
   std::map<std::string, int> attempt_counts() const {
     std::map<std::string, int> counts;
     Json json = report();
     for (const Json& attempt : json.find("attempts")->as_array()) {
       ++counts[attempt.get_string("task_id") + " " + attempt.get_string("model") + " " +
-               std::to_string(attempt.find("repeat_index")->as_int())];
+               std::to_string(attempt.find("n")->as_int())];
     }
     return counts;
   }
@@ -147,7 +147,7 @@ int wait_for_exit(pid_t pid) {
 }
 
 const std::map<std::string, int> k_every_attempt_once = {
-    {"a-quick script 0", 1}, {"b-slow script 0", 1}, {"c-quick script 0", 1}, {"d-quick script 0", 1}};
+    {"a-quick script 1", 1}, {"b-slow script 1", 1}, {"c-quick script 1", 1}, {"d-quick script 1", 1}};
 
 void check_resumed_run(const RunFixture& fixture, const test::CommandResult& resumed) {
   BOOST_TEST_INFO(resumed.output);
@@ -269,7 +269,7 @@ BOOST_AUTO_TEST_CASE(kill_9_mid_run_then_resume_reports_every_attempt_once_and_c
   BOOST_TEST(wait_for_exit(agent_run) == 128 + SIGKILL);
   BOOST_TEST(is_running(fixture.sleeper()));  // what a SIGKILL leaves: the next run must clean it
   BOOST_TEST(test::run_shell("git branch --list 'agent-run/*'", fixture.repo).output != "");
-  BOOST_TEST(fixture.attempt_counts().count("b-slow script 0") == 0u);
+  BOOST_TEST(fixture.attempt_counts().count("b-slow script 1") == 0u);
 
   test::CommandResult resumed =
       fixture.run({"tasks/a-quick.yaml", "tasks/b-slow.yaml", "tasks/c-quick.yaml", "tasks/d-quick.yaml", "-j", "2",

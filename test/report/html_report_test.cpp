@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(an_attempt_shows_its_timeline_turn_by_turn) {
   BOOST_TEST(
       contains(html,
                "<li class=\"check-failed\"><code>python3 -m pytest -q</code> exited 1 <span class=\"note\">0.1s</span>"
-               "<pre>FAILED test_a.py::test_parse\n</pre></li>"));
+               "<pre class=\"tail\"><span>FAILED test_a.py::test_parse\n</span></pre></li>"));
 }
 
 BOOST_AUTO_TEST_CASE(the_patch_is_a_coloured_diff_with_a_link_to_the_file) {
@@ -179,7 +179,7 @@ BOOST_AUTO_TEST_CASE(five_thousand_attempts_make_one_page_of_bounded_size) {
   RunReport report;
   for (int i = 0; i < 5000; ++i) {
     Outcome outcome = i % 4 == 0 ? Outcome::failed : Outcome::passed;
-    AttemptResult attempt = test::sample_attempt("task-" + std::to_string(i / 5), i % 5, outcome);
+    AttemptResult attempt = test::sample_attempt("task-" + std::to_string(i / 5), i % 5 + 1, outcome);
     attempt.model = i % 2 ? "anthropic/claude-sonnet-4-5" : "openai/gpt-4o";
     attempt.final_message = std::string(400, 'm');
     report.attempts.push_back(std::move(attempt));

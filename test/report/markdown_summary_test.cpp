@@ -146,7 +146,9 @@ BOOST_AUTO_TEST_CASE(denials_are_counted_by_rule) {
       ToolCallRecord{2, "c", "edit_file", ".env", "denied", "unmatched", "", "", 0, 0, true});
   std::string summary = summary_markdown(report);
   BOOST_TEST_INFO(summary);
-  BOOST_TEST(contains(summary, "### Denied tool calls by rule\n\n| Rule | Denials | Tools | First denied call |\n"));
+  BOOST_TEST(contains(
+      summary,
+      "### Denied tool calls by rule\n\n| Rule | Denials | Tools | First denied call |\n|---|---:|---|---|\n"));
   BOOST_TEST(contains(summary, "| no-network | 2 | bash | bash curl https://example.com |\n"));
   BOOST_TEST(contains(summary, "| \\(unmatched\\) | 1 | edit\\_file | edit\\_file .env |\n"));
 }
@@ -186,7 +188,7 @@ BOOST_AUTO_TEST_CASE(five_thousand_attempts_stay_under_the_limit_cut_between_row
   RunReport report;
   for (int i = 0; i < 5000; ++i) {
     Outcome outcome = i % 3 == 0 ? Outcome::passed : i % 3 == 1 ? Outcome::failed : Outcome::error;
-    AttemptResult attempt = test::sample_attempt("task-" + std::to_string(i / 5), i % 5, outcome);
+    AttemptResult attempt = test::sample_attempt("task-" + std::to_string(i / 5), i % 5 + 1, outcome);
     attempt.checks.back().output_tail = std::string(60 * 1024, 'x') + "\nthe end\n";
     attempt.final_message = std::string(8000, 'm');
     attempt.tool_calls.push_back(denied_call("rule-" + std::to_string(i % 300), "curl x"));
