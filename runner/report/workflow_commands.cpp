@@ -1,6 +1,10 @@
 #include "report/workflow_commands.h"
 
+#include "report/figures.h"
+#include "report/run_totals.h"
 #include "report/xml_text.h"
+
+#include <charconv>
 
 namespace agent_run {
 
@@ -28,6 +32,20 @@ std::string escape_for_command(std::string_view text, bool property) {
 std::string command_data(std::string_view text) { return escape_for_command(text, false); }
 
 std::string command_property(std::string_view text) { return escape_for_command(text, true); }
+
+std::string step_outputs(const RunReport& report) {
+  RunTotals totals = compute_totals(report.attempts);
+  std::string cost;
+  if (totals.usage.cost_usd) {
+    char buffer[32];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *totals.usage.cost_usd, std::chars_format::fixed, 4);
+    if (ec == std::errc()) cost.assign(buffer, end);
+  }
+  return "attempts=" + std::to_string(totals.attempts) + "\npassed=" + std::to_string(totals.passed) +
+         "\nfailed=" + std::to_string(totals.failed) + "\nerrors=" + std::to_string(totals.error) +
+         "\nskipped=" + std::to_string(totals.skipped) + "\npass-rate=" + decimal_fraction(pass_rate(totals)) +
+         "\ntokens=" + std::to_string(totals.usage.total_tokens()) + "\ncost-usd=" + cost + "\n";
+}
 
 std::string annotation_command(const Annotation& annotation) {
   std::string properties;

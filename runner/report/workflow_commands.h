@@ -1,5 +1,7 @@
 #pragma once
 
+#include "report/run_report.h"
+
 #include <string>
 #include <string_view>
 
@@ -27,5 +29,10 @@ struct Annotation {
 
 /// The workflow command line for `annotation`, without the line break; line and column only with a file.
 std::string annotation_command(const Annotation& annotation);
+
+/// The run's figures as step outputs, `name=value` lines for $GITHUB_OUTPUT: attempts, passed,
+/// failed, errors, skipped, pass-rate (passed over judged, `0.6667`; empty when none was judged),
+/// tokens (all of them) and cost-usd (empty when a price is unknown).
+std::string step_outputs(const RunReport& report);
 
 }  // namespace agent_run

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The action's run step (ci/action/run.sh) as GitHub runs it: inputs in the environment, $GITHUB_OUTPUT
 # and $GITHUB_STEP_SUMMARY files, GITHUB_ACTIONS=true; with the built binary on the examples, a
-# sharded run and the merge of its shards, and a run that cannot start.
+# sharded run and the merge of its shards, and a run that cannot start. The outputs the action
+# declares come from the run step and from agent-run itself.
 #
 #   test/ci/action_run_test.sh AGENT_RUN_BINARY
 set -euo pipefail
@@ -39,6 +40,14 @@ run_step examples AGENT_RUN_TASKS="tasks/examples/*.yaml" AGENT_RUN_MODELS="scri
 [ "$(output_of "$work/examples.output" artifact-name)" = agent-run-report ] || fail "examples: artifact-name is not agent-run-report"
 [ -f "$work/examples/out/report.json" ] || fail "examples: no report.json"
 grep -q -- "--model script -j 2" "$work/examples.log" || fail "examples: the command line lacks --model script -j 2: $(head -1 "$work/examples.log")"
+# What agent-run itself writes for the action's outputs and the step summary.
+[ "$(output_of "$work/examples.output" outcome)" = passed ] || fail "examples: outcome is not passed: $(cat "$work/examples.output")"
+[ "$(output_of "$work/examples.output" pass-rate)" = 1.0000 ] || fail "examples: pass-rate is not 1.0000"
+[ "$(output_of "$work/examples.output" attempts)" = 3 ] || fail "examples: attempts is not 3"
+[ "$(output_of "$work/examples.output" cost-usd)" = 0.0000 ] || fail "examples: cost-usd is not 0.0000"
+tokens=$(output_of "$work/examples.output" tokens)
+[ "${tokens:-0}" -gt 0 ] || fail "examples: tokens is not a positive count: '$tokens'"
+grep -q '^## .* agent-run: 3 of 3 attempts passed$' "$work/examples.summary" || fail "examples: the step summary has no headline"
 
 for shard in 1 2; do
   run_step "shard-$shard" AGENT_RUN_TASKS="tasks/examples/*.yaml" AGENT_RUN_SHARD="$shard/2" AGENT_RUN_OUT=out
@@ -50,6 +59,9 @@ run_step merge AGENT_RUN_MERGE="shards/agent-run-shard-*" AGENT_RUN_OUT=merged
 [ "$(output_of "$work/merge.output" exit-code)" = 0 ] || fail "merge: exit-code is not 0: $(cat "$work/merge.log")"
 grep -q '^merged 2 report folders' "$work/merge.log" || fail "merge: did not merge two folders: $(cat "$work/merge.log")"
 [ -f "$work/merge/merged/report.json" ] || fail "merge: no merged report.json"
+[ -f "$work/merge/merged/report.html" ] || fail "merge: no merged report.html"
+[ "$(output_of "$work/merge.output" attempts)" = 3 ] || fail "merge: attempts is not 3: $(cat "$work/merge.output")"
+grep -q 'agent-run: 3 of 3 attempts passed' "$work/merge.summary" || fail "merge: the step summary has no headline"
 
 run_step invalid AGENT_RUN_TASKS="tasks/no-such-task.yaml"
 [ "$(output_of "$work/invalid.output" exit-code)" = 2 ] || fail "invalid: exit-code is not 2"

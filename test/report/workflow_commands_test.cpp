@@ -1,5 +1,7 @@
 #include "report/workflow_commands.h"
 
+#include "report/sample_report.h"
+
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -42,6 +44,19 @@ BOOST_AUTO_TEST_CASE(without_a_line_there_is_no_column_and_empty_properties_are_
   BOOST_TEST(annotation_command(Annotation{"warning", "tasks/a.yaml", 0, 7, "", "x"}) ==
              "::warning file=tasks/a.yaml::x");
   BOOST_TEST(annotation_command(Annotation{"error", "", 0, 0, "", "x"}) == "::error::x");
+}
+
+BOOST_AUTO_TEST_CASE(step_outputs_give_counts_pass_rate_tokens_and_cost) {
+  BOOST_TEST(step_outputs(test::sample_report()) ==
+             "attempts=4\npassed=1\nfailed=1\nerrors=1\nskipped=1\npass-rate=0.5000\ntokens=4936\ncost-usd=1.0000\n");
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_cost_and_nothing_judged_leave_their_outputs_empty) {
+  RunReport report = test::sample_report();
+  report.attempts = {report.attempts[2]};  // an error: nothing judged
+  report.attempts[0].usage.cost_usd.reset();
+  BOOST_TEST(step_outputs(report) ==
+             "attempts=1\npassed=0\nfailed=0\nerrors=1\nskipped=0\npass-rate=\ntokens=1234\ncost-usd=\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
