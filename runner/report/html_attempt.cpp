@@ -12,7 +12,8 @@ namespace agent_run {
 
 namespace {
 
-constexpr std::size_t k_output_tail_bytes = 4096;
+constexpr std::size_t k_output_tail_bytes = 2048;
+constexpr std::size_t k_reason_bytes = 160;  // of a denial's reason; report.json has it whole
 constexpr std::size_t k_final_message_bytes = 16 * 1024;
 
 /// What happened in one turn of the attempt.
@@ -61,7 +62,7 @@ std::string call_html(const ToolCallRecord& call) {
   if (denied) {
     item += " denied by " +
             (call.rule_id.empty() ? html_text(call.decided_by) : "rule <b>" + html_text(call.rule_id) + "</b>");
-    if (!call.reason.empty()) item += ": " + html_text(call.reason);
+    if (!call.reason.empty()) item += ": " + html_text(cap_head_tail(call.reason, k_reason_bytes, 0));
   } else {
     item += " <span class=\"note\">" + short_duration(call.duration_ms) + (call.is_error ? ", failed" : "") + "</span>";
   }
@@ -85,7 +86,31 @@ std::string edit_html(const EditRecord& edit) {
   return item + "</li>";
 }
 
-std::string turn_html(int number, const Turn& turn, long long longest_ms) {
+/// How much of a turn's tool calls the timeline lists: every one (an attempt that did not pass), or,
+/// for a passed attempt, the denied ones and a count per tool of the rest (the page stays light with
+/// thousands of attempts; report.json has every call).
+enum class CallDetail { every_call, denials_and_counts };
+
+std::string counted_calls_html(const std::vector<const ToolCallRecord*>& calls) {
+  std::map<std::string, std::pair<int, long long>> counts;  // tool -> (calls, milliseconds)
+  std::string html;
+  for (const ToolCallRecord* call : calls) {
+    if (call->decision == "denied") {
+      html += call_html(*call);
+    } else {
+      auto& [count, ms] = counts[call->name];
+      ++count;
+      ms += call->duration_ms;
+    }
+  }
+  for (const auto& [tool, figures] : counts) {
+    html += "<li>" + html_text(tool) + (figures.first > 1 ? " \xC3\x97" + std::to_string(figures.first) : "") +
+            " <span class=\"note\">" + short_duration(figures.second) + "</span></li>";
+  }
+  return html;
+}
+
+std::string turn_html(int number, const Turn& turn, long long longest_ms, CallDetail detail) {
   std::string item = "<li><span class=\"turn\">Turn " + std::to_string(number) + "</span>";
   item += "<span class=\"time\"><span class=\"m\" style=\"width:" + percent_width(turn.model_ms, longest_ms) +
           "\"></span><span class=\"t\" style=\"width:" + percent_width(turn.tools_ms, longest_ms) + "\"></span></span>";
@@ -94,7 +119,11 @@ std::string turn_html(int number, const Turn& turn, long long longest_ms) {
     item += " \xC2\xB7 <span class=\"denied\">" + std::to_string(turn.failed_tries) + " failed tries</span>";
   if (turn.calls.empty() && turn.edits.empty()) return item + "</li>";
   item += "<ul class=\"calls\">";
-  for (const ToolCallRecord* call : turn.calls) item += call_html(*call);
+  if (detail == CallDetail::every_call) {
+    for (const ToolCallRecord* call : turn.calls) item += call_html(*call);
+  } else {
+    item += counted_calls_html(turn.calls);
+  }
   for (const EditRecord* edit : turn.edits) item += edit_html(*edit);
   return item + "</ul></li>";
 }
@@ -124,7 +153,8 @@ std::string timeline_html(const AttemptResult& attempt) {
       "<h3>Timeline</h3><p class=\"legend note\">time per turn:<span class=\"m\"></span>model"
       "<span class=\"t\"></span>tools</p><ol class=\"timeline\">";
   html += commands_html("Setup", attempt.setup);
-  for (const auto& [number, turn] : turns) html += turn_html(number, turn, longest);
+  CallDetail detail = attempt.outcome == Outcome::passed ? CallDetail::denials_and_counts : CallDetail::every_call;
+  for (const auto& [number, turn] : turns) html += turn_html(number, turn, longest, detail);
   html += commands_html("Checks", attempt.checks);
   return html + "</ol>";
 }

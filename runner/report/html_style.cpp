@@ -46,7 +46,8 @@ ul.failures{padding-left:18px}ul.failures li{margin:2px 0}
 .filters label{border:1px solid var(--line);border-radius:999px;padding:2px 10px;cursor:pointer;
 background:var(--panel)}
 .filter:focus-visible+*{outline:2px solid var(--accent)}
-details.attempt{border:1px solid var(--line);border-radius:8px;margin:6px 0;background:var(--bg)}
+details.attempt{border:1px solid var(--line);border-radius:8px;margin:6px 0;background:var(--bg);
+content-visibility:auto;contain-intrinsic-size:auto 34px}
 details.attempt>summary{cursor:pointer;padding:6px 10px;list-style-position:inside}
 details.attempt[open]>summary{border-bottom:1px solid var(--line);background:var(--panel)}
 details.attempt>div{padding:6px 12px 10px}
