@@ -4,7 +4,7 @@
 # build/test/fuzz/corpus and writes any crashing input to build/test/fuzz/crash-*.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 seconds=${1:-600}
 fuzzer="$build_dir/shell_parser_fuzzer"
 if [ ! -x "$fuzzer" ]; then
