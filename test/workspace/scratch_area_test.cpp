@@ -1,6 +1,7 @@
 #include "workspace/scratch_area.h"
 #include "base/files.h"
 #include "support/fixtures.h"
+#include "support/waiting.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -41,14 +42,9 @@ pid_t start_leftover(const fs::path& cwd, const std::string& environment, const 
                           " ]; do sleep 0.01; done",  // leave only once it left the group
                       cwd);
   BOOST_REQUIRE(started.exit_code == 0);
-  auto written = [&] {
-    auto text = read_file(pid_file);
-    return text && text->ends_with("\n");
-  };
-  for (int i = 0; i < 250 && !written(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  auto pid = read_file(pid_file);
-  BOOST_REQUIRE_MESSAGE(written(), "the leftover process did not start");
-  return static_cast<pid_t>(std::stol(*pid));
+  std::string pid = test::wait_for_line_in(pid_file);
+  BOOST_REQUIRE_MESSAGE(!pid.empty(), "the leftover process did not start");
+  return static_cast<pid_t>(std::stol(pid));
 }
 
 std::unique_ptr<Workspace> worktree_in(const fs::path& repo, const fs::path& scratch, const std::string& name) {
@@ -128,8 +124,8 @@ BOOST_AUTO_TEST_CASE(a_dead_runs_worktrees_branches_processes_and_folder_are_cle
   BOOST_TEST(cleanup.processes == 2);
   BOOST_TEST(cleanup.problems.empty());
   BOOST_TEST(!fs::exists(dead));
-  BOOST_TEST(!is_running(in_folder));
-  BOOST_TEST(!is_running(by_marker));
+  BOOST_TEST(test::wait_until([&] { return !is_running(in_folder); }));  // SIGKILL takes effect on its own time
+  BOOST_TEST(test::wait_until([&] { return !is_running(by_marker); }));
   BOOST_TEST(is_running(unrelated));
   ::kill(unrelated, SIGKILL);
   BOOST_TEST(line_count(git("worktree list", repo)) == 2u);
