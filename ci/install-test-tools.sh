@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what the reliability commands need beyond ci/setup.sh (only what is missing): stress-ng,
+# the load ci/stress-tests.sh runs the suite under; psmisc and procps, whose ps and fuser the soak and
+# crash commands use to find leftover processes. Safe to re-run: a second run installs nothing.
+# Called by ci/stress-tests.sh, ci/soak.sh and ci/crash-resume.sh; can also be run on its own.
+set -euo pipefail
+
+packages=(stress-ng procps psmisc)
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "agent-run test tools: installing ${missing[*]}"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
