@@ -1,5 +1,7 @@
 #include "exec/child_process.h"
 
+#include "exec/own_children.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -105,8 +107,12 @@ Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv,
   std::string path = program->string();
   std::vector<char*> args = c_strings(argv);
   std::vector<char*> envp = c_strings(environment);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attributes, args.data(), envp.data());
+  int rc = 0;
+  pid_t pid = spawn_own_child([&] {
+    pid_t spawned = -1;
+    rc = ::posix_spawn(&spawned, path.c_str(), &actions, &attributes, args.data(), envp.data());
+    return rc == 0 ? spawned : -1;
+  });
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc != 0) return make_error("cannot run '" + argv.front() + "': " + std::strerror(rc));
@@ -201,6 +207,7 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
     if (done == m_pid || (done < 0 && errno == ECHILD)) {
       ::kill(-m_pid, SIGKILL);  // whatever it left running in its group
       m_reaped = true;
+      forget_own_child(m_pid);
       return true;
     }
     if (std::chrono::steady_clock::now() >= deadline) return false;
@@ -219,6 +226,7 @@ void ChildProcess::kill_and_reap() {
   while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
   }
   m_reaped = true;
+  forget_own_child(m_pid);
 }
 
 }  // namespace agent_run
