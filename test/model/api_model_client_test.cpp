@@ -7,6 +7,8 @@
 #include <Poco/Net/ServerSocket.h>
 #include <boost/test/unit_test.hpp>
 
+#include <tuple>
+
 using namespace agent_run;
 using namespace agent_run::test;
 using namespace std::chrono_literals;
@@ -109,6 +111,48 @@ BOOST_AUTO_TEST_CASE(a_429_waits_the_servers_retry_after_then_succeeds) {
   BOOST_TEST(call.failed_tries[0].wait_ms == 7000);
   BOOST_TEST(call.request_id == "req_ok");
   BOOST_TEST(server.requests().size() == 2u);
+}
+
+// The README's caps: a server's retry-after is waited up to 60 s from Anthropic and 120 s from
+// OpenAI; a longer one falls back to the computed backoff (the first: 0.5 s less up to 25 %).
+BOOST_AUTO_TEST_CASE(anthropics_retry_after_is_waited_up_to_60_seconds_and_no_longer) {
+  for (auto [retry_after, expected_min, expected_max] :
+       {std::tuple{"60", 60000, 60000}, {"61", 375, 500}, {"600", 375, 500}}) {
+    BOOST_TEST_CONTEXT("retry-after: " << retry_after) {
+      waits.clear();
+      ReplayServer server(
+          {anthropic_error(429, "rate_limit_error", "slow down", "req_cap", {{"retry-after", retry_after}}),
+           good_reply()});
+      auto turn = anthropic(server.url())->complete(hello(), {});
+      BOOST_REQUIRE(turn.has_value());
+      BOOST_REQUIRE(waits.size() == 1u);
+      BOOST_TEST(waits[0] >= expected_min);
+      BOOST_TEST(waits[0] <= expected_max);
+    }
+  }
+  waits.clear();
+  ReplayServer in_ms(
+      {anthropic_error(429, "rate_limit_error", "slow down", "req_ms", {{"retry-after-ms", "60000"}}), good_reply()});
+  BOOST_REQUIRE(anthropic(in_ms.url())->complete(hello(), {}).has_value());
+  BOOST_TEST(waits == std::vector<long long>{60000});
+}
+
+BOOST_AUTO_TEST_CASE(openais_retry_after_is_waited_up_to_120_seconds_and_no_longer) {
+  for (auto [retry_after, expected_min, expected_max] :
+       {std::tuple{"120", 120000, 120000}, {"61", 61000, 61000}, {"121", 375, 500}}) {
+    BOOST_TEST_CONTEXT("retry-after: " << retry_after) {
+      waits.clear();
+      ReplayServer server(
+          {json_response(429, R"({"error":{"message":"slow down","type":"rate_limit_exceeded","code":null}})",
+                         {{"retry-after", retry_after}}),
+           sse_response(model_fixture("openai_text.sse"))});
+      auto turn = openai(server.url(), "sk-x")->complete(hello(), {});
+      BOOST_REQUIRE(turn.has_value());
+      BOOST_REQUIRE(waits.size() == 1u);
+      BOOST_TEST(waits[0] >= expected_min);
+      BOOST_TEST(waits[0] <= expected_max);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_529_overloaded_backs_off_exponentially_with_jitter) {
