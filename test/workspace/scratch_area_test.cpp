@@ -156,6 +156,34 @@ BOOST_AUTO_TEST_CASE(worktrees_whose_folder_was_wiped_are_pruned_once_a_minute_o
   BOOST_TEST(git("branch --list 'agent-run/young-*'", repo) != "");
 }
 
+// Found by the crash_safety e2e test: a run killed while libgit2 rewrote its branch left the ref's
+// lock file, which refused the branch's deletion for good; one killed while adding its worktree left
+// bookkeeping that `git worktree list` shows but libgit2 cannot prune. Both are the dead run's own.
+BOOST_AUTO_TEST_CASE(what_a_run_killed_inside_git_left_is_removed_with_its_branch) {
+  test::TempFolder temp;
+  fs::path repo = temp.path() / "repo";
+  fs::path dead = temp.path() / "scratch" / "run-dead02";
+  test::make_git_repository(repo, {{"a.txt", "a\n"}});
+  fs::create_directories(dead / "t-abc123");
+  BOOST_REQUIRE(write_file_atomically(dead / "lock", ""));
+  BOOST_REQUIRE(write_file_atomically(
+      dead / "t-abc123" / k_workspace_manifest,
+      "{\"source\":\"" + repo.string() + "\",\"isolation\":\"worktree\",\"label\":\"t-abc123\"}"));
+  git("branch agent-run/t-abc123", repo);
+  BOOST_REQUIRE(write_file_atomically(repo / ".git/refs/heads/agent-run/t-abc123.lock", ""));  // killed mid-rewrite
+  fs::create_directories(repo / ".git/worktrees/agent-run-t-abc123");  // killed before its HEAD was written
+  BOOST_REQUIRE(write_file_atomically(repo / ".git/worktrees/agent-run-t-abc123/gitdir",
+                                      (dead / "t-abc123/repo/.git").string() + "\n"));
+  BOOST_REQUIRE(line_count(git("worktree list", repo)) == 2u);
+
+  StaleCleanup cleanup = clean_stale_runs(temp.path() / "scratch");
+  BOOST_TEST(cleanup.runs == 1);
+  BOOST_TEST(git("branch --list 'agent-run/*'", repo) == "");
+  BOOST_TEST(!fs::exists(repo / ".git/refs/heads/agent-run/t-abc123.lock"));
+  BOOST_TEST(line_count(git("worktree list", repo)) == 1u);
+  BOOST_TEST(!fs::exists(dead));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace agent_run
