@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the reliability commands need beyond ci/setup.sh (only what is missing): stress-ng,
-# the load ci/stress-tests.sh runs the suite under; psmisc and procps, whose ps and fuser the soak and
-# crash commands use to find leftover processes. Safe to re-run: a second run installs nothing.
-# Called by ci/stress-tests.sh, ci/soak.sh and ci/crash-resume.sh; can also be run on its own.
+# the load ci/stress-tests.sh runs the suite under. Safe to re-run: a second run installs nothing.
+# Called by ci/stress-tests.sh; can also be run on its own.
 set -euo pipefail
 
-packages=(stress-ng procps psmisc)
+packages=(stress-ng)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
