@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# Installs what the reliability commands need beyond ci/setup.sh (only what is missing): stress-ng,
-# the load ci/stress-tests.sh runs the suite under. Safe to re-run: a second run installs nothing.
-# Called by ci/stress-tests.sh; can also be run on its own.
+# Installs what the MCP client's tests and its conformance run talk to: the reference MCP servers
+# (@modelcontextprotocol/server-everything and server-filesystem) and the official conformance
+# suite (@modelcontextprotocol/conformance), pinned, from npm into the git-ignored folder
+# .tools/mcp/ (never globally). Needs node and npm (ci/install-diagnostics-tools.sh brings them)
+# and python3 (ci/setup.sh), which the tests' broken servers are written in. Safe to re-run: a
+# second run installs nothing. Called by ci/setup.sh; can also be run on its own.
 set -euo pipefail
 
-packages=(stress-ng)
-missing=()
-for package in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$package")
-  fi
-done
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mcp_dir=$root/.tools/mcp
 
-if ((${#missing[@]})); then
-  echo "agent-run test tools: installing ${missing[*]}"
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    sudo=(sudo)
-  fi
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# conformance 0.1.13 is the last that runs on node 20 (0.1.14 needs node 22's fs.globSync).
+wanted='{"private":true,"dependencies":{"@modelcontextprotocol/conformance":"0.1.13","@modelcontextprotocol/server-everything":"2026.8.31","@modelcontextprotocol/server-filesystem":"2026.8.31"}}'
+mkdir -p "$mcp_dir"
+if [ ! -f "$mcp_dir/package.json" ] || [ "$(cat "$mcp_dir/package.json")" != "$wanted" ] ||
+   [ ! -x "$mcp_dir/node_modules/.bin/mcp-server-everything" ] ||
+   [ ! -x "$mcp_dir/node_modules/.bin/mcp-server-filesystem" ] ||
+   [ ! -x "$mcp_dir/node_modules/.bin/conformance" ]; then
+  echo "agent-run test tools: npm install the MCP reference servers and conformance suite into .tools/mcp/"
+  printf '%s' "$wanted" > "$mcp_dir/package.json"
+  # An EBADENGINE warning (a dependency of the conformance suite wants node 22) is harmless here.
+  (cd "$mcp_dir" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 fi

@@ -7,7 +7,7 @@
 #
 # AGENT_RUN_STRESS sets stress-ng's load (default: --cpu 2 --io 1 --hdd 1 --hdd-bytes 64M);
 # AGENT_RUN_STRESS=none runs without load. Logs go to build/stress/run-N.log. Exits 0 when every run
-# passed, 1 otherwise. Builds with ci/setup.sh first and installs stress-ng (ci/install-test-tools.sh).
+# passed, 1 otherwise. Builds with ci/setup.sh first and installs stress-ng (ci/install-stress-tools.sh).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 runs=10
@@ -17,7 +17,7 @@ if [[ $# -gt 0 && $1 != -- ]]; then
 fi
 [[ ${1:-} == -- ]] && shift
 source "$root/ci/setup.sh"
-"$root/ci/install-test-tools.sh"
+"$root/ci/install-stress-tools.sh"
 
 logs=$build_dir/stress
 rm -rf "$logs"
