@@ -58,7 +58,7 @@ AttemptResult Attempt::start_result() const {
   result.policy_file = m_plan.policy->source.string();
   result.policy_sha256 = m_plan.policy->sha256;
   result.model = m_plan.model;
-  result.repeat_index = m_plan.repeat_index;
+  result.n = m_plan.n;
   result.started_at = format_utc(m_settings.clock->wall_now());
   return result;
 }
@@ -143,6 +143,7 @@ bool Attempt::run_agent() {
   finish_session(scope, session, m_result);
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;
+  m_result.final_message = m_agent.final_text;
   return true;
 }
 
