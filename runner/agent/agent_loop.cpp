@@ -77,9 +77,9 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const T
       break;
     }
     conversation.messages.push_back(turn->message);
+    if (!turn->message.text.empty()) run.final_text = turn->message.text;
     if (turn->message.tool_calls.empty() || turn->stop_reason == StopReason::max_tokens) {
       record.stop_reason = stop_of(turn->stop_reason);
-      run.final_text = turn->message.text;
       if (!turn->truncated_call.empty()) {
         run.message = "the model's answer was cut at its output token limit in the middle of a call to " +
                       turn->truncated_call + "; the call was not run";

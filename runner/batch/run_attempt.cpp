@@ -68,7 +68,7 @@ AttemptResult Attempt::start_result() const {
   result.policy_file = m_plan.policy->source.string();
   result.policy_sha256 = m_plan.policy->sha256;
   result.model = m_plan.model;
-  result.repeat_index = m_plan.repeat_index;
+  result.n = m_plan.n;
   result.started_at = format_utc(m_settings.clock->wall_now());
   return result;
 }
@@ -208,6 +208,7 @@ bool Attempt::run_agent() {
   if (m_agent_sandbox) m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;
+  m_result.final_message = m_agent.final_text;
   return true;
 }
 

@@ -335,6 +335,27 @@ BOOST_AUTO_TEST_CASE(git_folders_and_protected_paths_are_read_only_and_the_sourc
   test::run_shell("git worktree remove --force " + worktree.string(), source.path());
 }
 
+BOOST_AUTO_TEST_CASE(root_without_cap_sys_admin_as_in_a_container_still_gets_its_sandbox) {
+  if (::getuid() != 0 || !fs::exists("/usr/bin/setpriv")) {
+    BOOST_TEST_MESSAGE("not root, or no setpriv: only root can drop CAP_SYS_ADMIN as a container does");
+    return;
+  }
+  test::TempFolder workspace(test::visible_scratch());
+  workspace.write("open.yaml", "version: 1\nunmatched: allow\n");
+  workspace.write("calls.jsonl", "{\"tool\": \"bash\", \"input\": {\"command\": \"touch made.txt; ls made.txt\"}}\n");
+  // Docker and Kubernetes start a container's root without CAP_SYS_ADMIN: so does setpriv here, for
+  // agent-run, its holder and the command's entry.
+  test::CommandResult result = test::run_shell("/usr/bin/setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin -- " +
+                                                   test::shell_quote(AGENT_RUN_BINARY) +
+                                                   " tool --workspace . --policy open.yaml < calls.jsonl 2>&1",
+                                               workspace.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  BOOST_TEST(result.output.find("agent-run tool: sandbox: bubblewrap") != std::string::npos);
+  BOOST_TEST(result.output.find("made.txt\n") != std::string::npos);
+  BOOST_TEST(fs::exists(workspace.path() / "made.txt"));
+}
+
 BOOST_AUTO_TEST_CASE(nothing_runs_where_the_entry_lands_outside_the_sandbox) {
   // A holder's pid reused by another process after it died must never let a command run outside:
   // the entry finds the sandbox's token or runs nothing. The stand-in has namespaces of its own of
