@@ -212,6 +212,7 @@ BOOST_AUTO_TEST_CASE(sigterm_kills_the_running_command_and_exits_143_as_a_run_do
   BOOST_TEST(result.output.starts_with("agent-run tool: sandbox: bubblewrap, "));  // the command ran inside
   BOOST_TEST(result.output.substr(result.output.find('\n') + 1) ==
              "=== 1 bash touch started; sleep 1000 (allowed) ===\n"
+             "Terminated\n"  // the sandbox entry's shell: its command got SIGTERM (not an init's ignored one)
              "[interrupted: agent-run was stopped by SIGINT or SIGTERM; its process group was killed]\n"
              "exit=143\n");
 }
