@@ -72,8 +72,11 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const T
     }
     auto turn = ask_model(conversation, record, run);
     if (!turn) {
-      record.stop_reason = m_clock.now() >= deadline ? AgentStop::limit_time : AgentStop::model_error;
-      run.message = turn.error().message;
+      const bool interrupted = scope.cancellation && scope.cancellation->cancelled();
+      record.stop_reason = interrupted                 ? AgentStop::interrupted
+                           : m_clock.now() >= deadline ? AgentStop::limit_time
+                                                       : AgentStop::model_error;
+      run.message = interrupted ? "the run was interrupted during a model call" : turn.error().message;
       break;
     }
     conversation.messages.push_back(turn->message);

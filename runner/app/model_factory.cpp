@@ -3,8 +3,7 @@
 #include "model/anthropic_api.h"
 #include "model/openai_api.h"
 #include "model/scripted_model.h"
-
-#include <thread>
+#include "net/interrupt_on_cancel.h"
 
 namespace agent_run {
 
@@ -29,7 +28,8 @@ Expected<std::unique_ptr<ModelClient>> make_api_client(const ModelWiring& wiring
   std::optional<ModelPrice> price;
   if (const ModelPrice* found = wiring.prices->find(model)) price = *found;
   auto api = anthropic ? make_anthropic_api(endpoint, request) : make_openai_api(endpoint, request);
-  SleepFunction sleep = [](std::chrono::milliseconds wait) { std::this_thread::sleep_for(wait); };
+  const Cancellation* cancellation = wiring.client.cancellation;  // a stop request cuts the wait short too
+  SleepFunction sleep = [cancellation](std::chrono::milliseconds wait) { wait_unless_cancelled(cancellation, wait); };
   return std::unique_ptr<ModelClient>(std::make_unique<ApiModelClient>(
       model, std::move(api), price, wiring.client, *wiring.clock, std::move(sleep), endpoint.api_key));
 }

@@ -23,13 +23,14 @@ namespace {
 
 /// How the run's real model clients are set up, from the command line.
 ModelWiring model_wiring(const CliOptions& options, const ProgramContext& context, const PriceTable& prices,
-                         const Clock& clock) {
+                         const Clock& clock, const Cancellation& cancellation) {
   ModelWiring wiring;
   wiring.access = context.model_access;
   wiring.request.max_output_tokens = options.max_output_tokens;
   wiring.request.temperature = options.temperature;
   if (options.model_retries) wiring.client.max_retries = *options.model_retries;
   if (options.model_idle_timeout) wiring.client.idle_timeout = *options.model_idle_timeout;
+  wiring.client.cancellation = &cancellation;
   wiring.prices = &prices;
   wiring.clock = &clock;
   return wiring;
@@ -153,7 +154,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
   settings.environment.push_back(scratch->environment_marker());
-  settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock));
+  settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock, cancellation));
   settings.grep_backend = *grep_backend;
   settings.cancellation = &cancellation;
   std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends

@@ -75,6 +75,9 @@ void serve(State& state, const ScriptedResponse& scripted, Poco::Net::HTTPServer
   } else if (scripted.end == ResponseEnd::go_silent) {
     std::unique_lock lock(state.mutex);
     state.changed.wait_for(lock, std::chrono::seconds(60), [&] { return state.stopping; });
+  } else if (scripted.end == ResponseEnd::hold) {
+    std::unique_lock lock(state.mutex);
+    state.changed.wait(lock, [&] { return state.stopping; });
   }
 }
 
@@ -90,6 +93,7 @@ class ReplayHandler final : public Poco::Net::HTTPRequestHandler {
       std::lock_guard lock(m_state.mutex);
       ++m_state.active;
       m_state.received.push_back(std::move(received));
+      m_state.changed.notify_all();
       if (m_state.next < m_state.responses.size()) {
         scripted = m_state.responses[m_state.next++];
       } else {
@@ -190,6 +194,16 @@ std::string ReplayServer::url() const {
 std::vector<ReceivedRequest> ReplayServer::requests() const {
   std::lock_guard lock(m_state->mutex);
   return m_state->received;
+}
+
+int ReplayServer::responses_in_progress() const {
+  std::lock_guard lock(m_state->mutex);
+  return m_state->active;
+}
+
+bool ReplayServer::wait_for_requests(std::size_t count, std::chrono::milliseconds patience) const {
+  std::unique_lock lock(m_state->mutex);
+  return m_state->changed.wait_for(lock, patience, [&] { return m_state->received.size() >= count; });
 }
 
 ScriptedResponse sse_response(const std::string& stream, const std::string& request_id) {

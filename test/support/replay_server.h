@@ -10,8 +10,9 @@
 
 namespace agent_run::test {
 
-/// How a scripted response ends: normally, by dropping the connection, or by going silent.
-enum class ResponseEnd { complete, close_connection, go_silent };
+/// How a scripted response ends: normally, by dropping the connection, by going silent (for up to
+/// 60 s), or by holding the connection silent until the server is destroyed.
+enum class ResponseEnd { complete, close_connection, go_silent, hold };
 
 /// One scripted HTTP response: status, headers, and a body sent chunk by chunk (each chunk
 /// flushed on its own, as a streaming API does), optionally cut short.
@@ -53,6 +54,10 @@ class ReplayServer {
   /// `http://127.0.0.1:PORT` (`https://` with TLS).
   std::string url() const;
   std::vector<ReceivedRequest> requests() const;
+  /// Responses being sent (or held) right now.
+  int responses_in_progress() const;
+  /// Waits until `count` requests have arrived (true), or `patience` passed (false).
+  bool wait_for_requests(std::size_t count, std::chrono::milliseconds patience = std::chrono::seconds(60)) const;
 
   struct State;
 
