@@ -21,12 +21,13 @@ int agent_run_main(int argc, char** argv) {
               << "try 'agent-run --help'\n";
     return static_cast<int>(ExitCode::invalid);
   }
-  ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), std::cout,
+  ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), environ, std::cout,
                          std::cerr};
   context.out_is_terminal = ::isatty(STDOUT_FILENO) == 1;
   if (winsize size{}; context.out_is_terminal && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
     context.terminal_width = size.ws_col;
   }
+  context.environ_entries = environ;
   context.model_access = read_model_access(environ);
   switch (options->command) {
     case Command::help: std::cout << usage_text(); return 0;
@@ -36,6 +37,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::policy_explain: return policy_explain_command(*options, context);
     case Command::policy_test: return policy_test_command(*options, context);
     case Command::tool: return tool_command(*options, context, std::cin);
+    case Command::config: return config_command(*options, context);
     case Command::run: break;
   }
   if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped

@@ -1,6 +1,8 @@
 #include "batch/attempt_steps.h"
 
+#include "base/redaction.h"
 #include "base/text.h"
+#include "batch/attempt_environment.h"
 #include "batch/no_new_diagnostics.h"
 #include "exec/process.h"
 #include "exec/process_table.h"
@@ -17,18 +19,19 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   CheckRecord record;
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
-  spec.environment = settings.environment;
+  spec.environment = command_environment(task, settings);
   spec.cancellation = settings.cancellation;
   auto result = commands.run(spec);
+  const std::vector<std::string> secrets = secret_values_of(task, settings);  // a check may print one
   if (!result) {
-    record.output_tail = result.error().message;
+    record.output_tail = redact_values(result.error().message, secrets);
     return record;
   }
   record.exit_code = result->exit_code;
   record.timed_out = result->timed_out;
   record.duration_ms = result->duration_ms;
   record.passed = !result->timed_out && result->signal == 0 && result->exit_code == 0;
-  record.output_tail = tail_of(result->output, k_output_tail_bytes);
+  record.output_tail = tail_of(redact_values(result->output, secrets), k_output_tail_bytes);
   return record;
 }
 

@@ -11,6 +11,7 @@
 #include "workspace/workspace.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct AttemptSettings {
   std::filesystem::path scratch_folder;  // workspaces are made under it
   KeepWorkspace keep = KeepWorkspace::no;
   std::vector<std::string> environment;  // KEY=VALUE for setup, checks and bash; secrets removed
+  std::map<std::string, std::string> secret_values;  // the tasks' secrets: from agent-run's environment
   ModelFactory make_model;
   const Cancellation* cancellation = nullptr;         // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/

@@ -22,6 +22,7 @@ struct ApiClientSettings {
   std::chrono::milliseconds connect_timeout = std::chrono::seconds(10);
   std::chrono::milliseconds idle_timeout = std::chrono::seconds(90);  // no byte at all, keep-alives included
   const Cancellation* cancellation = nullptr;  // the run's stop request: cuts a call in flight, no retry after it
+  std::optional<std::int64_t> context_window;  // tokens; overrides the price table's
 };
 
 /// Waits between tries: a real sleep in the binary; advancing a fake clock in tests.
@@ -44,6 +45,7 @@ class ApiModelClient final : public ModelClient {
   void set_deadline(Clock::SteadyTime deadline) override { m_deadline = deadline; }
   ModelCallRecord last_call() const override { return m_last; }
   std::optional<std::int64_t> context_window() const override {
+    if (m_settings.context_window) return m_settings.context_window;
     return m_price ? m_price->context_window : std::nullopt;
   }
 
