@@ -9,7 +9,7 @@ build_dir=${AGENT_RUN_BUILD_DIR:-$root/build}
 
 packages=(
   g++ cmake ninja-build pkg-config git ccache
-  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libboost-test-dev
+  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libboost-test-dev libvalijson-dev json-schema-test-suite
   libxml2-utils ripgrep python3 python3-jsonschema openssl
   clang libclang-rt-14-dev bubblewrap
 )
