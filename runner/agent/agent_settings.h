@@ -28,9 +28,22 @@ struct CheckFeedback {
 };
 
 /// When the agent is told its budget is nearly spent, so it answers instead of being cut mid-work.
-struct LastTurnNotice {
+struct LastTurnNoticeSettings {
   bool enabled = true;
   double budget_share = 0.9;  // tokens, cost or time used at which the notice goes out
+};
+
+class FinishReview;
+
+/// Everything one run of the agent loop is given, beyond its tools and the model.
+struct AgentRequest {
+  std::string system_prompt;
+  std::string prompt;  // the task's, the first user message
+  Limits limits;
+  ContextSettings context;
+  LastTurnNoticeSettings notice;
+  std::vector<std::string> secret_values;  // redacted from every tool result before the model sees it
+  std::vector<FinishReview*> reviews;      // run in order when the model ends its turn; none owned
 };
 
 }  // namespace agent_run
