@@ -33,6 +33,8 @@ fi
 
 # Language servers and linters for the per-edit diagnostics tests (Debian packages and .tools/ from npm).
 "$root/ci/install-diagnostics-tools.sh"
+# The reference MCP servers and the MCP conformance suite (.tools/mcp/ from npm).
+"$root/ci/install-test-tools.sh"
 
 if [ ! -f "$build_dir/build.ninja" ]; then
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/environment.h"
+#include "app/mcp_command.h"
 #include "exec/subreaper.h"
 
 #include <sys/ioctl.h>
@@ -29,6 +30,7 @@ int agent_run_main(int argc, char** argv) {
   }
   context.environ_entries = environ;
   context.model_access = read_model_access(environ);
+  for (char** entry = environ; entry && *entry; ++entry) context.variables.emplace_back(*entry);
   switch (options->command) {
     case Command::help: std::cout << usage_text(); return 0;
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
@@ -38,6 +40,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::policy_test: return policy_test_command(*options, context);
     case Command::tool: return tool_command(*options, context, std::cin);
     case Command::config: return config_command(*options, context);
+    case Command::mcp: return mcp_command(*options, context);
     case Command::run: break;
   }
   if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped

@@ -10,7 +10,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool, config };
+enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool, config, mcp };
 
 /// What a run prints on stdout: progress lines for a person, or one JSON event a line for a program.
 enum class OutputFormat { text, stream_json };
@@ -38,13 +38,15 @@ struct CliOptions {
   std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
   std::optional<std::string> tool;                              // --tool: policy explain's tool name
   std::optional<std::string> input;                             // --input: policy explain's tool input, as JSON
-  std::optional<std::string> task;       // --task: the task file whose attempt `agent-run tool` stands in for
-  std::optional<std::string> workspace;  // --workspace: the folder `agent-run tool` works in, and where
-                                         // policy explain resolves paths (default: .)
-  bool json = false;                     // --json: `agent-run tool` prints one JSON object per call
-  bool no_diagnostics = false;           // --no-diagnostics: no per-edit diagnostics in this run
-  std::optional<std::string> config;     // --config: the run-wide configuration (default: ./agent-run.yaml)
-  std::optional<std::string> prompt;     // -p, --prompt: an ad-hoc task in --workspace (default: .)
+  std::optional<std::string> task;          // --task: the task file whose attempt `agent-run tool` stands in for
+  std::optional<std::string> workspace;     // --workspace: the folder `agent-run tool` works in, and where
+                                            // policy explain resolves paths (default: .)
+  bool json = false;                        // --json: `agent-run tool` prints one JSON object per call
+  bool no_diagnostics = false;              // --no-diagnostics: no per-edit diagnostics in this run
+  std::optional<std::string> config;        // --config: the run-wide configuration (default: ./agent-run.yaml);
+                                            // mcp: the task file whose mcp_servers: names the server
+  std::vector<std::string> server_command;  // mcp: the stdio server's command line, after `--`
+  std::optional<std::string> prompt;        // -p, --prompt: an ad-hoc task in --workspace (default: .)
   OutputFormat output_format = OutputFormat::text;  // --output-format
   std::optional<int> thinking_budget;               // --thinking-budget: Anthropic extended thinking
   std::optional<std::string> reasoning_effort;      // --reasoning-effort: OpenAI reasoning models

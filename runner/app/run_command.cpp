@@ -212,6 +212,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.scratch_folder = scratch->path();
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
+  settings.variables = context.variables;
   settings.environment.push_back(scratch->environment_marker());
   settings.secret_values = secrets_of(inputs->loaded.tasks, context);
   settings.make_model = make_model_factory(model_wiring(options, context, *inputs, clock, cancellation));

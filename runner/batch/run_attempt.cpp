@@ -7,6 +7,7 @@
 #include "base/cancellation.h"
 #include "base/files.h"
 #include "batch/attempt_environment.h"
+#include "batch/attempt_mcp.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
@@ -177,12 +178,21 @@ bool Attempt::run_agent() {
   SessionState session;
   session.status.context_window =
       m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();
+  if (!m_plan.task->mcp_servers.empty()) m_reporter.phase("mcp");
+  AttemptMcpServers mcp(*m_plan.task, scope, session, m_settings, tools);
+  if (auto failure = mcp.required_failure()) {
+    mcp.finish(m_result);
+    finish_session(scope, session, m_result);
+    set_outcome(m_result, OutcomeType::mcp_unavailable, *failure);
+    return false;
+  }
   std::vector<std::unique_ptr<FinishReview>> reviews;
   const AgentRequest request = agent_request(tools, reviews);
   std::vector<AgentObserver*> observers = {&transcript, &m_reporter};
   if (m_observer) observers.push_back(m_observer.get());
   AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, observers);
   m_agent = loop.run(request, scope, session, m_result);
+  mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(scope, session, m_result);
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;

@@ -174,7 +174,8 @@ Expected<HttpStream> HttpStream::open(const HttpRequest& request, const HttpLimi
     out << request.body;
     out.flush();
     if (interrupt) {
-      if (!interrupt->attach(static_cast<int>(state->session->socket().impl()->sockfd()))) return make_error(interrupted);
+      if (!interrupt->attach(static_cast<int>(state->session->socket().impl()->sockfd())))
+        return make_error(interrupted);
       interrupt->finish_sending(true);
     }
     state->body = &state->session->receiveResponse(state->response);

@@ -43,8 +43,8 @@ void SseParser::apply_field(std::string_view name, std::string_view value) {
       m_id_buffer = value;
     }
   } else if (name == "retry") {
-    bool digits = !value.empty() && value.size() <= 9 &&
-                  value.find_first_not_of("0123456789") == std::string_view::npos;
+    bool digits =
+        !value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string_view::npos;
     if (digits) m_retry = std::chrono::milliseconds(std::stoll(std::string(value)));
   }
   // Unknown fields are ignored, as the standard says.

@@ -4,6 +4,7 @@
 #include "agent/limits.h"
 #include "base/json.h"
 #include "exec/sandbox.h"
+#include "mcp/server_spec.h"
 #include "model/scripted_turn.h"
 #include "tools/ask_user_answers.h"
 #include "workspace/workspace_spec.h"
@@ -72,6 +73,7 @@ struct Task {
   ContextSettings context;                                                   // pruning and compaction
   CheckFeedback check_feedback;                                              // failed checks go back to the agent
   std::optional<Json> output_schema;                                         // JSON Schema the final answer must match
+  std::vector<McpServerSpec> mcp_servers;      // each server's tools are mcp__NAME__TOOL for the model
   std::map<std::string, std::string> origins;  // setting (e.g. limits.turns) -> FILE:LINE:COL; absent: built-in
 };
 

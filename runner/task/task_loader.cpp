@@ -4,6 +4,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "base/yaml_document.h"
+#include "task/mcp_server_reading.h"
 #include "task/script_reading.h"
 #include "task/task_fields.h"
 
@@ -165,21 +166,25 @@ void read_task_script(const YamlNode& value, TaskReading& reading) {
   reading.task.script = read_script(value, reading.checker);
 }
 
+void read_mcp_servers_key(const YamlNode& value, TaskReading& reading) {
+  reading.task.mcp_servers = read_mcp_servers(value, reading.checker, reading.task.source.string());
+}
+
 /// The keys only a task file has, in the order ARCHITECTURE.md lists them; the rest are the shared
 /// keys of task_fields.h.
 constexpr TaskField k_task_fields[] = {
-    {"id", read_id},         {"description", read_description}, {"prompt", read_prompt}, {"workspace", read_workspace},
-    {"setup", read_setup},   {"checks", read_checks},           {"repeat", read_repeat}, {"script", read_task_script},
-    {"commit", read_commit},
+    {"id", read_id},         {"description", read_description},
+    {"prompt", read_prompt}, {"workspace", read_workspace},
+    {"setup", read_setup},   {"checks", read_checks},
+    {"repeat", read_repeat}, {"script", read_task_script},
+    {"commit", read_commit}, {"mcp_servers", read_mcp_servers_key},
 };
 
 void read_task(const YamlNode& root, TaskReading& reading) {
   std::vector<std::string> known;
   for (const TaskField& field : k_task_fields) known.emplace_back(field.key);
   for (const TaskField& field : shared_task_fields()) known.emplace_back(field.key);
-  // Keys of ARCHITECTURE.md's task format that this version refuses rather than ignores.
-  std::vector<std::string> unsupported = {"mcp_servers"};
-  if (!reading.checker.check_map(root, "", known, unsupported)) return;
+  if (!reading.checker.check_map(root, "", known)) return;
   for (const TaskField& field : shared_task_fields()) {  // first: `checks` reads `diagnostics`
     if (const YamlNode* value = root.find(field.key)) field.read(*value, reading);
   }

@@ -175,8 +175,8 @@ BOOST_AUTO_TEST_CASE(an_interrupt_ends_a_wait_for_headers_that_would_never_come)
   });
   HttpLimits patient;
   patient.idle = std::chrono::minutes(10);
-  auto stream = HttpStream::open(post_to("http://127.0.0.1:" + std::to_string(listener.address().port())), patient,
-                                 &interrupt);
+  auto stream =
+      HttpStream::open(post_to("http://127.0.0.1:" + std::to_string(listener.address().port())), patient, &interrupt);
   interrupter.join();
   BOOST_REQUIRE(!stream.has_value());
   BOOST_TEST(stream.error().message.find(": interrupted") != std::string::npos, stream.error().message);
