@@ -7,6 +7,7 @@ namespace agent_run {
 namespace {
 
 constexpr std::size_t k_large_result_bytes = 1024;
+constexpr double k_full_share = 0.95;  // of the window: the rest is a margin for the estimate's error and the answer
 constexpr std::int64_t k_image_tokens = 1600;   // what a provider charges for a picture, roughly
 constexpr std::int64_t k_message_overhead = 4;  // role and framing
 constexpr std::size_t k_input_shown_bytes = 200;
@@ -102,7 +103,9 @@ bool ContextWindow::needs_room() const {
   return m_window && static_cast<double>(size()) >= m_settings.threshold * static_cast<double>(*m_window);
 }
 
-bool ContextWindow::over_window() const { return m_window && size() >= *m_window; }
+bool ContextWindow::over_window() const {
+  return m_window && static_cast<double>(size()) >= k_full_share * static_cast<double>(*m_window);
+}
 
 std::int64_t ContextWindow::target_tokens() const {
   return m_window ? static_cast<std::int64_t>(m_settings.target * static_cast<double>(*m_window)) : 0;

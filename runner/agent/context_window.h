@@ -53,7 +53,8 @@ class ContextWindow {
   std::optional<std::int64_t> window() const { return m_window; }
   /// True when the next request would reach the threshold share of the window.
   bool needs_room() const;
-  /// True when the next request would not fit the window at all.
+  /// True when the next request would not fit the window, less a margin (5%) for the estimate's
+  /// error and the answer.
   bool over_window() const;
   /// The token count pruning aims at: the target share of the window.
   std::int64_t target_tokens() const;

@@ -27,6 +27,7 @@ namespace agent_run::test {
 /// What the server's handler threads share with the test.
 struct ReplayServer::State {
   std::vector<ScriptedResponse> responses;
+  Responder responder;  // when set, it answers instead of `responses`
   std::vector<ReceivedRequest> received;
   std::size_t next = 0;
   int active = 0;
@@ -94,7 +95,9 @@ class ReplayHandler final : public Poco::Net::HTTPRequestHandler {
       ++m_state.active;
       m_state.received.push_back(std::move(received));
       m_state.changed.notify_all();
-      if (m_state.next < m_state.responses.size()) {
+      if (m_state.responder) {
+        scripted = m_state.responder(m_state.received.back());
+      } else if (m_state.next < m_state.responses.size()) {
         scripted = m_state.responses[m_state.next++];
       } else {
         scripted.status = 500;
@@ -184,6 +187,11 @@ ReplayServer::~ReplayServer() {
   m_state->server->stopAll(true);
   std::unique_lock lock(m_state->mutex);
   m_state->changed.wait_for(lock, std::chrono::seconds(10), [&] { return m_state->active == 0; });
+}
+
+ReplayServer::ReplayServer(Responder responder) : ReplayServer(std::vector<ScriptedResponse>{}) {
+  std::lock_guard lock(m_state->mutex);
+  m_state->responder = std::move(responder);
 }
 
 std::string ReplayServer::url() const {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,12 +42,18 @@ struct ServerTls {
   std::string key_file;
 };
 
+/// Makes the response to one request from what it carries (a model server that follows the
+/// conversation). Called on the server's threads, one request at a time.
+using Responder = std::function<ScriptedResponse(const ReceivedRequest& request)>;
+
 /// A real HTTP/1.1 server on 127.0.0.1 (Poco HTTPServer on port 0, plain or TLS) that answers
 /// each request with the next scripted response, in order, and records what it was sent. Past
 /// the script it answers 500. A silent response holds its connection until the server is destroyed.
 class ReplayServer {
  public:
   explicit ReplayServer(std::vector<ScriptedResponse> responses, std::optional<ServerTls> tls = std::nullopt);
+  /// A server that answers every request with what `responder` makes of it.
+  explicit ReplayServer(Responder responder);
   ~ReplayServer();
   ReplayServer(const ReplayServer&) = delete;
   ReplayServer& operator=(const ReplayServer&) = delete;
