@@ -12,6 +12,7 @@ packages=(
   libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libboost-test-dev libvalijson-dev json-schema-test-suite
   libxml2-utils ripgrep python3 python3-jsonschema openssl
   clang libclang-rt-14-dev bubblewrap
+  hyperfine libbenchmark-dev   # ci/benchmark.sh: whole-process timing, in-process figures (Google Benchmark)
 )
 
 missing=()
