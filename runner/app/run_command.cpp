@@ -10,6 +10,7 @@
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "batch/resume.h"
+#include "batch/stream_json.h"
 #include "diagnostics/edit_checker.h"
 #include "report/report_folder.h"
 #include "report/report_reader.h"
@@ -22,6 +23,11 @@
 namespace agent_run {
 
 namespace {
+
+/// Where the lines for a person go: stdout, or stderr when stdout carries stream-json events.
+std::ostream& human(const CliOptions& options, const ProgramContext& context) {
+  return options.output_format == OutputFormat::stream_json ? context.err : context.out;
+}
 
 /// Everything a run reads before it starts, checked: nothing runs when any of it is wrong.
 struct RunInputs {
@@ -123,7 +129,7 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
   std::filesystem::path file = reports.root() / "report.json";
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) {
-    if (!options.quiet) context.out << "resume: no " << file.string() << " yet; running every attempt\n";
+    if (!options.quiet) human(options, context) << "resume: no " << file.string() << " yet; running every attempt\n";
     return {};
   }
   auto previous = read_report_file(file);
@@ -139,9 +145,10 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
   report.duration_ms = previous->duration_ms;
   report.attempts = std::move(state.done);
   if (!options.quiet) {
-    context.out << "resume: " << report.attempts.size() << " of " << plans.size() << " attempts already done, "
-                << plans.size() - report.attempts.size() << " to run (" << state.interrupted << " interrupted, "
-                << state.stale << " results of edited or unplanned tasks dropped)\n";
+    human(options, context) << "resume: " << report.attempts.size() << " of " << plans.size()
+                            << " attempts already done, " << plans.size() - report.attempts.size() << " to run ("
+                            << state.interrupted << " interrupted, " << state.stale
+                            << " results of edited or unplanned tasks dropped)\n";
   }
   return {};
 }
@@ -161,8 +168,8 @@ Expected<ScratchArea> prepare_scratch(const LoadedInputs& inputs, const CliOptio
     cleanup.workspaces += prune_orphaned_worktrees(repository).workspaces;
   }
   if ((cleanup.workspaces > 0 || cleanup.processes > 0) && !options.quiet) {
-    context.out << "cleaned up after a killed run: " << cleanup.workspaces << " workspaces removed, "
-                << cleanup.processes << " leftover processes killed\n";
+    human(options, context) << "cleaned up after a killed run: " << cleanup.workspaces << " workspaces removed, "
+                            << cleanup.processes << " leftover processes killed\n";
   }
   for (const std::string& problem : cleanup.problems) context.err << "agent-run: warning: " << problem << "\n";
   return ScratchArea::claim(parent);
@@ -220,13 +227,19 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.cancellation = &cancellation;
   std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends
   if (!options.no_diagnostics) settings.diagnostics = &diagnostics.emplace();
-  ConsoleProgress progress(context.out, reports.root(), progress_options(options, context), clock);
+  // With stream-json, stdout carries only the events; the progress lines go to stderr.
+  const bool stream_json = options.output_format == OutputFormat::stream_json;
+  StreamJsonSink events(context.out);
+  if (stream_json) settings.observe = stream_json_observers(events);
+  ProgressOptions shown = progress_options(options, context);
+  if (stream_json && shown.style == ProgressStyle::live) shown.style = ProgressStyle::plain;
+  ConsoleProgress progress(human(options, context), reports.root(), shown, clock);
   auto finished = run_batch(inputs->plans, settings, std::move(report), progress, options.jobs);
   diagnostics.reset();  // the language servers end before the scratch folder goes
   auto closed = scratch->close(settings.keep);
   if (!closed) context.err << "agent-run: warning: " << closed.error().message << "\n";
   if (settings.keep == KeepWorkspace::yes && !options.quiet) {
-    context.out << "workspaces kept in " << scratch->path().string() << "\n";
+    human(options, context) << "workspaces kept in " << scratch->path().string() << "\n";
   }
   if (!finished) {
     context.err << "agent-run: " << finished.error().message << "\n";

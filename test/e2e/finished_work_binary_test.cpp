@@ -185,3 +185,34 @@ BOOST_AUTO_TEST_CASE(claude_md_is_the_fallback_and_system_prompt_replaces_it_all
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(stream_json_binary, FinishedWorkFixture)
+
+BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_edits_checks_and_the_end) {
+  make({{"tasks/t.yaml", two_tries_task("check_feedback: 1\n")}});
+  CommandResult result = run_shell(shell_quote(AGENT_RUN_BINARY) + " tasks/t.yaml --out " +
+                                       shell_quote(out.path().string()) + " --output-format stream-json 2>/dev/null",
+                                   repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  std::vector<std::string> types;
+  std::vector<Json> events;
+  std::istringstream lines(result.output);
+  for (std::string line; std::getline(lines, line);) {
+    auto event = parse_json(line);  // every line of stdout is one JSON event: no progress among them
+    BOOST_REQUIRE_MESSAGE(event.has_value(), "not JSON: " << line);
+    BOOST_TEST(event->get_string("attempt") == "attempts/t/1");
+    types.push_back(event->get_string("type"));
+    events.push_back(std::move(*event));
+  }
+  BOOST_TEST(types == (std::vector<std::string>{"attempt_started", "turn", "tool_call", "turn", "checks", "sent_back",
+                                                "turn", "tool_call", "turn", "checks", "attempt_finished"}),
+             boost::test_tools::per_element());
+  BOOST_REQUIRE(events.size() == 11u);
+  BOOST_TEST(events[2].get_string("decision") == "allowed");
+  BOOST_TEST(events[2].get_string("edit") == "answer.txt");
+  BOOST_TEST(events[10].get_string("outcome_type") == "passed");
+  BOOST_TEST(events[10].get_string("final_answer") == "Done, really.");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
