@@ -51,6 +51,16 @@ struct FinishedWorkFixture {
     return lines;
   }
 
+  /// True when report.json matches reports/report.schema.json (the check's output in the log).
+  bool report_matches_schema() const {
+    CommandResult schema = run_shell(
+        "/usr/bin/python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+            " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+        out.path());
+    BOOST_TEST_MESSAGE(schema.output);
+    return schema.exit_code == 0;
+  }
+
   std::vector<Json> transcript_of_type(const std::string& type) const {
     std::vector<Json> found;
     for (const Json& line : transcript()) {
@@ -86,6 +96,7 @@ BOOST_AUTO_TEST_CASE(failed_checks_go_back_to_the_agent_and_the_attempt_passes_i
   const std::string message = sent_back[0].get_string("message");
   BOOST_TEST(message.find("round 1 of 2") != std::string::npos, message);
   BOOST_TEST(message.find("$ grep -q fixed answer.txt\nexit code 1") != std::string::npos, message);
+  BOOST_TEST(report_matches_schema());
 }
 
 BOOST_AUTO_TEST_CASE(without_check_feedback_the_same_agent_fails_on_its_first_answer) {
@@ -130,6 +141,7 @@ BOOST_AUTO_TEST_CASE(an_invalid_structured_answer_is_sent_back_once_and_the_corr
   BOOST_TEST(sent_back[0].get_string("review") == "output_schema");
   BOOST_TEST(sent_back[0].get_string("message").find("not JSON") != std::string::npos);
   BOOST_TEST(transcript().front().get_string("system").find("\"verdict\"") != std::string::npos);  // the schema
+  BOOST_TEST(report_matches_schema());
 }
 
 BOOST_AUTO_TEST_CASE(a_second_invalid_answer_ends_the_attempt_as_output_invalid) {
@@ -213,6 +225,25 @@ BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_e
   BOOST_TEST(events[2].get_string("edit") == "answer.txt");
   BOOST_TEST(events[10].get_string("outcome_type") == "passed");
   BOOST_TEST(events[10].get_string("final_answer") == "Done, really.");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(prompt_binary, FinishedWorkFixture)
+
+BOOST_AUTO_TEST_CASE(p_runs_an_ad_hoc_task_in_the_workspace_with_the_configurations_defaults) {
+  make({{"agent-run.yaml", "model: script\nlimits: {turns: 3}\ninstructions: Be brief.\n"}, {"notes.txt", "x\n"}});
+  CommandResult result = run_agent_run(
+      {"-p", "Say hello.", "--workspace", repo.path().string(), "--out", out.path().string(), "--no-diagnostics"},
+      repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("task_id") == "prompt");
+  BOOST_TEST(attempt.get_string("model") == "script");
+  BOOST_TEST(transcript().front().get_string("prompt") == "Say hello.");
+  BOOST_TEST(transcript().front().get_string("system").find("Be brief.") != std::string::npos);
+  BOOST_TEST(report_matches_schema());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
