@@ -71,6 +71,9 @@ std::vector<SettingLine> task_lines(const Task& task, const CliOptions& options)
     lines.push_back(
         SettingLine{"env." + name, secret ? "(secret: setup and checks only)" : variable.value, variable.origin});
   }
+  std::vector<std::string> servers;
+  for (const McpServerSpec& server : task.mcp_servers) servers.push_back(server.name);
+  lines.push_back(line("mcp_servers", servers.empty() ? "(none)" : list_text(servers)));
   lines.push_back(line("answers", std::to_string(task.answers.rules.size()) + " rules"));
   lines.push_back(line("web_search", task.web_search.empty() ? "(off)" : join(task.web_search, " ")));
   lines.push_back(line("system_prompt", task.system_prompt ? std::to_string(task.system_prompt->size()) +

@@ -97,6 +97,8 @@ class YamlChecker {
   bool ok() const { return m_problems.empty(); }
   /// Every problem in file order, one `FILE:LINE:COL: message` per line.
   Error error() const;
+  /// The file as problems name it.
+  const std::string& file() const { return m_file; }
   /// `FILE:LINE:COL` of `mark` in this file, as problems name it.
   std::string where(YamlMark mark) const;
 

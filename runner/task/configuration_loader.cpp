@@ -150,7 +150,7 @@ void read_configuration(const YamlNode& root, TaskReading& task_reading, Configu
   for (const TaskField& field : shared_task_fields()) known.emplace_back(field.key);
   for (const RunField& field : k_run_fields) known.emplace_back(field.key);
   for (const char* key : k_every_model_keys) known.emplace_back(key);
-  if (!reading.checker.check_map(root, "", known, {"mcp_servers"})) return;
+  if (!reading.checker.check_map(root, "", known)) return;
   for (const TaskField& field : shared_task_fields()) {
     if (const YamlNode* value = root.find(field.key)) field.read(*value, task_reading);
   }

@@ -6,6 +6,7 @@
 #include "base/text.h"
 #include "policy/policy_loader.h"
 #include "policy/sandbox_reading.h"
+#include "task/mcp_server_reading.h"
 
 #include <algorithm>
 #include <limits>
@@ -294,12 +295,19 @@ void read_output_schema(const YamlNode& value, TaskReading& reading) {
   reading.set("output_schema", value.mark);
 }
 
+/// `mcp_servers: {NAME: {command: [...]} | {url: ...}}`: the whole map replaces the configuration's.
+void read_mcp_servers_key(const YamlNode& value, TaskReading& reading) {
+  reading.task.mcp_servers = read_mcp_servers(value, reading.checker, reading.checker.file());
+  reading.set("mcp_servers", value.mark);
+}
+
 constexpr TaskField k_shared_fields[] = {
     {"model", read_model},
     {"limits", read_limits},
     {"tools", read_tools},
     {"policy", read_policy},
     {"diagnostics", read_diagnostics},
+    {"mcp_servers", read_mcp_servers_key},
     {"answers", read_answers},
     {"sandbox", read_sandbox},
     {"secrets", read_secrets},

@@ -4,7 +4,6 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "base/yaml_document.h"
-#include "task/mcp_server_reading.h"
 #include "task/script_reading.h"
 #include "task/task_fields.h"
 
@@ -166,18 +165,12 @@ void read_task_script(const YamlNode& value, TaskReading& reading) {
   reading.task.script = read_script(value, reading.checker);
 }
 
-void read_mcp_servers_key(const YamlNode& value, TaskReading& reading) {
-  reading.task.mcp_servers = read_mcp_servers(value, reading.checker, reading.task.source.string());
-}
-
 /// The keys only a task file has, in the order ARCHITECTURE.md lists them; the rest are the shared
 /// keys of task_fields.h.
 constexpr TaskField k_task_fields[] = {
-    {"id", read_id},         {"description", read_description},
-    {"prompt", read_prompt}, {"workspace", read_workspace},
-    {"setup", read_setup},   {"checks", read_checks},
-    {"repeat", read_repeat}, {"script", read_task_script},
-    {"commit", read_commit}, {"mcp_servers", read_mcp_servers_key},
+    {"id", read_id},         {"description", read_description}, {"prompt", read_prompt}, {"workspace", read_workspace},
+    {"setup", read_setup},   {"checks", read_checks},           {"repeat", read_repeat}, {"script", read_task_script},
+    {"commit", read_commit},
 };
 
 void read_task(const YamlNode& root, TaskReading& reading) {

@@ -173,8 +173,19 @@ BOOST_AUTO_TEST_CASE(an_output_schema_is_compiled_when_the_file_loads) {
              std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(mcp_servers_wait_for_the_mcp_client) {
-  BOOST_TEST(error_of("mcp_servers: {}\n") == "agent-run.yaml:1:1: 'mcp_servers' is not supported yet");
+BOOST_AUTO_TEST_CASE(mcp_servers_of_the_configuration_serve_every_task_and_a_tasks_own_replace_them) {
+  RunConfiguration configuration =
+      configuration_of("mcp_servers:\n  fs: {command: npx, args: [server-filesystem, .]}\n");
+  Task inherits = task_over(configuration, "prompt: p\n");
+  BOOST_REQUIRE(inherits.mcp_servers.size() == 1u);
+  BOOST_TEST(inherits.mcp_servers[0].name == "fs");
+  BOOST_TEST(inherits.mcp_servers[0].origin == "agent-run.yaml:2:3");
+  BOOST_TEST(inherits.origins.at("mcp_servers") == "agent-run.yaml:2:3");
+  Task own = task_over(configuration, "prompt: p\nmcp_servers:\n  web: {url: \"http://127.0.0.1:9/mcp\"}\n");
+  BOOST_REQUIRE(own.mcp_servers.size() == 1u);
+  BOOST_TEST(own.mcp_servers[0].name == "web");
+  BOOST_TEST(own.mcp_servers[0].origin == "tasks/x.yaml:3:3");
+  BOOST_TEST(error_of("mcp_servers: {bad__name: {command: x}}\n").find("agent-run.yaml:1:") == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(find_configuration_looks_in_the_folder_only) {
