@@ -100,6 +100,7 @@ ScriptedResponse read_file_call(int turn, const std::string& path, std::int64_t 
 /// It reports each request's input tokens as a quarter of its body's bytes.
 struct ReadingModelServer {
   bool summaries_fail = false;
+  std::string summary = "I read big_0.txt to big_4.txt over and over; nothing is left open.";
   std::atomic<int> turns{0};
   std::atomic<int> summaries{0};
   ReplayServer server{[this](const ReceivedRequest& request) { return answer(request); }};
@@ -108,8 +109,7 @@ struct ReadingModelServer {
     const auto input_tokens = static_cast<std::int64_t>(request.body.size() / 4);
     if (request.body.find(k_summary_marker) != std::string::npos) {
       ++summaries;
-      return text_answer(summaries_fail ? "" : "I read big_0.txt to big_4.txt over and over; nothing is left open.",
-                         input_tokens);
+      return text_answer(summaries_fail ? "" : summary, input_tokens);
     }
     const int turn = ++turns;
     if (turn >= k_session_turns) return text_answer("done: every file was read", input_tokens);
@@ -261,6 +261,21 @@ BOOST_AUTO_TEST_CASE(a_compaction_that_fails_falls_back_to_pruning_and_ends_the_
   BOOST_TEST(lines.back().find("stop")->as_string() == "model.context_window");
   for (const ContextEvent& event : record.context.events) {
     if (event.kind == "compaction_failed") BOOST_TEST(event.message == "the model answered with no summary");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_summary_that_leaves_the_conversation_too_big_counts_as_a_failed_compaction) {
+  model_server.summary = std::string(60000, 'x');  // 15,000 tokens: the whole window
+  run_loop();
+  BOOST_REQUIRE(record.stop_reason.has_value());
+  BOOST_TEST(to_string(*record.stop_reason) == "model.context_window");
+  BOOST_TEST(record.context.compactions == 0);
+  BOOST_TEST(record.context.failed_compactions >= 1);
+  BOOST_TEST(largest_request() < k_window);
+  for (const ContextEvent& event : record.context.events) {
+    if (event.kind == "compaction_failed") {
+      BOOST_TEST(event.message.find("the summary left the conversation too big") == 0u, event.message);
+    }
   }
 }
 
