@@ -4,6 +4,6 @@
 # runs build/diagnostics-benchmark. Arguments: [cold runs (default 3)] [warm edits (default 10)].
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 cmake --build "$build_dir" --target diagnostics-benchmark >/dev/null
 exec "$build_dir/diagnostics-benchmark" "$@"

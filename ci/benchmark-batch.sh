@@ -5,5 +5,5 @@
 # each with its target; exits 1 when one is missed. Options go to ci/benchmark_batch.py (--help).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 exec /usr/bin/python3 "$root/ci/benchmark_batch.py" "$build_dir/agent-run" "$@"

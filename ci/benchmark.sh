@@ -10,5 +10,5 @@
 # --runs, --real-tree, --smoke.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 exec /usr/bin/python3 "$root/bench/benchmark.py" "$build_dir" "$@"

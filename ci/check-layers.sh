@@ -10,6 +10,7 @@ runner=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/runner}
 map=$runner/README.md
 
 # The module map's folders, top to bottom: the first cell of each table row, written `name/`.
+# shellcheck disable=SC2016  # the backticks are the Markdown's, for sed to match
 mapfile -t order < <(sed -nE 's/^\| `([a-z_]+)\/` \|.*/\1/p' "$map")
 if ((${#order[@]} == 0)); then
   echo "$map: no module map table (rows like | \`base/\` | ... |)" >&2
@@ -43,6 +44,7 @@ for name in "${order[@]}"; do
 done
 
 # Every quoted include of a folder, checked against the rank of the including file's folder.
+# shellcheck disable=SC2016  # an awk program, whose $ are awk's
 includes=$(find "$runner" -mindepth 2 \( -name '*.h' -o -name '*.cpp' -o -name '*.in' \) -print0 | sort -z |
   xargs -0 awk -v runner="$runner/" -v map="$map" -v order="${order[*]}" '
     BEGIN { n = split(order, names, " "); for (i = 1; i <= n; ++i) rank[names[i]] = i }

@@ -9,7 +9,7 @@
 # Builds with ci/setup.sh first; the test is e2e_tests' crash_safety suite.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 export AGENT_RUN_CRASH_ROUNDS=${1:-50}
 if [[ -n ${2:-} ]]; then
   export AGENT_RUN_CRASH_SEED=$2

@@ -15,7 +15,7 @@ if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
   minutes=$1
   shift
 fi
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 fuzzers=$build_dir/fuzz/test/fuzz
 if ! compgen -G "$fuzzers/*_fuzzer" >/dev/null; then
   echo "agent-run: no fuzz targets in $fuzzers (no clang++ with -fsanitize=fuzzer, or -DAGENT_RUN_FUZZ=OFF?)" >&2

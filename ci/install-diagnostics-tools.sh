@@ -3,7 +3,7 @@
 # linters from Debian (only those missing), and pyright, TypeScript 5.x and
 # typescript-language-server from npm into the git-ignored project folder .tools/ (never globally).
 # The tests put .tools/node_modules/.bin on PATH themselves. Safe to re-run: a second run installs
-# nothing. Called by ci/setup.sh; can also be run on its own (as root, or as a user who may sudo).
+# nothing. Called by ci/install-test-tools.sh; can also be run on its own (as root, or as a user who may sudo).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,30 +16,15 @@ if ! command -v cargo >/dev/null 2>&1; then
   packages+=(cargo)
 fi
 
-missing=()
-for package in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$package")
-  fi
-done
 # The machine may bring node and npm some other way: only ask Debian for them when none is on PATH.
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   kept=()
-  for package in "${missing[@]}"; do
+  for package in "${packages[@]}"; do
     [[ $package == nodejs || $package == npm ]] || kept+=("$package")
   done
-  missing=("${kept[@]}")
+  packages=("${kept[@]}")
 fi
-
-if ((${#missing[@]})); then
-  echo "agent-run diagnostics tools: installing ${missing[*]}"
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    sudo=(sudo)
-  fi
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$root/ci/install-packages.sh" "${packages[@]}"
 
 # npm packages, pinned. typescript-language-server needs a tsserver.js, which only TypeScript 5 and 6
 # ship (7 is the native compiler); 5.3.0 is the last typescript-language-server that runs on node 20.

@@ -27,6 +27,7 @@ trap 'rm -rf "$results"' EXIT
 
 for scenario in "${scenarios[@]}"; do
   # The suite appends the server's URL to the command and sets MCP_CONFORMANCE_SCENARIO.
+  # shellcheck disable=SC2016  # the inner shell expands its own arguments
   "${isolate[@]}" sh -c 'ip link set lo up && exec "$0" client --command "$1 mcp" --scenario "$2" -o "$3"' \
     "$conformance" "$agent_run" "$scenario" "$results" >"$results/$scenario.log" 2>&1 || true
 done

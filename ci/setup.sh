@@ -1,43 +1,47 @@
 #!/usr/bin/env bash
 # Installs the Debian packages agent-run needs (only those missing), then configures and builds it
-# in build/. Safe to re-run: a second run installs nothing and rebuilds only what changed.
-# Sourced by run-examples.sh and run-tests.sh; can also be run on its own.
+# in build/ (or $AGENT_RUN_BUILD_DIR). Safe to re-run: a second run installs nothing and rebuilds only
+# what changed.
+#
+#   ci/setup.sh binary   what the agent-run binary needs to build, and what the examples' checks run;
+#                        builds only the agent-run target (ci/run-examples.sh)
+#   ci/setup.sh [all]    that, plus everything the test suite runs against (ci/install-test-tools.sh);
+#                        builds every target (ci/run-tests.sh)
+#
+# Sourced by run-examples.sh and run-tests.sh (which set $build_dir from it); can also be run on its own.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${AGENT_RUN_BUILD_DIR:-$root/build}
+setup_mode=${1:-all}
 
-packages=(
-  g++ cmake ninja-build pkg-config git ccache
-  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libboost-test-dev libvalijson-dev json-schema-test-suite
-  libxml2-utils ripgrep python3 python3-jsonschema openssl
-  clang libclang-rt-14-dev bubblewrap
-  hyperfine libbenchmark-dev   # ci/benchmark.sh: whole-process timing, in-process figures (Google Benchmark)
-)
+case $setup_mode in
+  binary | all) ;;
+  *)
+    echo "ci/setup.sh: unknown mode '$setup_mode' (binary or all)" >&2
+    exit 2
+    ;;
+esac
 
-missing=()
-for package in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$package")
-  fi
-done
+# The compiler and build tools, the libraries agent-run links against, git, and python3 for the
+# examples' checks.
+"$root/ci/install-packages.sh" g++ cmake ninja-build pkg-config ccache git \
+  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libvalijson-dev python3
 
-if ((${#missing[@]})); then
-  echo "agent-run setup: installing ${missing[*]}"
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    sudo=(sudo)
-  fi
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ "$setup_mode" = all ]; then
+  "$root/ci/install-test-tools.sh"
 fi
 
-# Language servers and linters for the per-edit diagnostics tests (Debian packages and .tools/ from npm).
-"$root/ci/install-diagnostics-tools.sh"
-# The reference MCP servers and the MCP conformance suite (.tools/mcp/ from npm).
-"$root/ci/install-test-tools.sh"
-
-if [ ! -f "$build_dir/build.ninja" ]; then
-  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+testing=OFF
+targets=(--target agent-run)
+if [ "$setup_mode" = all ]; then
+  testing=ON
+  targets=()
 fi
-cmake --build "$build_dir" --parallel "$(nproc)"
+# A build folder configured without the tests gets them when the test suite needs them; one with
+# them keeps them when only the binary is asked for.
+if [ ! -f "$build_dir/build.ninja" ] ||
+   { [ "$testing" = ON ] && grep -q '^BUILD_TESTING:BOOL=OFF' "$build_dir/CMakeCache.txt"; }; then
+  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING="$testing" >/dev/null
+fi
+cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"

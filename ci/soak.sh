@@ -12,5 +12,5 @@
 # Builds with ci/setup.sh first; the server and the checks are ci/soak.py.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 exec python3 "$root/ci/soak.py" --binary "$build_dir/agent-run" "$@"

@@ -16,7 +16,7 @@ if [[ $# -gt 0 && $1 != -- ]]; then
   shift
 fi
 [[ ${1:-} == -- ]] && shift
-source "$root/ci/setup.sh"
+source "$root/ci/setup.sh" all
 "$root/ci/install-stress-tools.sh"
 
 logs=$build_dir/stress

@@ -106,6 +106,10 @@ AgentRun LoopRun::run() {
     }
     m_refusals_in_a_row = 0;
     m_conversation.messages.push_back(turn->message);
+    if (!turn->message.text.empty()) {  // the agent's last words: the text of its last turn that had any
+      m_run.final_text = turn->message.text;
+      m_record.final_message = turn->message.text;
+    }
     if (turn->message.tool_calls.empty() || turn->stop_reason == StopReason::max_tokens) {
       finish(*turn);  // stops, or sends the work back for another round
       continue;
@@ -204,8 +208,6 @@ void LoopRun::stop_on_model_error(const Error& error) {
 /// The model ended its turn: each review looks at the work; the first that does not accept decides
 /// whether it goes back to the agent or the attempt ends.
 void LoopRun::finish(const ModelTurn& turn) {
-  m_run.final_text = turn.message.text;
-  m_record.final_message = turn.message.text;
   if (turn.stop_reason == StopReason::max_tokens || turn.stop_reason == StopReason::refusal) {
     std::string message;
     if (!turn.truncated_call.empty()) {

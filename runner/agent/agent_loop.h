@@ -18,7 +18,7 @@ namespace agent_run {
 /// words and where its time went.
 struct AgentRun {
   std::string message;     // a sentence for a person when the stop is not end_turn
-  std::string final_text;  // the model's last words
+  std::string final_text;  // the model's last words: the text of its last turn that had any
   long long model_ms = 0;
   long long tools_ms = 0;
 };

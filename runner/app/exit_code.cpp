@@ -14,4 +14,14 @@ ExitCode exit_code_for(const RunReport& report) {
   return ExitCode::all_passed;
 }
 
+const char* outcome_word(int exit_code) {
+  switch (static_cast<ExitCode>(exit_code)) {
+    case ExitCode::all_passed: return "passed";
+    case ExitCode::some_failed: return "failed";
+    case ExitCode::invalid: return "invalid";
+    case ExitCode::not_judged: return "error";
+    default: return "interrupted";
+  }
+}
+
 }  // namespace agent_run

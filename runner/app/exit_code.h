@@ -21,4 +21,8 @@ inline int exit_code_for_signal(int signal) {
 /// The exit code for a finished run.
 ExitCode exit_code_for(const RunReport& report);
 
+/// The run's outcome in one word, from its exit code: passed (0), failed (1), invalid (2), error
+/// (3: none failed, one could not be judged) or interrupted (a signal's 128 + N).
+const char* outcome_word(int exit_code);
+
 }  // namespace agent_run

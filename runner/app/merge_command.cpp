@@ -1,5 +1,6 @@
 #include "app/commands.h"
 
+#include "app/github_step.h"
 #include "report/report_folder.h"
 #include "report/report_merge.h"
 #include "report/report_reader.h"
@@ -52,9 +53,11 @@ int merge_command(const CliOptions& options, const ProgramContext& context) {
   for (const std::string& warning : merged->warnings) context.err << "agent-run merge: warning: " << warning << "\n";
   for (const std::string& file : *missing) context.err << "agent-run merge: warning: " << file << " is missing\n";
   context.out << "merged " << inputs.size() << " report folders\n" << run_summary_lines(merged->report);
-  context.out << "reports: " << (reports.root() / "report.json").string() << ", "
-              << (reports.root() / "junit.xml").string() << "\n";
-  return static_cast<int>(exit_code_for(merged->report));
+  context.out << ReportFolder::files_line(reports.root());
+  int exit_code = static_cast<int>(exit_code_for(merged->report));
+  tell_github(github_step(context.environment), merged->report, exit_code, reports.root(), nullptr, context.out,
+              context.err);
+  return exit_code;
 }
 
 }  // namespace agent_run

@@ -1,6 +1,7 @@
 #include "app/commands.h"
 
 #include "app/environment.h"
+#include "app/github_step.h"
 #include "app/grep_setting.h"
 #include "app/load_inputs.h"
 #include "app/model_factory.h"
@@ -187,6 +188,17 @@ ProgressOptions progress_options(const CliOptions& options, const ProgramContext
   return progress;
 }
 
+/// Where each task's workspaces come from: its workspace.repo, else the repository holding its file.
+std::map<std::string, std::filesystem::path> workspace_sources(const LoadedInputs& inputs) {
+  std::map<std::string, std::filesystem::path> sources;
+  for (const Task& task : inputs.tasks) {
+    std::filesystem::path repo = task.workspace.repo;
+    if (repo.empty()) repo = find_enclosing_repository(task.source).value_or(std::filesystem::path());
+    if (!repo.empty()) sources[task.id] = repo;
+  }
+  return sources;
+}
+
 int nothing_ran(const ProgramContext& context, const Error& error) {
   context.err << error.message << "\nagent-run: nothing ran\n";
   return static_cast<int>(ExitCode::invalid);
@@ -247,8 +259,14 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
                 << " holds what was written before; free some space and run again with --resume\n";
     return static_cast<int>(ExitCode::not_judged);
   }
-  if (cancellation.cancelled()) return exit_code_for_signal(cancellation.signal());
-  return static_cast<int>(exit_code_for(*finished));
+  int exit_code = cancellation.cancelled() ? exit_code_for_signal(cancellation.signal())
+                                           : static_cast<int>(exit_code_for(*finished));
+  GithubStep step = github_step(context.environment);
+  RepositoryPaths paths = repository_paths(step.repository, workspace_sources(inputs->loaded));
+  // Annotations go to stdout, unless stream-json keeps it for its events (GitHub reads both).
+  tell_github(step, *finished, exit_code, reports.root(), &paths, stream_json ? context.err : context.out,
+              context.err);
+  return exit_code;
 }
 
 }  // namespace agent_run

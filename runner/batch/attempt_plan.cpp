@@ -62,7 +62,7 @@ std::string expand(std::string text, const AttemptPlan& plan) {
   for (char c : plan.model)
     model += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == '/' ? c : '-';
   const std::pair<std::string, std::string> values[] = {
-      {"{id}", plan.task->id}, {"{n}", std::to_string(plan.repeat_index + 1)}, {"{model}", model}};
+      {"{id}", plan.task->id}, {"{n}", std::to_string(plan.n)}, {"{model}", model}};
   for (const auto& [placeholder, value] : values) {
     for (std::size_t at = text.find(placeholder); at != std::string::npos;
          at = text.find(placeholder, at + value.size())) {
@@ -95,9 +95,9 @@ Expected<std::vector<AttemptPlan>> plan_attempts(const std::vector<Task>& tasks,
     ModelInPath model_in_path = models.size() > 1 ? ModelInPath::shown : ModelInPath::omitted;
     int repeat = options.repeat.value_or(task.repeat);
     for (const std::string& model : models) {
-      for (int r = 0; r < repeat; ++r) {
-        plans.push_back(AttemptPlan{&task, policy_of[i], model, r,
-                                    ReportFolder::attempt_folder(task.id, model, r, model_in_path), model_in_path});
+      for (int n = 1; n <= repeat; ++n) {
+        plans.push_back(AttemptPlan{&task, policy_of[i], model, n,
+                                    ReportFolder::attempt_folder(task.id, model, n, model_in_path), model_in_path});
       }
     }
   }
@@ -112,11 +112,11 @@ int shard_of(const std::string& task_id, int total) {
 }
 
 std::string attempt_key(const AttemptPlan& plan) {
-  return plan.task->id + "\n" + plan.task->source_sha256 + "\n" + plan.model + "\n" + std::to_string(plan.repeat_index);
+  return plan.task->id + "\n" + plan.task->source_sha256 + "\n" + plan.model + "\n" + std::to_string(plan.n);
 }
 
 std::string attempt_key(const AttemptResult& result) {
-  return result.task_id + "\n" + result.task_sha256 + "\n" + result.model + "\n" + std::to_string(result.repeat_index);
+  return result.task_id + "\n" + result.task_sha256 + "\n" + result.model + "\n" + std::to_string(result.n);
 }
 
 std::optional<CommitSpec> commit_for(const AttemptPlan& plan) {

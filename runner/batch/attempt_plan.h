@@ -12,12 +12,12 @@
 
 namespace agent_run {
 
-/// One attempt to run: a task, the policy that governs it, a model and a repeat index.
+/// One attempt to run: a task, the policy that governs it, a model and the attempt's number.
 struct AttemptPlan {
   const Task* task = nullptr;
   const Policy* policy = nullptr;
   std::string model;
-  int repeat_index = 0;                              // 0-based
+  int n = 1;                                         // which repeat of the task with this model, from 1
   std::string folder;                                // its folder in the report folder: attempts/<task>/[<model>/]<n>
   ModelInPath model_in_path = ModelInPath::omitted;  // shown when the task runs with several models
 };

@@ -16,7 +16,7 @@ AttemptResult crashed(const AttemptPlan& plan, const std::string& what) {
   result.task_file = plan.task->source.string();
   result.task_sha256 = plan.task->source_sha256;
   result.model = plan.model;
-  result.repeat_index = plan.repeat_index;
+  result.n = plan.n;
   result.usage = Usage::zero();
   result.outcome = outcome_of(OutcomeType::runner_crashed);
   result.outcome_type = OutcomeType::runner_crashed;

@@ -52,6 +52,17 @@ class ReportInProgress {
   RunReport m_report;
 };
 
+/// Whether the write after an attempt also rewrites summary.md and report.html: after each of the
+/// first k_pages_always attempts, then whenever the report has grown by a tenth since they were last
+/// written (with thousands of attempts, a few dozen rewrites instead of thousands). `written_at` is
+/// the attempt count of their last write. The run's last write always rewrites them.
+ReportPages pages_due(std::size_t attempts, std::size_t& written_at) {
+  constexpr std::size_t k_pages_always = 100;
+  if (attempts > k_pages_always && attempts - written_at < written_at / 10) return ReportPages::kept;
+  written_at = attempts;
+  return ReportPages::written;
+}
+
 }  // namespace
 
 Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings, RunReport report,
@@ -59,6 +70,7 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
   const Clock::SteadyTime started = settings.clock->now();
   const long long earlier_ms = report.duration_ms;  // a resumed run's previous sessions
   ReportInProgress building(plans, std::move(report));
+  std::size_t pages_written_at = building.report().attempts.size();
   AR_TRY(settings.reports->write(building.report()));
   EventQueue events;
   std::optional<Error> write_failure;
@@ -78,7 +90,8 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
         AttemptResult finished = event->result;
         building.add(std::move(event->result));
         building.report().duration_ms = earlier_ms + elapsed_ms(started, settings.clock->now());
-        if (auto written = settings.reports->write(building.report()); !written && !write_failure) {
+        ReportPages pages = pages_due(building.report().attempts.size(), pages_written_at);
+        if (auto written = settings.reports->write(building.report(), pages); !written && !write_failure) {
           write_failure = written.error();
           pool.stop_taking();
         }

@@ -26,8 +26,8 @@ std::string tokens(const Usage& usage) {
   return (usage.estimated ? "~" : "") + std::to_string(usage.total_tokens()) + " tokens";
 }
 
-std::string running_key(const std::string& task_id, const std::string& model, int repeat_index) {
-  return task_id + "\n" + model + "\n" + std::to_string(repeat_index);
+std::string running_key(const std::string& task_id, const std::string& model, int n) {
+  return task_id + "\n" + model + "\n" + std::to_string(n);
 }
 
 std::string last_line(const std::string& text) {
@@ -49,7 +49,7 @@ void add_command_lines(const char* kind, const std::vector<CheckRecord>& command
 }  // namespace
 
 std::string attempt_label(const AttemptPlan& plan) {
-  std::string label = plan.task->id + " #" + std::to_string(plan.repeat_index + 1);
+  std::string label = plan.task->id + " #" + std::to_string(plan.n);
   return plan.model_in_path == ModelInPath::shown ? label + " [" + plan.model + "]" : label;
 }
 
@@ -89,8 +89,7 @@ ConsoleProgress::ConsoleProgress(std::ostream& out, std::filesystem::path report
 
 void ConsoleProgress::attempt_started(const AttemptPlan& plan) {
   std::string label = attempt_label(plan);
-  m_running[running_key(plan.task->id, plan.model, plan.repeat_index)] =
-      Running{label, AttemptProgress{}, m_clock.now()};
+  m_running[running_key(plan.task->id, plan.model, plan.n)] = Running{label, AttemptProgress{}, m_clock.now()};
   if (m_options.verbosity == Verbosity::quiet) return;
   if (m_options.style == ProgressStyle::live) return draw_live_lines();
   if (m_options.verbosity == Verbosity::verbose) {
@@ -99,7 +98,7 @@ void ConsoleProgress::attempt_started(const AttemptPlan& plan) {
 }
 
 void ConsoleProgress::attempt_progress(const AttemptPlan& plan, const AttemptProgress& progress) {
-  auto running = m_running.find(running_key(plan.task->id, plan.model, plan.repeat_index));
+  auto running = m_running.find(running_key(plan.task->id, plan.model, plan.n));
   if (running == m_running.end()) return;
   bool new_turn = progress.turn != running->second.progress.turn;
   running->second.progress = progress;
@@ -110,7 +109,7 @@ void ConsoleProgress::attempt_progress(const AttemptPlan& plan, const AttemptPro
 }
 
 void ConsoleProgress::attempt_finished(const AttemptResult& result) {
-  m_running.erase(running_key(result.task_id, result.model, result.repeat_index));
+  m_running.erase(running_key(result.task_id, result.model, result.n));
   if (m_options.verbosity == Verbosity::quiet) return;
   clear_live_lines();
   if (m_options.style == ProgressStyle::github) {
@@ -134,9 +133,7 @@ void ConsoleProgress::time_passed() {
 void ConsoleProgress::run_finished(const RunReport& report) {
   clear_live_lines();
   m_out << run_summary_lines(report);
-  m_out << "reports: " << (m_report_folder / "report.json").string() << ", " << (m_report_folder / "junit.xml").string()
-        << '\n'
-        << std::flush;
+  m_out << ReportFolder::files_line(m_report_folder) << std::flush;
 }
 
 std::string ConsoleProgress::status_line(const Running& running) const {

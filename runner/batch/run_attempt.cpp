@@ -65,7 +65,7 @@ AttemptResult Attempt::start_result() const {
   result.policy_file = m_plan.policy->source.string();
   result.policy_sha256 = m_plan.policy->sha256;
   result.model = m_plan.model;
-  result.repeat_index = m_plan.repeat_index;
+  result.n = m_plan.n;
   result.started_at = format_utc(m_settings.clock->wall_now());
   return result;
 }

@@ -34,7 +34,7 @@ class StreamJsonObserver final : public AttemptObserver {
               .set("type", "attempt_started")
               .set("task", plan.task->id)
               .set("model", plan.model)
-              .set("repeat_index", plan.repeat_index));
+              .set("n", plan.n));
   }
 
   void turn(int turn, const ModelTurn& response, const ModelCallRecord& call) override {

@@ -8,10 +8,12 @@ namespace {
 
 constexpr const char* k_bubblewrap = "bwrap";
 
-/// bwrap's options before the command: namespaces, then mounts in order (later ones win).
+/// bwrap's options before the command: namespaces, then mounts in order (later ones win). A user
+/// namespace always: bubblewrap makes one by itself for other users, but root without CAP_SYS_ADMIN
+/// (a container's root) can make no other namespace without one.
 std::vector<std::string> bubblewrap_options(const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
-  std::vector<std::string> argv = {k_bubblewrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc",
-                                   "--unshare-uts"};
+  std::vector<std::string> argv = {k_bubblewrap,    "--unshare-user", "--die-with-parent",
+                                   "--unshare-pid", "--unshare-ipc",  "--unshare-uts"};
   if (sandbox.network == SandboxNetwork::off) argv.push_back("--unshare-net");
   if (sandbox.write == SandboxWrite::workspace) {
     argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
@@ -41,7 +43,7 @@ Expected<void> check_sandbox_works(const SandboxSpec& sandbox, const std::string
   auto result = run_process(sandboxed(probe, sandbox, "/"));
   if (!result) {
     return make_error(asked_by + " asks for a sandbox, but bubblewrap is not installed (" + result.error().message +
-                      "); install Debian's 'bubblewrap' package (ci/setup.sh does), or remove 'sandbox:'");
+                      "); install Debian's 'bubblewrap' package (apt-get install bubblewrap), or remove 'sandbox:'");
   }
   if (result->exit_code != 0) {
     std::string said(trim(result->output));

@@ -1,9 +1,9 @@
+#include "report/figures.h"
 #include "report/report_writers.h"
 #include "report/run_totals.h"
 #include "report/xml_text.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace agent_run {
 
@@ -19,17 +19,6 @@ const char* outcome_label(Outcome outcome) {
   return "ERROR";
 }
 
-/// `1.2s` under a minute, `2m05s` under an hour, `1h02m` beyond.
-std::string short_duration(long long ms) {
-  ms = std::max(ms, 0LL);
-  long long tenths = (ms + 50) / 100;
-  if (tenths < 600) return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "s";
-  long long seconds = (ms + 500) / 1000;
-  auto two_digits = [](long long n) { return (n < 10 ? "0" : "") + std::to_string(n); };
-  if (seconds < 3600) return std::to_string(seconds / 60) + "m" + two_digits(seconds % 60) + "s";
-  return std::to_string(seconds / 3600) + "h" + two_digits(seconds / 60 % 60) + "m";
-}
-
 /// The first line of `text`, with control characters made visible, fit for one console line.
 std::string first_line(std::string_view text) {
   std::string line = xml_printable(text.substr(0, text.find('\n')));
@@ -43,11 +32,8 @@ std::string plural(long long count, std::string_view one, std::string_view many)
   return std::to_string(count) + " " + std::string(count == 1 ? one : many);
 }
 
-std::string dollars(const Usage& usage) {
-  if (!usage.cost_usd) return "cost unknown";
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *usage.cost_usd, std::chars_format::fixed, 4);
-  return "cost $" + (ec == std::errc() ? std::string(buffer, end) : std::string("?"));
+std::string cost_words(const Usage& usage) {
+  return usage.cost_usd ? "cost " + dollars(usage.cost_usd) : "cost unknown";
 }
 
 std::string usage_line(const Usage& usage) {
@@ -56,7 +42,7 @@ std::string usage_line(const Usage& usage) {
                           : plural(usage.total_tokens(), "token", "tokens");
   line += ": " + std::to_string(usage.input_tokens) + " input, " + std::to_string(usage.output_tokens) + " output, " +
           std::to_string(usage.cache_read_input_tokens) + " cache read, " +
-          std::to_string(usage.cache_creation_input_tokens) + " cache write; " + dollars(usage);
+          std::to_string(usage.cache_creation_input_tokens) + " cache write; " + cost_words(usage);
   return line;
 }
 
@@ -64,8 +50,8 @@ std::string usage_line(const Usage& usage) {
 
 std::string attempt_summary_line(const AttemptResult& attempt) {
   std::string line = std::string(outcome_label(attempt.outcome)) + " " + attempt.task_id + " #" +
-                     std::to_string(attempt.repeat_index + 1) + "  " + attempt.model + "  " +
-                     plural(attempt.turns, "turn", "turns") + "  " + short_duration(attempt.durations.total_ms);
+                     std::to_string(attempt.n) + "  " + attempt.model + "  " + plural(attempt.turns, "turn", "turns") +
+                     "  " + short_duration(attempt.durations.total_ms);
   if (attempt.outcome == Outcome::passed) return line;
   std::string message = first_line(attempt.message);
   std::string type = to_string(attempt.outcome_type);

@@ -1,3 +1,4 @@
+#include "report/report_schema.h"
 #include "report/report_writers.h"
 #include "report/run_totals.h"
 
@@ -16,8 +17,6 @@ Json usage_to_json(const Usage& usage) {
 }
 
 namespace {
-
-constexpr const char* k_report_schema = "agent-run-report/1";
 
 Json tool_call_to_json(const ToolCallRecord& call) {
   Json json = Json::object();
@@ -260,12 +259,13 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("policy_file", attempt.policy_file)
       .set("policy_sha256", attempt.policy_sha256)
       .set("model", attempt.model)
-      .set("repeat_index", attempt.repeat_index)
+      .set("n", attempt.n)
       .set("outcome", to_string(attempt.outcome))
       .set("outcome_type", to_string(attempt.outcome_type))
       .set("message", attempt.message)
       .set("started_at", attempt.started_at)
       .set("stop_reason", attempt.stop_reason ? to_string(*attempt.stop_reason) : "")
+      .set("final_message", attempt.final_message)
       .set("turns", attempt.turns)
       .set("tool_calls", array_of(attempt.tool_calls, tool_call_to_json))
       .set("edits", array_of(attempt.edits, edit_to_json))
@@ -329,7 +329,7 @@ Json run_to_json(const RunReport& report) {
 
 Json report_to_json(const RunReport& report) {
   Json json = Json::object();
-  json.set("schema", k_report_schema)
+  json.set("schema", std::string(k_report_schema))
       .set("run", run_to_json(report))
       .set("attempts", array_of(report.attempts, attempt_to_json));
   return json;

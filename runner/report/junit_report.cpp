@@ -1,3 +1,4 @@
+#include "report/aggregates.h"
 #include "report/report_writers.h"
 #include "report/run_totals.h"
 #include "report/utc_time.h"
@@ -176,13 +177,22 @@ std::string figures_line(const AttemptResult& attempt) {
          " cost_usd=" + cost_text(attempt.usage);
 }
 
+/// <system-out>: the figures line, then the agent's final message (capped like a result's body).
+std::string system_out(const AttemptResult& attempt) {
+  std::string text = figures_line(attempt);
+  if (!attempt.final_message.empty()) {
+    text += "\n\nfinal message:\n" +
+            cap_head_tail(xml_printable(attempt.final_message), k_body_head_bytes, k_body_tail_bytes);
+  }
+  return text;
+}
+
 std::string testcase(const AttemptResult& attempt, ModelInName model_in_name) {
-  std::string name = attempt.task_id + " #r" + std::to_string(attempt.repeat_index + 1);
-  if (model_in_name == ModelInName::shown) name += " [" + attempt.model + "]";
+  std::string name = attempt_label(attempt, model_in_name == ModelInName::shown);
   std::string out = "    <testcase" + attribute("classname", k_classname_prefix + attempt.task_id);
   out += attribute("name", name) + attribute("time", seconds_text(attempt.durations.total_ms)) + ">\n";
   out += result_element(attempt);
-  out += "      <system-out>" + xml_escape_text(figures_line(attempt)) + "</system-out>\n";
+  out += "      <system-out>" + xml_escape_text(system_out(attempt)) + "</system-out>\n";
   out += "    </testcase>\n";
   return out;
 }

@@ -1,7 +1,12 @@
 #include "report/report_folder.h"
 
 #include "base/files.h"
+#include "base/safe_open.h"
+#include "report/html_report.h"
+#include "report/markdown_summary.h"
 #include "report/report_writers.h"
+
+#include <unistd.h>
 
 #include <cctype>
 
@@ -9,9 +14,9 @@ namespace agent_run {
 
 ReportFolder::ReportFolder(std::filesystem::path root) : m_root(std::move(root)) {}
 
-std::string ReportFolder::attempt_folder(const std::string& task_id, const std::string& model, int repeat_index,
+std::string ReportFolder::attempt_folder(const std::string& task_id, const std::string& model, int n,
                                          ModelInPath model_in_path) {
-  const std::string repeat = std::to_string(repeat_index + 1);
+  const std::string repeat = std::to_string(n);
   if (model_in_path == ModelInPath::omitted) return "attempts/" + task_id + "/" + repeat;
   std::string name;
   for (char c : model) {
@@ -22,10 +27,35 @@ std::string ReportFolder::attempt_folder(const std::string& task_id, const std::
   return "attempts/" + task_id + "/" + name + "/" + repeat;
 }
 
-Expected<void> ReportFolder::write(const RunReport& report) const {
+Expected<void> ReportFolder::write(const RunReport& report, ReportPages pages) const {
   AR_TRY(write_file_atomically(m_root / "report.json", report_to_json(report).dump_pretty()));
   AR_TRY(write_file_atomically(m_root / "junit.xml", report_to_junit(report)));
+  if (pages == ReportPages::kept) return {};
+  AR_TRY(write_file_atomically(m_root / "summary.md", summary_markdown(report)));
+  PatchReader read_patch = [this](const std::string& path, std::size_t max_bytes) {
+    return read_part(path, max_bytes);
+  };
+  AR_TRY(write_file_atomically(m_root / "report.html", report_to_html(report, read_patch)));
   return {};
+}
+
+std::string ReportFolder::files_line(const std::filesystem::path& root) {
+  return "reports: " + (root / "report.json").string() + ", " + (root / "junit.xml").string() + ", " +
+         (root / "summary.md").string() + ", " + (root / "report.html").string() + "\n";
+}
+
+std::string ReportFolder::read_part(const std::string& relative, std::size_t max_bytes) const {
+  auto file = open_regular_file(m_root, relative);
+  if (!file) return {};
+  std::string content(std::min<std::size_t>(max_bytes, static_cast<std::size_t>(file->info.st_size)), '\0');
+  std::size_t got = 0;
+  while (got < content.size()) {
+    ssize_t n = ::read(file->fd.get(), content.data() + got, content.size() - got);
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  content.resize(got);
+  return content;
 }
 
 }  // namespace agent_run

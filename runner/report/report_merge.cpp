@@ -16,7 +16,7 @@ namespace {
 std::string name_of(const MergeInput& input) { return "'" + input.folder.string() + "'"; }
 
 std::string attempt_name(const AttemptResult& attempt) {
-  return "'" + attempt.task_id + " #" + std::to_string(attempt.repeat_index + 1) + " [" + attempt.model + "]'";
+  return "'" + attempt.task_id + " #" + std::to_string(attempt.n) + " [" + attempt.model + "]'";
 }
 
 /// The same runner version and price table and, where set, the same policy in every input.
@@ -86,7 +86,7 @@ Expected<void> check_attempts(const std::vector<MergeInput>& inputs) {
       if (!is_identifier(attempt.task_id)) {
         return make_error(name_of(input) + ": '" + attempt.task_id + "' is not a task id");
       }
-      auto [owner, fresh] = owners.emplace(std::tuple(attempt.task_id, attempt.model, attempt.repeat_index), &input);
+      auto [owner, fresh] = owners.emplace(std::tuple(attempt.task_id, attempt.model, attempt.n), &input);
       if (!fresh) {
         return make_error("overlapping runs: attempt " + attempt_name(attempt) + " is in both " +
                           name_of(*owner->second) + " and " + name_of(input));
@@ -173,8 +173,7 @@ Expected<MergedReport> merge_reports(const std::vector<MergeInput>& inputs,
   for (const auto& [source, input] : attempts) {
     AttemptResult attempt = *source;
     ModelInPath model_in_path = models_of_task[attempt.task_id].size() > 1 ? ModelInPath::shown : ModelInPath::omitted;
-    std::string folder =
-        ReportFolder::attempt_folder(attempt.task_id, attempt.model, attempt.repeat_index, model_in_path);
+    std::string folder = ReportFolder::attempt_folder(attempt.task_id, attempt.model, attempt.n, model_in_path);
     relocate(attempt.transcript_path, folder, *input, merged);
     relocate(attempt.patch_path, folder, *input, merged);
     merged.report.attempts.push_back(std::move(attempt));

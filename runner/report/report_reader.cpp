@@ -1,6 +1,7 @@
 #include "report/report_reader.h"
 
 #include "base/files.h"
+#include "report/report_schema.h"
 
 #include <functional>
 #include <type_traits>
@@ -13,14 +14,14 @@ namespace {
 template <typename T>
 concept WholeNumber = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
-constexpr const char* k_report_schema = "agent-run-report/1";
-
 /// Reads typed members of one document, keeping the first problem (with the field's path).
 class FieldReader {
  public:
-  explicit FieldReader(std::string source) : m_source(std::move(source)) {}
+  /// `format_1`: the document is in the older format (report_schema.h).
+  FieldReader(std::string source, bool format_1) : m_source(std::move(source)), m_format_1(format_1) {}
 
   bool ok() const { return !m_problem; }
+  bool format_1() const { return m_format_1; }
   Error error() const { return make_error(m_source + ": " + m_problem.value_or("")); }
   void fail(const std::string& path, const std::string& what) {
     if (!m_problem) m_problem = path + ": " + what;
@@ -84,6 +85,7 @@ class FieldReader {
 
  private:
   std::string m_source;
+  bool m_format_1 = false;
   std::optional<std::string> m_problem;
 };
 
@@ -368,6 +370,19 @@ void read_attempt_session(FieldReader& in, const Json& json, const std::string& 
   });
 }
 
+/// Reads `n`, or the older format's 0-based `repeat_index`.
+void read_attempt_number(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
+  if (in.format_1()) {
+    int repeat_index = 0;
+    in.read(json, "repeat_index", path, repeat_index);
+    attempt.n = repeat_index + 1;
+    return;
+  }
+  in.read(json, "n", path, attempt.n);
+  if (in.ok() && attempt.n < 1)
+    in.fail(FieldReader::join_path(path, "n"), "expected a number from 1, got " + std::to_string(attempt.n));
+}
+
 /// Reads the attempt's identity and outcome; the rest is read by read_attempt.
 void read_attempt_identity(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
   in.read(json, "task_id", path, attempt.task_id);
@@ -377,7 +392,7 @@ void read_attempt_identity(FieldReader& in, const Json& json, const std::string&
   in.read(json, "policy_file", path, attempt.policy_file);
   in.read(json, "policy_sha256", path, attempt.policy_sha256);
   in.read(json, "model", path, attempt.model);
-  in.read(json, "repeat_index", path, attempt.repeat_index);
+  read_attempt_number(in, json, path, attempt);
   std::string outcome;
   in.read(json, "outcome", path, outcome);
   if (auto parsed = outcome_named(outcome)) attempt.outcome = *parsed;
@@ -400,6 +415,7 @@ AttemptResult read_attempt(FieldReader& in, const Json& json, const std::string&
   if (auto parsed = agent_stop_named(stop)) attempt.stop_reason = *parsed;
   else if (!stop.empty() && in.ok())
     in.fail(path + ".stop_reason", "expected a stop reason (end_turn, limit.turns, ...), got '" + stop + "'");
+  in.read(json, "final_message", path, attempt.final_message);
   in.read(json, "turns", path, attempt.turns);
   in.for_each(json, "tool_calls", path, [&](const Json& item, const std::string& at) {
     attempt.tool_calls.push_back(read_tool_call(in, item, at));
@@ -462,11 +478,11 @@ void read_run(FieldReader& in, const Json& run, RunReport& report) {
 Expected<RunReport> report_from_json(const Json& json, const std::string& source) {
   if (!json.is_object()) return make_error(source + ": not an agent-run report (expected a JSON object)");
   std::string schema = json.get_string("schema");
-  if (schema != k_report_schema) {
+  if (schema != k_report_schema && schema != k_report_schema_1) {
     return make_error(source + ": not an agent-run report this version reads (schema '" + schema + "', expected '" +
-                      k_report_schema + "')");
+                      std::string(k_report_schema) + "' or the older '" + std::string(k_report_schema_1) + "')");
   }
-  FieldReader in(source);
+  FieldReader in(source, schema == k_report_schema_1);
   RunReport report;
   if (const Json* run = in.member(json, "run", "")) read_run(in, *run, report);
   in.for_each(json, "attempts", "",

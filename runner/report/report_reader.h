@@ -10,8 +10,9 @@
 namespace agent_run {
 
 /// Reads a report.json back into a RunReport, for --resume and merge: strict about the schema
-/// (`agent-run-report/1`) and the types of the fields it knows, silent about fields it does not
-/// know. Errors name the file and the field: `out/report.json: attempts[3].outcome: ...`.
+/// (`agent-run-report/2`, or the older `/1`, whose 0-based repeat_index becomes n) and the types of the fields it
+/// knows, silent about fields it does not know. Errors name the file and the field: `out/report.json:
+/// attempts[3].outcome: ...`.
 Expected<RunReport> read_report_file(const std::filesystem::path& file);
 
 /// The same, from an already parsed document; `source` names it in errors.

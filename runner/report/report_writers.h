@@ -13,7 +13,7 @@ Json usage_to_json(const Usage& usage);
 /// An edit's diagnostics as the report writes them (null when diagnostics were off).
 Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics);
 
-/// The JSON report (`agent-run-report/1`, schema in reports/report.schema.json), totals recomputed
+/// The JSON report (`agent-run-report/2`, schema in reports/report.schema.json), totals recomputed
 /// from the attempts.
 Json report_to_json(const RunReport& report);
 

@@ -205,7 +205,7 @@ struct AttemptResult : AgentRecord {
   std::string policy_file;    // the policy that decided this attempt's tool calls; empty: built-in
   std::string policy_sha256;  // of that file's content
   std::string model;
-  int repeat_index = 0;              // 0-based
+  int n = 1;                         // which repeat of the task with this model, from 1: #n, attempts/<task>/<n>
   Outcome outcome = Outcome::error;  // set with outcome_type by set_outcome (batch/attempt_steps.h)
   OutcomeType outcome_type = OutcomeType::runner_crashed;  // until the attempt sets its own
   std::string message;                                     // one line for a person

@@ -23,6 +23,9 @@ struct RunTotals {
 /// The totals of `attempts`.
 RunTotals compute_totals(const std::vector<AttemptResult>& attempts);
 
+/// Counts `attempt` into `totals`.
+void add_to_totals(RunTotals& totals, const AttemptResult& attempt);
+
 /// Number of tool calls the policy denied in `attempt`.
 int denied_calls(const AttemptResult& attempt);
 

@@ -87,6 +87,17 @@ BOOST_AUTO_TEST_CASE(turn_limit_stops_the_loop) {
   BOOST_TEST(model.received.size() == 3u);
 }
 
+BOOST_AUTO_TEST_CASE(a_limit_keeps_the_last_words_the_model_said_before_it) {
+  limits.turns = 2;
+  std::vector<ModelTurn> turns(4, calls_tool("c", "read_file", Json::object().set("path", "missing.txt")));
+  turns[0].message.text = "Reading the file first.";
+  turns[1].message.text = "";  // a turn with calls only keeps the words before it
+  RecordingModel model(turns);
+  AgentRecord run = run_loop(model, builtin_policy());
+  BOOST_TEST((run.stop_reason == AgentStop::limit_turns));
+  BOOST_TEST(last.final_text == "Reading the file first.");
+}
+
 BOOST_AUTO_TEST_CASE(wall_time_limit_stops_the_loop_without_sleeping) {
   limits.time = std::chrono::seconds(60);
   std::vector<ModelTurn> endless(10, calls_tool("c", "read_file", Json::object().set("path", "missing.txt")));

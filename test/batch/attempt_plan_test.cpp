@@ -63,14 +63,13 @@ BOOST_AUTO_TEST_CASE(attempts_are_tasks_by_id_then_models_then_repeats_whatever_
   BOOST_REQUIRE_EQUAL(plans.size(), 6u);
   std::vector<std::string> seen;
   for (const AttemptPlan& attempt : plans) {
-    seen.push_back(attempt.task->id + " " + attempt.model + " " + std::to_string(attempt.repeat_index) + " " +
-                   attempt.folder);
+    seen.push_back(attempt.task->id + " " + attempt.model + " " + std::to_string(attempt.n) + " " + attempt.folder);
   }
   BOOST_TEST(seen == (std::vector<std::string>{
-                         "alpha script 0 attempts/alpha/script/1", "alpha script 1 attempts/alpha/script/2",
-                         "alpha other/model 0 attempts/alpha/other-model/1",
-                         "alpha other/model 1 attempts/alpha/other-model/2", "zeta script 0 attempts/zeta/script/1",
-                         "zeta other/model 0 attempts/zeta/other-model/1"}),
+                         "alpha script 1 attempts/alpha/script/1", "alpha script 2 attempts/alpha/script/2",
+                         "alpha other/model 1 attempts/alpha/other-model/1",
+                         "alpha other/model 2 attempts/alpha/other-model/2", "zeta script 1 attempts/zeta/script/1",
+                         "zeta other/model 1 attempts/zeta/other-model/1"}),
              boost::test_tools::per_element());
 }
 
@@ -218,7 +217,7 @@ BOOST_AUTO_TEST_CASE(the_attempt_key_changes_with_the_task_file_content_model_an
   result.task_id = "t";
   result.task_sha256 = task.source_sha256;
   result.model = "script";
-  result.repeat_index = 1;
+  result.n = 2;
   BOOST_TEST(attempt_key(result) == attempt_key(first[1]));
 }
 

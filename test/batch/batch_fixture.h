@@ -34,16 +34,15 @@ struct HeardEvent {
 class RecordingObserver final : public RunObserver {
  public:
   void attempt_started(const AttemptPlan& plan) override {
-    add("started " + plan.task->id + " #" + std::to_string(plan.repeat_index + 1));
+    add("started " + plan.task->id + " #" + std::to_string(plan.n));
   }
   void attempt_progress(const AttemptPlan& plan, const AttemptProgress& progress) override {
-    add("progress " + plan.task->id + " #" + std::to_string(plan.repeat_index + 1) + " " + progress.phase + " " +
+    add("progress " + plan.task->id + " #" + std::to_string(plan.n) + " " + progress.phase + " " +
         std::to_string(progress.turn));
     if (on_progress) on_progress(plan, progress);
   }
   void attempt_finished(const AttemptResult& result) override {
-    add("finished " + result.task_id + " #" + std::to_string(result.repeat_index + 1) + " " +
-        to_string(result.outcome));
+    add("finished " + result.task_id + " #" + std::to_string(result.n) + " " + to_string(result.outcome));
     if (on_finished) on_finished(result);
   }
   void run_finished(const RunReport& report) override { add("run " + std::to_string(report.attempts.size())); }

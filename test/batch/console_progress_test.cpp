@@ -21,14 +21,14 @@ struct ProgressFixture {
   ProgressFixture() {
     task.id = "rename";
     task.prompt = "p";
-    plan = AttemptPlan{&task, nullptr, "script", 1, "attempts/rename/2"};
+    plan = AttemptPlan{&task, nullptr, "script", 2, "attempts/rename/2"};
   }
 
   AttemptResult result(Outcome outcome) const {
     AttemptResult result;
     result.task_id = "rename";
     result.model = "script";
-    result.repeat_index = 1;
+    result.n = 2;
     result.outcome = outcome;
     result.turns = 3;
     result.usage = Usage::zero();
@@ -73,7 +73,7 @@ const char* const k_summary =
     "1 attempt: 0 passed, 1 failed, 0 errors, 0 skipped\n"
     "usage: ~1200 tokens (estimated): 1200 input, 0 output, 0 cache read, 0 cache write; cost $0.0000\n"
     "tool calls: 0, 0 denied\n"
-    "reports: out/report.json, out/junit.xml\n";
+    "reports: out/report.json, out/junit.xml, out/summary.md, out/report.html\n";
 
 }  // namespace
 

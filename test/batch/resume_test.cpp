@@ -14,12 +14,12 @@ Task make_task(const std::string& id, char content) {
   return task;
 }
 
-AttemptResult finished(const Task& task, int repeat_index, OutcomeType outcome_type = OutcomeType::passed) {
+AttemptResult finished(const Task& task, int n, OutcomeType outcome_type = OutcomeType::passed) {
   AttemptResult result;
   result.task_id = task.id;
   result.task_sha256 = task.source_sha256;
   result.model = "script";
-  result.repeat_index = repeat_index;
+  result.n = n;
   result.outcome = outcome_of(outcome_type);
   result.outcome_type = outcome_type;
   return result;
@@ -40,12 +40,12 @@ BOOST_AUTO_TEST_CASE(finished_attempts_of_planned_unchanged_tasks_are_kept_and_t
   BOOST_REQUIRE(plans.has_value());
 
   RunReport previous;
-  previous.attempts = {finished(kept, 0), finished(kept, 1, OutcomeType::interrupted), finished(edited_before, 0),
-                       finished(gone, 0), finished(kept, 0)};
+  previous.attempts = {finished(kept, 1), finished(kept, 2, OutcomeType::interrupted), finished(edited_before, 1),
+                       finished(gone, 1), finished(kept, 1)};
   ResumeState state = resume_from(previous, *plans);
   BOOST_REQUIRE_EQUAL(state.done.size(), 1u);
   BOOST_TEST(state.done[0].task_id == "kept");
-  BOOST_TEST(state.done[0].repeat_index == 0);
+  BOOST_TEST(state.done[0].n == 1);
   BOOST_TEST(state.interrupted == 1);
   BOOST_TEST(state.stale == 3);  // the edited task, the task no longer planned, and a duplicate
 }
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(errors_count_as_finished_but_interruptions_do_not) {
   auto plans = plan_attempts(tasks, {&policy}, PlanOptions{{}, 2, std::nullopt, {}});
   BOOST_REQUIRE(plans.has_value());
   RunReport previous;
-  previous.attempts = {finished(task, 0, OutcomeType::model_unavailable), finished(task, 1, OutcomeType::interrupted)};
+  previous.attempts = {finished(task, 1, OutcomeType::model_unavailable), finished(task, 2, OutcomeType::interrupted)};
   ResumeState state = resume_from(previous, *plans);
   BOOST_REQUIRE_EQUAL(state.done.size(), 1u);
   BOOST_TEST((state.done[0].outcome_type == OutcomeType::model_unavailable));

@@ -133,7 +133,7 @@ std::size_t check_reports_valid(const fs::path& out) {
                         "report.json is not a valid report: " << (report ? std::string() : report.error().message));
   std::map<std::string, int> seen;
   for (const AttemptResult& attempt : report->attempts) {
-    BOOST_TEST(++seen[attempt.task_id + " #" + std::to_string(attempt.repeat_index)] == 1, attempt.task_id);
+    BOOST_TEST(++seen[attempt.task_id + " #" + std::to_string(attempt.n)] == 1, attempt.task_id);
   }
   if (fs::exists(out / "junit.xml")) {
     test::CommandResult xmllint =

@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_SUITE(json_report)
 
 BOOST_AUTO_TEST_CASE(report_round_trips_through_the_json_parser_with_every_field) {
   Json json = parsed(sample_report());
-  BOOST_TEST(at(json, "schema").as_string() == "agent-run-report/1");
+  BOOST_TEST(at(json, "schema").as_string() == "agent-run-report/2");
   const Json& run = at(json, "run");
   BOOST_TEST(at(run, "runner_version").as_string() == "0.1.0");
   BOOST_TEST(at(run, "started_at").as_string() == "2026-08-22T10:00:00Z");
@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(report_round_trips_through_the_json_parser_with_every_field
   BOOST_TEST(at(failed, "task_file").as_string() == "tasks/fix-bug.yaml");
   BOOST_TEST(at(failed, "task_sha256").as_string() == std::string(64, 'a'));
   BOOST_TEST(at(failed, "model").as_string() == "script");
-  BOOST_TEST(at(failed, "repeat_index").as_int() == 1);
+  BOOST_TEST(at(failed, "n").as_int() == 2);
   BOOST_TEST(at(failed, "outcome").as_string() == "failed");
   BOOST_TEST(at(failed, "outcome_type").as_string() == "check.failed");
   BOOST_TEST(at(failed, "message").as_string() == "python3 -m pytest -q exited 1");

@@ -95,10 +95,10 @@ BOOST_AUTO_TEST_CASE(a_passed_and_a_failed_repeat_give_this_exact_document) {
       <property name="usage.estimated" value="false"/>
       <property name="cost.usd" value="0.5"/>
     </properties>
-    <testcase classname="agent-run.fix-bug" name="fix-bug #r1" time="1.234">
+    <testcase classname="agent-run.fix-bug" name="fix-bug #1" time="1.234">
       <system-out>turns=3 tool_calls=1 denied=0 tokens=1234 cost_usd=0.25</system-out>
     </testcase>
-    <testcase classname="agent-run.fix-bug" name="fix-bug #r2" time="1.234">
+    <testcase classname="agent-run.fix-bug" name="fix-bug #2" time="1.234">
       <failure message="python3 -m pytest -q exited 1" type="check.failed">python3 -m pytest -q exited 1
 
 check `python3 -m pytest -q` exited 1 after 0.134s
@@ -120,31 +120,30 @@ BOOST_AUTO_TEST_CASE(passed_failed_error_and_skipped_mix_validates_with_one_suit
   BOOST_TEST(xpath(xml, "/testsuites/@failures") == "1");
   BOOST_TEST(xpath(xml, "/testsuites/@errors") == "1");
   BOOST_TEST(xpath(xml, "//testsuite[@name='rename']/@skipped") == "1");
-  BOOST_TEST(xpath(xml, "//testcase[@name='fix-bug #r2']/failure/@type") == "check.failed");
-  BOOST_TEST(xpath(xml, "//testcase[@name='rename #r1']/error/@type") == "model.unavailable");
-  BOOST_TEST(xpath(xml, "//testcase[@name='rename #r1']/error/@message") ==
-             "model API: 529 overloaded after 4 retries");
-  BOOST_TEST(xpath(xml, "//testcase[@name='rename #r2']/skipped/@message") == "not in shard 2/3");
-  BOOST_TEST(xpath(xml, "count(//testcase[@name='fix-bug #r1']/*)") == "1");
+  BOOST_TEST(xpath(xml, "//testcase[@name='fix-bug #2']/failure/@type") == "check.failed");
+  BOOST_TEST(xpath(xml, "//testcase[@name='rename #1']/error/@type") == "model.unavailable");
+  BOOST_TEST(xpath(xml, "//testcase[@name='rename #1']/error/@message") == "model API: 529 overloaded after 4 retries");
+  BOOST_TEST(xpath(xml, "//testcase[@name='rename #2']/skipped/@message") == "not in shard 2/3");
+  BOOST_TEST(xpath(xml, "count(//testcase[@name='fix-bug #1']/*)") == "1");
 }
 
 BOOST_AUTO_TEST_CASE(repeats_and_models_give_distinct_case_names) {
   RunReport report = sample_report();
-  report.attempts = {sample_attempt("fix-bug", 0, Outcome::passed), sample_attempt("fix-bug", 1, Outcome::passed),
-                     sample_attempt("fix-bug", 2, Outcome::failed), sample_attempt("fix-bug", 0, Outcome::passed)};
+  report.attempts = {sample_attempt("fix-bug", 1, Outcome::passed), sample_attempt("fix-bug", 2, Outcome::passed),
+                     sample_attempt("fix-bug", 3, Outcome::failed), sample_attempt("fix-bug", 1, Outcome::passed)};
   report.attempts[3].model = "anthropic/claude-sonnet-4-5";
   std::string xml = report_to_junit(report);
   check_valid(xml);
   BOOST_TEST(xpath(xml, "count(//testsuite)") == "1");
   BOOST_TEST(xpath(xml, "//testsuite/properties/property[@name='agent.model']/@value") ==
              "script, anthropic/claude-sonnet-4-5");
-  BOOST_TEST(xpath(xml, "//testcase[1]/@name") == "fix-bug #r1 [script]");
-  BOOST_TEST(xpath(xml, "//testcase[3]/@name") == "fix-bug #r3 [script]");
-  BOOST_TEST(xpath(xml, "//testcase[4]/@name") == "fix-bug #r1 [anthropic/claude-sonnet-4-5]");
+  BOOST_TEST(xpath(xml, "//testcase[1]/@name") == "fix-bug #1 [script]");
+  BOOST_TEST(xpath(xml, "//testcase[3]/@name") == "fix-bug #3 [script]");
+  BOOST_TEST(xpath(xml, "//testcase[4]/@name") == "fix-bug #1 [anthropic/claude-sonnet-4-5]");
 }
 
 BOOST_AUTO_TEST_CASE(failure_body_holds_failed_setup_and_checks_and_denied_calls) {
-  AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::failed);
+  AttemptResult attempt = sample_attempt("fix-bug", 1, Outcome::failed);
   attempt.setup.back() = CheckRecord{"make deps", false, -1, true, 60000, "fetching"};
   attempt.tool_calls.push_back(ToolCallRecord{2, "call_9", "bash", "curl https://example.com", "denied", "rule",
                                               "deny-net", "no network", 0, 0, true});
@@ -162,7 +161,7 @@ BOOST_AUTO_TEST_CASE(failure_body_holds_failed_setup_and_checks_and_denied_calls
 }
 
 BOOST_AUTO_TEST_CASE(cdata_terminator_and_markup_characters_are_escaped_and_read_back_intact) {
-  AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::failed);
+  AttemptResult attempt = sample_attempt("fix-bug", 1, Outcome::failed);
   attempt.message = "x ]]> y <tag attr=\"v\"> & 'q'";
   attempt.checks.back().output_tail = "]]>]]]]><![CDATA[>\n";
   std::string xml = report_to_junit(one_attempt_report(attempt));
@@ -176,7 +175,7 @@ BOOST_AUTO_TEST_CASE(cdata_terminator_and_markup_characters_are_escaped_and_read
 }
 
 BOOST_AUTO_TEST_CASE(newlines_tabs_and_carriage_returns_survive_in_attributes_and_text) {
-  AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::error);
+  AttemptResult attempt = sample_attempt("fix-bug", 1, Outcome::error);
   attempt.message = "first\nsecond\tthird\r\nfourth";
   std::string xml = report_to_junit(one_attempt_report(attempt));
   check_valid(xml);
@@ -186,7 +185,7 @@ BOOST_AUTO_TEST_CASE(newlines_tabs_and_carriage_returns_survive_in_attributes_an
 }
 
 BOOST_AUTO_TEST_CASE(control_characters_become_visible_text_everywhere) {
-  AttemptResult attempt = sample_attempt("ctl\x01task", 0, Outcome::failed);
+  AttemptResult attempt = sample_attempt("ctl\x01task", 1, Outcome::failed);
   attempt.message = "nul\0 soh\x01 bell\x07 esc\x1b[0m del\x7f c1\xc2\x85"s;
   attempt.checks.back().output_tail = "\x1b[31mred\x1b[0m\x08\x0b\x0c\n";
   std::string xml = report_to_junit(one_attempt_report(attempt));
@@ -198,7 +197,7 @@ BOOST_AUTO_TEST_CASE(control_characters_become_visible_text_everywhere) {
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_and_non_characters_are_replaced_and_the_document_stays_valid) {
-  AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::failed);
+  AttemptResult attempt = sample_attempt("fix-bug", 1, Outcome::failed);
   attempt.message =
       "lone \xff, cut \xe2\x82, surrogate \xed\xa0\x80, nonchar \xef\xbf\xbe\xef\xbf\xbf, ok \xe2\x82\xac";
   std::string xml = report_to_junit(one_attempt_report(attempt));
@@ -210,7 +209,7 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_and_non_characters_are_replaced_and_the_docume
 }
 
 BOOST_AUTO_TEST_CASE(huge_output_is_capped_with_a_marker_at_the_cut) {
-  AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::failed);
+  AttemptResult attempt = sample_attempt("fix-bug", 1, Outcome::failed);
   std::string output;
   for (int line = 0; output.size() < 2 * 1024 * 1024; ++line) output += "line " + std::to_string(line) + " <&>\x07\n";
   output += "the last line\n";
@@ -229,8 +228,8 @@ BOOST_AUTO_TEST_CASE(huge_output_is_capped_with_a_marker_at_the_cut) {
 BOOST_AUTO_TEST_CASE(times_have_three_decimals_and_timestamps_are_utc_without_zone) {
   RunReport report = sample_report();
   report.duration_ms = 7;
-  report.attempts = {sample_attempt("fix-bug", 0, Outcome::passed), sample_attempt("fix-bug", 1, Outcome::passed),
-                     sample_attempt("rename", 0, Outcome::passed), sample_attempt("rename", 1, Outcome::passed)};
+  report.attempts = {sample_attempt("fix-bug", 1, Outcome::passed), sample_attempt("fix-bug", 2, Outcome::passed),
+                     sample_attempt("rename", 1, Outcome::passed), sample_attempt("rename", 2, Outcome::passed)};
   report.attempts[0].started_at = "2026-08-22T12:30:00.500+02:00";
   report.attempts[0].durations.total_ms = 61000;
   report.attempts[1].started_at = "2026-08-22T10:30:10Z";  // runs in parallel with the first
@@ -244,11 +243,11 @@ BOOST_AUTO_TEST_CASE(times_have_three_decimals_and_timestamps_are_utc_without_zo
   BOOST_TEST(xpath(xml, "//testsuite[@name='fix-bug']/@timestamp") == "2026-08-22T10:30:00");
   BOOST_TEST(xpath(xml, "//testsuite[@name='rename']/@time") == "124.690");
   BOOST_TEST(xpath(xml, "count(//testsuite[@name='rename']/@timestamp)") == "0");
-  BOOST_TEST(xpath(xml, "//testcase[@name='rename #r2']/@time") == "123.456");
+  BOOST_TEST(xpath(xml, "//testcase[@name='rename #2']/@time") == "123.456");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_cost_and_estimated_tokens_show_in_properties_and_figures) {
-  AttemptResult attempt = sample_attempt("fix-bug", 0, Outcome::passed);
+  AttemptResult attempt = sample_attempt("fix-bug", 1, Outcome::passed);
   attempt.usage.cost_usd.reset();
   attempt.usage.estimated = true;
   std::string xml = report_to_junit(one_attempt_report(attempt));

@@ -24,7 +24,7 @@ RunReport shard_report(int index, int total, std::vector<AttemptResult> attempts
 std::vector<std::string> ids_and_paths(const RunReport& report) {
   std::vector<std::string> out;
   for (const AttemptResult& attempt : report.attempts) {
-    out.push_back(attempt.task_id + " " + std::to_string(attempt.repeat_index) + " " + attempt.transcript_path);
+    out.push_back(attempt.task_id + " " + std::to_string(attempt.n) + " " + attempt.transcript_path);
   }
   return out;
 }
@@ -40,19 +40,19 @@ BOOST_AUTO_TEST_SUITE(report_merge)
 
 BOOST_AUTO_TEST_CASE(shards_merge_in_task_order_with_the_run_spanning_them_all) {
   std::vector<MergeInput> inputs = {
-      {"shard-2", shard_report(2, 2, {sample_attempt("b", 0, Outcome::passed), sample_attempt("d", 0, Outcome::failed)},
+      {"shard-2", shard_report(2, 2, {sample_attempt("b", 1, Outcome::passed), sample_attempt("d", 1, Outcome::failed)},
                                "2026-08-22T10:00:05Z")},
       {"shard-1", shard_report(1, 2,
-                               {sample_attempt("a", 0, Outcome::passed), sample_attempt("a", 1, Outcome::error),
-                                sample_attempt("c", 0, Outcome::passed)},
+                               {sample_attempt("a", 1, Outcome::passed), sample_attempt("a", 2, Outcome::error),
+                                sample_attempt("c", 1, Outcome::passed)},
                                "2026-08-22T10:00:00Z")}};
   inputs[0].report.interrupted = true;
   auto merged = merge_reports(inputs, {"agent-run", "merge", "shard-1", "shard-2"});
   BOOST_REQUIRE_MESSAGE(merged.has_value(), (merged ? std::string() : merged.error().message));
   BOOST_TEST(ids_and_paths(merged->report) ==
-                 (std::vector<std::string>{"a 0 attempts/a/1/transcript.jsonl", "a 1 attempts/a/2/transcript.jsonl",
-                                           "b 0 attempts/b/1/transcript.jsonl", "c 0 attempts/c/1/transcript.jsonl",
-                                           "d 0 attempts/d/1/transcript.jsonl"}),
+                 (std::vector<std::string>{"a 1 attempts/a/1/transcript.jsonl", "a 2 attempts/a/2/transcript.jsonl",
+                                           "b 1 attempts/b/1/transcript.jsonl", "c 1 attempts/c/1/transcript.jsonl",
+                                           "d 1 attempts/d/1/transcript.jsonl"}),
              boost::test_tools::per_element());
   BOOST_TEST(merged->report.started_at == "2026-08-22T10:00:00Z");
   BOOST_TEST(merged->report.duration_ms == 6000);
@@ -68,8 +68,8 @@ BOOST_AUTO_TEST_CASE(shards_merge_in_task_order_with_the_run_spanning_them_all) 
 }
 
 BOOST_AUTO_TEST_CASE(runs_of_one_task_with_different_models_get_folders_named_by_model) {
-  AttemptResult first = sample_attempt("t", 0, Outcome::passed);
-  AttemptResult second = sample_attempt("t", 0, Outcome::passed);
+  AttemptResult first = sample_attempt("t", 1, Outcome::passed);
+  AttemptResult second = sample_attempt("t", 1, Outcome::passed);
   second.model = "openai/gpt";
   RunReport one = shard_report(1, 1, {first}, "2026-08-22T10:00:00Z");
   RunReport two = shard_report(1, 1, {second}, "2026-08-22T11:00:00Z");
@@ -78,14 +78,14 @@ BOOST_AUTO_TEST_CASE(runs_of_one_task_with_different_models_get_folders_named_by
   auto merged = merge_reports({{"night-a", one}, {"night-b", two}}, {});
   BOOST_REQUIRE(merged.has_value());
   BOOST_TEST(
-      ids_and_paths(merged->report) == (std::vector<std::string>{"t 0 attempts/t/script/1/transcript.jsonl",
-                                                                 "t 0 attempts/t/openai-gpt/1/transcript.jsonl"}),
+      ids_and_paths(merged->report) == (std::vector<std::string>{"t 1 attempts/t/script/1/transcript.jsonl",
+                                                                 "t 1 attempts/t/openai-gpt/1/transcript.jsonl"}),
       boost::test_tools::per_element());
   BOOST_TEST(merged->copies[2].from == std::filesystem::path("night-b/attempts/t/1/transcript.jsonl"));
 }
 
 BOOST_AUTO_TEST_CASE(overlapping_and_mismatched_runs_are_refused_with_the_folders_named) {
-  auto attempt = [](const std::string& id) { return sample_attempt(id, 0, Outcome::passed); };
+  auto attempt = [](const std::string& id) { return sample_attempt(id, 1, Outcome::passed); };
   RunReport a = shard_report(1, 2, {attempt("a")}, "2026-08-22T10:00:00Z");
   RunReport b = shard_report(2, 2, {attempt("b")}, "2026-08-22T10:00:00Z");
   BOOST_TEST(merge_error({{"x", a}, {"y", a}}) == "overlapping runs: 'x' and 'y' are both shard 1/2");
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(overlapping_and_mismatched_runs_are_refused_with_the_folder
   again.attempts = {attempt("a")};
   BOOST_TEST(merge_error({{"x", a}, {"z", again}}) ==
              "overlapping runs: attempt 'a #1 [script]' is in both 'x' and 'z'");
-  again.attempts[0].repeat_index = 1;
+  again.attempts[0].n = 2;
   again.attempts[0].task_sha256 = std::string(64, 'f');
   BOOST_TEST(merge_error({{"x", a}, {"z", again}}) ==
              "mismatched runs: task 'a' has different task files in 'x' (sha256 aaaaaaaaaaaa) and 'z' (sha256 "
@@ -125,8 +125,8 @@ BOOST_AUTO_TEST_CASE(overlapping_and_mismatched_runs_are_refused_with_the_folder
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_shard_is_a_warning_not_a_refusal) {
-  RunReport a = shard_report(1, 3, {sample_attempt("a", 0, Outcome::passed)}, "2026-08-22T10:00:00Z");
-  RunReport c = shard_report(3, 3, {sample_attempt("c", 0, Outcome::passed)}, "2026-08-22T10:00:00Z");
+  RunReport a = shard_report(1, 3, {sample_attempt("a", 1, Outcome::passed)}, "2026-08-22T10:00:00Z");
+  RunReport c = shard_report(3, 3, {sample_attempt("c", 1, Outcome::passed)}, "2026-08-22T10:00:00Z");
   auto merged = merge_reports({{"x", a}, {"z", c}}, {});
   BOOST_REQUIRE(merged.has_value());
   BOOST_TEST(
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(merged_files_are_copied_and_missing_ones_listed) {
   test::TempFolder input;
   test::TempFolder out;
   input.write("attempts/a/1/transcript.jsonl", "{\"type\":\"prompt\"}\n");
-  RunReport report = shard_report(1, 1, {sample_attempt("a", 0, Outcome::passed)}, "2026-08-22T10:00:00Z");
+  RunReport report = shard_report(1, 1, {sample_attempt("a", 1, Outcome::passed)}, "2026-08-22T10:00:00Z");
   auto merged = merge_reports({{input.path(), report}}, {});
   BOOST_REQUIRE(merged.has_value());
   auto missing = copy_merged_files(*merged, out.path());

@@ -45,6 +45,7 @@ RunReport full_report() {
       BackgroundProcessRecord{"bg1", "python3 -m http.server", 4242, "attempt_end", -1, 15, 1234, 5000});
   first.escaped_processes.push_back(EscapedProcessRecord{4250, "sleep 1000"});
   first.sandboxed = true;
+  first.final_message = "Fixed the parser.\nEvery test passes.";
   EditDiagnostics diagnostics;
   diagnostics.checker = "pyright-langserver";
   diagnostics.checker_version = "1.1.400";
@@ -103,6 +104,22 @@ BOOST_AUTO_TEST_CASE(what_the_writer_writes_the_reader_reads_back_field_for_fiel
   BOOST_TEST(first.edits[0].diagnostics->resolved[0].message == "syntax error");
   BOOST_TEST(!read->attempts[1].edits[0].diagnostics.has_value());
   BOOST_TEST(!read->attempts[1].sandboxed);
+  BOOST_TEST(first.final_message == "Fixed the parser.\nEvery test passes.");
+  BOOST_TEST(read->attempts[1].n == 2);
+}
+
+BOOST_AUTO_TEST_CASE(an_older_report_is_read_with_its_0_based_repeat_index_as_n) {
+  auto json =
+      parse_json(R"({"schema": "agent-run-report/1", "run": {"duration_ms": 5}, "attempts": [)"
+                 R"({"task_id": "a", "outcome": "passed", "repeat_index": 0},)"
+                 R"({"task_id": "a", "outcome": "failed", "outcome_type": "check.failed", "repeat_index": 2}]})");
+  BOOST_REQUIRE(json.has_value());
+  auto read = report_from_json(*json, "old/report.json");
+  BOOST_REQUIRE_MESSAGE(read.has_value(), (read ? std::string() : read.error().message));
+  BOOST_TEST(read->attempts[0].n == 1);
+  BOOST_TEST(read->attempts[1].n == 3);
+  BOOST_TEST(read->attempts[1].final_message.empty());
+  BOOST_TEST(report_to_json(*read).get_string("schema") == "agent-run-report/2");  // written back in the new one
 }
 
 BOOST_AUTO_TEST_CASE(a_file_is_read_from_disk_and_fields_it_does_not_know_are_ignored) {
@@ -118,9 +135,12 @@ BOOST_AUTO_TEST_CASE(a_file_is_read_from_disk_and_fields_it_does_not_know_are_ig
 }
 
 BOOST_AUTO_TEST_CASE(errors_name_the_file_and_the_field) {
-  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/2", "run": {}, "attempts": []})") ==
-             "out/report.json: not an agent-run report this version reads (schema 'agent-run-report/2', expected "
-             "'agent-run-report/1')");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/3", "run": {}, "attempts": []})") ==
+             "out/report.json: not an agent-run report this version reads (schema 'agent-run-report/3', expected "
+             "'agent-run-report/2' or the older 'agent-run-report/1')");
+  BOOST_TEST(error_reading(R"({"schema": "agent-run-report/2", "run": {}, "attempts": [)"
+                           R"({"task_id": "a", "outcome": "passed", "n": 0}]})") ==
+             "out/report.json: attempts[0].n: expected a number from 1, got 0");
   BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {"duration_ms": "long"}, "attempts": []})") ==
              "out/report.json: run.duration_ms: expected a whole number");
   BOOST_TEST(error_reading(R"({"schema": "agent-run-report/1", "run": {}, "attempts": [)"

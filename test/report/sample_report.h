@@ -7,16 +7,16 @@
 namespace agent_run::test {
 
 /// An attempt of `task_id` with every field filled, ending with `outcome`: the base of the report tests.
-inline AttemptResult sample_attempt(const std::string& task_id, int repeat_index, Outcome outcome) {
+inline AttemptResult sample_attempt(const std::string& task_id, int n, Outcome outcome) {
   AttemptResult attempt;
   attempt.task_id = task_id;
   attempt.task_file = "tasks/" + task_id + ".yaml";
   attempt.task_sha256 = std::string(64, 'a');
   attempt.model = "script";
-  attempt.repeat_index = repeat_index;
+  attempt.n = n;
   attempt.outcome = outcome;
   attempt.outcome_type = OutcomeType::passed;
-  attempt.started_at = "2026-08-22T10:00:0" + std::to_string(repeat_index) + "Z";
+  attempt.started_at = "2026-08-22T10:00:0" + std::to_string(n - 1) + "Z";
   attempt.stop_reason = AgentStop::end_turn;
   attempt.turns = 3;
   attempt.tool_calls.push_back(
@@ -32,8 +32,8 @@ inline AttemptResult sample_attempt(const std::string& task_id, int repeat_index
   attempt.setup.push_back(CheckRecord{"pip install -e .", true, 0, false, 100, ""});
   attempt.checks.push_back(CheckRecord{"python3 -m pytest -q", true, 0, false, 134, "3 passed\n"});
   attempt.patch = PatchStats{1, 4, 1};
-  attempt.transcript_path = "attempts/" + task_id + "/" + std::to_string(repeat_index + 1) + "/transcript.jsonl";
-  attempt.patch_path = "attempts/" + task_id + "/" + std::to_string(repeat_index + 1) + "/patch.diff";
+  attempt.transcript_path = "attempts/" + task_id + "/" + std::to_string(n) + "/transcript.jsonl";
+  attempt.patch_path = "attempts/" + task_id + "/" + std::to_string(n) + "/patch.diff";
   if (outcome == Outcome::failed) {
     attempt.outcome_type = OutcomeType::check_failed;
     attempt.message = "python3 -m pytest -q exited 1";
@@ -59,8 +59,8 @@ inline RunReport sample_report() {
   report.command_line = {"agent-run", "tasks/fix-bug.yaml", "tasks/rename.yaml", "--repeat", "2"};
   report.policy_file = "policies/default.yaml";
   report.policy_sha256 = std::string(64, 'b');
-  report.attempts = {sample_attempt("fix-bug", 0, Outcome::passed), sample_attempt("fix-bug", 1, Outcome::failed),
-                     sample_attempt("rename", 0, Outcome::error), sample_attempt("rename", 1, Outcome::skipped)};
+  report.attempts = {sample_attempt("fix-bug", 1, Outcome::passed), sample_attempt("fix-bug", 2, Outcome::failed),
+                     sample_attempt("rename", 1, Outcome::error), sample_attempt("rename", 2, Outcome::skipped)};
   return report;
 }
 

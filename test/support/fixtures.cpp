@@ -78,4 +78,26 @@ CommandResult run_agent_run(const std::vector<std::string>& arguments, const std
 
 std::filesystem::path source_root() { return AGENT_RUN_SOURCE_ROOT; }
 
+void check_report_folder(const std::filesystem::path& folder) {
+  auto check = [&](const std::string& what, const std::string& command) {
+    CommandResult result = run_shell(command, folder);
+    BOOST_TEST(result.exit_code == 0, folder.string() << ": " << what << ": " << result.output);
+  };
+  std::filesystem::path root = source_root();
+  check("report.json against the report schema",
+        "/usr/bin/python3 " + shell_quote((root / "test/fixtures/report/validate_json_schema.py").string()) + " " +
+            shell_quote((root / "reports/report.schema.json").string()) + " report.json");
+  check("junit.xml against reports/junit.xsd", "xmllint --noout --schema " + shell_quote(JUNIT_SCHEMA) + " junit.xml");
+  std::filesystem::path reference = root / "../shared/reference/junit-10.xsd";
+  if (std::filesystem::exists(reference)) {
+    check("junit.xml against junit-10.xsd",
+          "xmllint --noout --schema " + shell_quote(reference.string()) + " junit.xml");
+  }
+  check("report.html as well-formed XML", "xmllint --noout report.html");
+  std::error_code ec;
+  std::uintmax_t summary = std::filesystem::file_size(folder / "summary.md", ec);
+  BOOST_TEST(!ec, folder.string() << ": no summary.md");
+  BOOST_TEST(summary <= 1000u * 1000u, folder.string() << ": summary.md has " << summary << " bytes");
+}
+
 }  // namespace agent_run::test

@@ -46,4 +46,10 @@ std::string shell_quote(const std::string& word);
 /// The project's source folder (for stock policies, examples and schemas).
 std::filesystem::path source_root();
 
+/// Checks every report agent-run wrote in `folder`, each failure a test error naming the file:
+/// report.json against reports/report.schema.json (python3-jsonschema), junit.xml against
+/// reports/junit.xsd and ../shared/reference/junit-10.xsd (xmllint; the second when it is there),
+/// report.html well-formed (xmllint reads it as XML), summary.md within GitHub's step summary limit.
+void check_report_folder(const std::filesystem::path& folder);
+
 }  // namespace agent_run::test

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Makes bubblewrap work here, so that tasks and policies with `sandbox:` run their commands inside it:
+# installs it, and on Ubuntu 23.10 and later (GitHub's ubuntu-24.04 runners among them) turns off
+# AppArmor's restriction of unprivileged user namespaces (the kernel.apparmor_restrict_unprivileged_userns
+# sysctl, which is 1 there). Says so with a warning, and changes nothing else, when it still cannot.
+set -euo pipefail
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=(sudo)
+fi
+if ! command -v bwrap >/dev/null 2>&1; then
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null
+fi
+restriction=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
+if [ -r "$restriction" ] && [ "$(cat "$restriction")" = 1 ]; then
+  "${sudo[@]}" sysctl -q -w kernel.apparmor_restrict_unprivileged_userns=0 ||
+    echo "::warning title=agent-run sandbox::could not set kernel.apparmor_restrict_unprivileged_userns=0"
+fi
+# The probe agent-run makes too, with the namespaces and mounts its sandbox uses.
+if said=$(bwrap --unshare-user --die-with-parent --unshare-pid --unshare-net --ro-bind / / --dev /dev --proc /proc true 2>&1); then
+  echo "agent-run sandbox: bubblewrap works here"
+else
+  echo "::warning title=agent-run sandbox::bubblewrap cannot make its namespaces here ($said): tasks with sandbox: will end as sandbox.unavailable. In a container job, start the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined (see agent-run's README)"
+fi

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "report/run_report.h"
+
+#include <vector>
+
+namespace agent_run {
+
+/// The problems an attempt's edits introduced and left behind: introduced by an edit and not
+/// resolved by a later one (problems match by path, severity, code and message, not position; the
+/// latest position is kept), in the order they were first introduced.
+std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits);
+
+}  // namespace agent_run

@@ -1,0 +1,120 @@
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace agent_run {
+namespace {
+
+namespace fs = std::filesystem;
+using test::CommandResult;
+using test::run_shell;
+using test::shell_quote;
+
+// A wrong fix: the agent's edit calls a misspelt name, so pyflakes reports it and the tests fail.
+const char* const k_wrong_fix = R"(description: Make total_quantity skip items with no quantity
+prompt: |
+  Make total_quantity skip items whose quantity is zero, and keep the tests passing.
+workspace:
+  repo: inventory
+policy: policies/edit-and-test.yaml
+limits: {turns: 10, time: 2m}
+checks:
+  - run: python3 -m unittest -q
+script:
+  - call: {tool: read_file, input: {path: inventory/stock.py}}
+  - say: "Filtering out the empty items first."
+    call: {tool: edit_file, input: {path: inventory/stock.py, old: "    total = 0\n", new: "    items = [item for item in items if quantitty(item)]\n    total = 0\n"}}
+  - say: "Done: items with no quantity are skipped now."
+)";
+
+/// A repository holding the shipped examples, their policies and one more task that fails, run by
+/// agent-run as a GitHub Actions step would run it.
+struct GithubRun {
+  test::TempFolder repository;
+  CommandResult result;
+
+  GithubRun() {
+    fs::copy(test::source_root() / "tasks", repository.path() / "tasks", fs::copy_options::recursive);
+    fs::copy(test::source_root() / "policies", repository.path() / "policies", fs::copy_options::recursive);
+    repository.write("tasks/examples/skip-empty-items.yaml", k_wrong_fix);
+    repository.write("summary.md", "");
+    repository.write("output", "");
+    std::string environment = "GITHUB_ACTIONS=true GITHUB_WORKSPACE=" + shell_quote(repository.path().string()) +
+                              " GITHUB_STEP_SUMMARY=summary.md GITHUB_OUTPUT=output";
+    result = run_shell("env " + environment + " " + shell_quote(AGENT_RUN_BINARY) + " tasks/examples/*.yaml --out out",
+                       repository.path());
+  }
+  fs::path out() const { return repository.path() / "out"; }
+};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string read_bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// Headless Chromium (Debian's, from ci/install-test-tools.sh) on `page` through ci/screenshot-report.sh.
+CommandResult screenshot(const fs::path& page, const fs::path& png, const std::string& options) {
+  return run_shell(shell_quote((test::source_root() / "ci/screenshot-report.sh").string()) + " " +
+                       shell_quote(page.string()) + " " + shell_quote(png.string()) + " " + options,
+                   page.parent_path());
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(github_step_binary)
+
+BOOST_AUTO_TEST_CASE(a_failed_attempt_is_annotated_summarised_and_counted_in_the_outputs) {
+  GithubRun run;
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 1);
+  BOOST_TEST(contains(run.result.output,
+                      "::error file=tasks/examples/skip-empty-items.yaml,title=agent-run%3A skip-empty-items #1%3A "
+                      "check `python3 -m unittest -q` exited 1::"));
+  BOOST_TEST(contains(run.result.output,
+                      "::error file=tasks/examples/inventory/inventory/stock.py,line=5,col=40,title=agent-run%3A left "
+                      "behind by skip-empty-items #1::undefined name 'quantitty'\n"));
+  std::string summary = run.repository.read("summary.md");
+  BOOST_TEST(summary.starts_with("## \xE2\x9D\x8C agent-run: 3 of 4 attempts passed, 1 failed\n"));
+  BOOST_TEST(contains(summary, "- **inventory/stock.py:5:40** error: undefined name 'quantitty'"));
+  BOOST_TEST(summary == run.repository.read("out/summary.md"));
+  std::string output = run.repository.read("output");
+  BOOST_TEST(
+      contains(output, "outcome=failed\nattempts=4\npassed=3\nfailed=1\nerrors=0\nskipped=0\npass-rate=0.7500\n"));
+  test::check_report_folder(run.out());
+}
+
+BOOST_AUTO_TEST_CASE(report_html_renders_in_headless_chromium_light_dark_and_opened_at_the_failure) {
+  GithubRun run;
+  BOOST_REQUIRE(fs::exists(run.out() / "report.html"));
+  std::string html = run.repository.read("out/report.html");
+  BOOST_TEST(!contains(html, "<script"));  // so what Chromium shows is what a browser without JavaScript shows
+  BOOST_TEST(contains(html, "<li><a href=\"#a3\">\xE2\x9C\x97 failed skip-empty-items #1</a> <b>check.failed</b>"));
+  // Kept in the build folder for a person to look at (README: Developing).
+  fs::path shots = fs::path(AGENT_RUN_BINARY).parent_path() / "test";
+  struct Shot {
+    const char* file;
+    const char* options;
+  };
+  for (Shot shot : {Shot{"report-screenshot.png", ""}, Shot{"report-screenshot-dark.png", "--dark"},
+                    Shot{"report-screenshot-failure.png", "--fragment=a3"}}) {
+    fs::path png = shots / shot.file;
+    fs::remove(png);
+    CommandResult taken = screenshot(run.out() / "report.html", png, shot.options);
+    BOOST_TEST(taken.exit_code == 0,
+               shot.file << ": " << taken.output << " (Debian's chromium is installed by ci/install-test-tools.sh)");
+    std::string bytes = read_bytes(png);
+    BOOST_TEST(bytes.starts_with("\x89PNG\r\n\x1a\n"), shot.file);
+    BOOST_TEST(bytes.size() > 20000u, shot.file << " has only " << bytes.size() << " bytes");
+  }
+  BOOST_TEST(read_bytes(shots / "report-screenshot.png") != read_bytes(shots / "report-screenshot-dark.png"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run
