@@ -1,20 +1,10 @@
 #include "app/environment.h"
 
+#include "base/environment_names.h"
+
 #include <algorithm>
-#include <array>
-#include <cctype>
-#include <string_view>
 
 namespace agent_run {
-
-bool looks_secret(const std::string& name) {
-  static constexpr std::array<std::string_view, 7> k_markers = {"KEY",    "TOKEN",      "SECRET", "PASSWORD",
-                                                                "PASSWD", "CREDENTIAL", "AUTH"};
-  std::string upper = name;
-  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-  return std::any_of(k_markers.begin(), k_markers.end(),
-                     [&](std::string_view marker) { return upper.find(marker) != std::string::npos; });
-}
 
 std::vector<std::string> scrubbed_environment(char** environ_entries) {
   std::vector<std::string> environment;
@@ -26,6 +16,18 @@ std::vector<std::string> scrubbed_environment(char** environ_entries) {
     }
   }
   return environment;
+}
+
+std::map<std::string, std::string> secret_values(char** environ_entries, const std::vector<std::string>& names) {
+  std::map<std::string, std::string> values;
+  for (char** entry = environ_entries; entry && *entry; ++entry) {
+    std::string text = *entry;
+    const auto equals = text.find('=');
+    if (equals == std::string::npos) continue;
+    std::string name = text.substr(0, equals);
+    if (std::find(names.begin(), names.end(), name) != names.end()) values[name] = text.substr(equals + 1);
+  }
+  return values;
 }
 
 }  // namespace agent_run

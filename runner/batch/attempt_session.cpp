@@ -1,5 +1,6 @@
 #include "batch/attempt_session.h"
 
+#include "batch/attempt_environment.h"
 #include "exec/sandbox.h"
 
 namespace agent_run {
@@ -46,7 +47,7 @@ ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::fil
   if (!policy.source.empty()) scope.protected_paths.push_back(policy.source);  // the runner's own files
   if (!task.source.empty()) scope.protected_paths.push_back(task.source);
   if (settings.reports) scope.protected_paths.push_back(settings.reports->root());
-  scope.environment = settings.environment;
+  scope.environment = agent_environment(task, settings.environment);
   scope.secrets = task.secrets;
   scope.cancellation = settings.cancellation;
   scope.sandbox = attempt_sandbox(task, policy);

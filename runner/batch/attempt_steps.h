@@ -21,8 +21,15 @@ void set_outcome(AttemptResult& result, OutcomeType type, std::string message);
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
                ProcessTable& commands, AttemptResult& result);
 
+/// Runs the task's checks in the workspace, in order, through `commands` (their output redacted of
+/// the task's secrets); `no_new_diagnostics` judges `edits`.
+std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
+                                    const std::filesystem::path& root, const AttemptSettings& settings,
+                                    ProcessTable& commands);
+
 /// Decides the outcome from how the agent stopped (the result's stop_reason, explained by `run`)
-/// and, when it finished, from the task's checks (run through `commands`).
+/// and, when it finished, from the task's checks: the last round's when check_feedback already ran
+/// them with the agent, else run now through `commands`.
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
            ProcessTable& commands, AttemptResult& result);
 

@@ -1,12 +1,16 @@
 #include "batch/run_attempt.h"
 
 #include "agent/agent_loop.h"
+#include "agent/structured_output.h"
+#include "agent/system_prompt.h"
 #include "agent/transcript_recorder.h"
 #include "base/cancellation.h"
 #include "base/files.h"
+#include "batch/attempt_environment.h"
 #include "batch/attempt_mcp.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
+#include "batch/check_feedback.h"
 #include "workspace/repository_discovery.h"
 
 #include <csignal>
@@ -21,7 +25,7 @@ class Attempt {
  public:
   Attempt(const AttemptPlan& plan, const AttemptSettings& settings, const ProgressSink& progress)
       : m_plan(plan), m_settings(settings), m_reporter(progress), m_started(settings.clock->now()),
-        m_result(start_result()) {}
+        m_result(start_result()), m_observer(settings.observe ? settings.observe(plan) : nullptr) {}
 
   bool make_workspace();
   bool set_up();
@@ -39,6 +43,8 @@ class Attempt {
   bool still_wanted(const std::string& phase);
   void mark_interrupted(const std::string& during);
   Expected<std::unique_ptr<Workspace>> prepare_workspace() const;
+  AgentRequest agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews);
+  void save_structured_output();
 
   const AttemptPlan& m_plan;
   const AttemptSettings& m_settings;
@@ -48,6 +54,7 @@ class Attempt {
   std::unique_ptr<Workspace> m_workspace;
   ProcessTable m_commands;  // setup and checks: what they leave running lives until the attempt ends
   AgentRun m_agent;         // how the agent loop went, for the checks
+  std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
 };
 
 AttemptResult Attempt::start_result() const {
@@ -114,6 +121,47 @@ bool Attempt::set_up() {
   return still_wanted("setup") && set_up;
 }
 
+/// The workspace as the system prompt names it: the repository's folder name and how it was made.
+std::string workspace_description(const Task& task) {
+  const WorkspaceSpec& spec = task.workspace;
+  std::string name = spec.repo.empty() ? "the task's repository" : spec.repo.filename().string();
+  switch (spec.isolation.value_or(Isolation::worktree)) {
+    case Isolation::worktree: return name + " (a git worktree at " + spec.ref + ")";
+    case Isolation::copy: return name + " (a copy)";
+    case Isolation::in_place: return name + " (worked on in place)";
+  }
+  return name;
+}
+
+/// What the agent loop is given: the system prompt (recorded by its hash), the task's prompt,
+/// limits and context settings, the secrets to keep from the model, and the reviews of its finished
+/// work (the output schema, then the checks with check_feedback).
+AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews) {
+  const Task& task = *m_plan.task;
+  PromptFacts facts{workspace_description(task), operating_system_name(), m_settings.clock->wall_now()};
+  for (const ToolSchema& schema : tools.schemas()) facts.tools.push_back(schema.name);
+  facts.limits = task.limits;
+  facts.project = read_project_instructions(m_workspace->root(), task.instruction_files);
+  facts.task_instructions = task.instructions;
+  facts.output_schema = task.output_schema;
+  SystemPrompt system = make_system_prompt(facts, task.system_prompt);
+  m_result.system_prompt_sha256 = system.sha256;
+  if (!facts.project.file.empty() && !task.system_prompt) m_result.instruction_files = {facts.project.file};
+  AgentRequest request{system.text, task.prompt, task.limits, task.context};
+  request.secret_values = secret_values_of(task, m_settings);
+  if (task.output_schema) {
+    if (auto schema = JsonSchema::compile(*task.output_schema)) {
+      reviews.push_back(std::make_unique<OutputSchemaReview>(std::move(*schema)));
+    }
+  }
+  if (task.check_feedback.rounds > 0 && !task.checks.empty()) {
+    reviews.push_back(std::make_unique<CheckFeedbackReview>(task, m_workspace->root(), m_settings, m_commands,
+                                                            m_result.durations, m_observer.get()));
+  }
+  for (const auto& review : reviews) request.reviews.push_back(review.get());
+  return request;
+}
+
 /// Runs the agent loop in the workspace, filling in the result's AgentRecord as it goes; false when
 /// no model could be made.
 bool Attempt::run_agent() {
@@ -128,7 +176,8 @@ bool Attempt::run_agent() {
   ToolRegistry tools = make_tool_registry(m_plan.task->tools);
   const ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings);
   SessionState session;
-  session.status.context_window = (*model)->context_window();  // from the price table; script: unknown
+  session.status.context_window =
+      m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();
   if (!m_plan.task->mcp_servers.empty()) m_reporter.phase("mcp");
   AttemptMcpServers mcp(*m_plan.task, scope, session, m_settings, tools);
   if (auto failure = mcp.required_failure()) {
@@ -137,20 +186,34 @@ bool Attempt::run_agent() {
     set_outcome(m_result, OutcomeType::mcp_unavailable, *failure);
     return false;
   }
-  AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, {&transcript, &m_reporter});
-  m_agent = loop.run(m_plan.task->prompt, m_plan.task->limits, scope, session, m_result);
+  std::vector<std::unique_ptr<FinishReview>> reviews;
+  const AgentRequest request = agent_request(tools, reviews);
+  std::vector<AgentObserver*> observers = {&transcript, &m_reporter};
+  if (m_observer) observers.push_back(m_observer.get());
+  AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, observers);
+  m_agent = loop.run(request, scope, session, m_result);
   mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(scope, session, m_result);
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;
-  m_result.final_message = m_agent.final_text;
+  save_structured_output();
   return true;
+}
+
+/// The structured final answer in a file of its own, for bots that post it.
+void Attempt::save_structured_output() {
+  if (!m_result.structured_output) return;
+  m_result.output_path = m_plan.folder + "/output.json";
+  (void)write_file_atomically(m_settings.reports->root() / m_result.output_path,
+                              m_result.structured_output->dump_pretty() + "\n");
 }
 
 void Attempt::run_checks() {
   if (!still_wanted("the agent loop")) return;
   m_reporter.phase("checks");
+  const bool judged_in_rounds = !m_result.check_rounds.empty();
   judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, m_result);
+  if (m_observer && !judged_in_rounds && !m_result.checks.empty()) m_observer->checks_ran(1, m_result.checks);
   still_wanted("the checks");
 }
 
@@ -196,6 +259,7 @@ AttemptResult Attempt::finish() {
     still_wanted("its preparation");  // a workspace or model that failed because of the interruption
   }
   m_result.durations.total_ms = elapsed_ms(m_started, m_settings.clock->now());
+  if (m_observer) m_observer->finished(m_result);
   return std::move(m_result);
 }
 
