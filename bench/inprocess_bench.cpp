@@ -7,6 +7,7 @@
 // Not part of ctest's default set beyond the benchmark's smoke test.
 
 #include "agent/agent_loop.h"
+#include "agent/system_prompt.h"
 #include "agent/transcript_recorder.h"
 #include "base/clock.h"
 #include "model/anthropic_api.h"
@@ -75,7 +76,7 @@ BENCHMARK(BM_agent_loop)->Arg(20)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmar
 
 /// About 150k tokens (600 KB) of conversation: 150 turns of a read_file call and its 4 KB result.
 Conversation long_conversation() {
-  Conversation conversation{system_prompt(), {Message{Role::user, "Fix the failing test.", {}, {}}}};
+  Conversation conversation{headless_rules(), {Message{Role::user, "Fix the failing test.", {}, {}}}};
   std::string result;
   for (int line = 1; result.size() < 4000; ++line)
     result += "    " + std::to_string(line) + "\tvalue = compute(x, \"y\")\n";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite and the benchmarks run against, beyond what the binary needs
-# (ci/setup.sh installs that): Boost.Test, xmllint and python3-jsonschema (report validation), clang
+# (ci/setup.sh installs that): Boost.Test, xmllint and python3-jsonschema (report validation), the
+# JSON-Schema-Test-Suite (output_schema's validator), clang
 # and its fuzzer runtime, bubblewrap (the sandbox), ripgrep (grep parity), openssl (TLS test
 # certificates), dpkg-dev (the .deb package test), Debian's chromium (the HTML report opened
 # headless), hyperfine and Google Benchmark (ci/benchmark.sh), the language servers and linters of
@@ -16,7 +17,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 "$root/ci/install-packages.sh" libboost-test-dev libxml2-utils python3-jsonschema clang libclang-rt-14-dev \
-  bubblewrap ripgrep openssl dpkg-dev chromium fonts-dejavu-core hyperfine libbenchmark-dev
+  bubblewrap ripgrep openssl dpkg-dev chromium fonts-dejavu-core hyperfine libbenchmark-dev json-schema-test-suite
 
 # Also brings node and npm, which the installs below use.
 "$root/ci/install-diagnostics-tools.sh"

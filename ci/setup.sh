@@ -26,7 +26,7 @@ esac
 # The compiler and build tools, the libraries agent-run links against, git, and python3 for the
 # examples' checks.
 "$root/ci/install-packages.sh" g++ cmake ninja-build pkg-config ccache git \
-  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev python3
+  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libvalijson-dev python3
 
 if [ "$setup_mode" = all ]; then
   "$root/ci/install-test-tools.sh"

@@ -1,7 +1,11 @@
 #include "agent/agent_loop.h"
 
 #include "agent/answer_call.h"
+#include "agent/finish_review.h"
+#include "agent/loop_run.h"
+#include "agent/system_prompt.h"
 #include "base/cancellation.h"
+#include "base/redaction.h"
 
 #include <cstdio>
 
@@ -38,137 +42,240 @@ AgentStop stop_of(StopReason reason) {
   return AgentStop::end_turn;
 }
 
-}  // namespace
-
-std::string system_prompt() {
-  return "You are a coding agent running non-interactively in CI. You work in a workspace folder; every "
-         "path is relative to it. No human is watching: do not wait for approval, and when a tool call is "
-         "denied, read the reason and carry on another way. When the task is done, say so briefly and stop "
-         "calling tools.";
+/// Bytes of what every request carries besides the messages: the system prompt and tool schemas.
+std::size_t fixed_bytes(const std::string& system, const std::vector<ToolSchema>& tools) {
+  std::size_t bytes = system.size();
+  for (const ToolSchema& tool : tools)
+    bytes += tool.name.size() + tool.description.size() + tool.input_schema.dump().size();
+  return bytes;
 }
+
+/// Adds `text` to the conversation's last user message (tool results, or the prompt).
+void add_to_last_user_message(Conversation& conversation, const std::string& text) {
+  if (conversation.messages.empty() || conversation.messages.back().role != Role::user) {
+    conversation.messages.push_back(Message{Role::user, text, {}, {}, {}});
+    return;
+  }
+  std::string& last = conversation.messages.back().text;
+  last += (last.empty() ? "" : "\n\n") + text;
+}
+
+}  // namespace
 
 AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy& policy, const Clock& clock,
                      std::vector<AgentObserver*> observers)
     : m_model(model), m_tools(tools), m_policy(policy), m_clock(clock), m_observers(std::move(observers)),
       m_schemas(tools.schemas()) {}
 
+AgentRun AgentLoop::run(const AgentRequest& request, const ToolScope& scope, SessionState& session,
+                        AgentRecord& record) {
+  const LoopParts parts{m_model, m_tools, m_policy, m_clock, m_observers, m_schemas};
+  return LoopRun(parts, request, scope, session, record).run();
+}
+
 AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const ToolScope& scope, SessionState& session,
                         AgentRecord& record) {
-  AgentRun run;
-  const Clock::SteadyTime deadline = m_clock.now() + limits.time;
-  start_status(session.status, limits);
-  Conversation conversation{system_prompt(), {Message{Role::user, prompt, {}, {}}}};
-  notify([&](AgentObserver& o) { o.started(conversation, m_schemas); });
-  m_model.set_deadline(deadline);
-  for (;;) {
-    if (scope.cancellation && scope.cancellation->cancelled()) {
-      record.stop_reason = AgentStop::interrupted;
-      run.message = "the run was interrupted";
-      break;
-    }
-    if (auto limit = limit_reached(record, limits, deadline)) {
-      record.stop_reason = *limit;
-      break;
-    }
-    auto turn = ask_model(conversation, record, run);
+  AgentRequest request;
+  request.system_prompt = headless_rules();
+  request.prompt = prompt;
+  request.limits = limits;
+  return run(request, scope, session, record);
+}
+
+LoopRun::LoopRun(const LoopParts& parts, const AgentRequest& request, const ToolScope& scope, SessionState& session,
+                 AgentRecord& record)
+    : m_parts(parts), m_request(request), m_scope(scope), m_session(session),
+      m_record(record), m_conversation{request.system_prompt, {Message{Role::user, request.prompt, {}, {}, {}}}},
+      m_context(request.context, parts.model.context_window(), fixed_bytes(request.system_prompt, parts.schemas)),
+      m_notice(request.notice), m_started(parts.clock.now()), m_deadline(m_started + request.limits.time) {}
+
+AgentRun LoopRun::run() {
+  start();
+  while (!m_record.stop_reason) {
+    if (stopped_before_turn()) break;
+    send_notice_if_due();
+    if (!make_room()) break;  // it stopped the attempt: nothing more would fit
+    auto turn = ask_model(m_conversation, false);
     if (!turn) {
-      record.stop_reason = m_clock.now() >= deadline ? AgentStop::limit_time : AgentStop::model_error;
-      run.message = turn.error().message;
+      stop_on_model_error(turn.error());
       break;
     }
-    conversation.messages.push_back(turn->message);
-    if (!turn->message.text.empty()) run.final_text = turn->message.text;
+    if (turn->stop_reason == StopReason::context_window) {
+      if (!learn_refusal(*turn)) break;
+      continue;  // with room made, the same turn is asked again
+    }
+    m_refusals_in_a_row = 0;
+    m_conversation.messages.push_back(turn->message);
+    if (!turn->message.text.empty()) {  // the agent's last words: the text of its last turn that had any
+      m_run.final_text = turn->message.text;
+      m_record.final_message = turn->message.text;
+    }
     if (turn->message.tool_calls.empty() || turn->stop_reason == StopReason::max_tokens) {
-      record.stop_reason = stop_of(turn->stop_reason);
-      if (!turn->truncated_call.empty()) {
-        run.message = "the model's answer was cut at its output token limit in the middle of a call to " +
-                      turn->truncated_call + "; the call was not run";
-      }
-      break;
+      finish(*turn);  // stops, or sends the work back for another round
+      continue;
     }
-    update_status(session.status, record, turn->usage);
-    conversation.messages.push_back(
-        answer_tool_calls(turn->message.tool_calls, scope, session, limits, deadline, record, run));
-    if (record.stop_reason) break;  // a tool ended the attempt (ask_user with `otherwise: fail`)
+    update_status(m_session.status, m_record, turn->usage);
+    m_conversation.messages.push_back(answer_tool_calls(turn->message.tool_calls));
   }
-  note_unenforced_cost_limit(record, limits);
-  notify([&](AgentObserver& o) { o.stop(*record.stop_reason, run.message); });
-  return run;
+  end();
+  return m_run;
 }
 
-void AgentLoop::note_unenforced_cost_limit(AgentRecord& record, const Limits& limits) const {
-  if (!limits.cost_usd || record.usage.cost_usd) return;
-  char limit[32];
-  std::snprintf(limit, sizeof limit, "%.2f", *limits.cost_usd);
-  record.warnings.push_back(std::string("limits.cost_usd ($") + limit + ") was not enforced: the cost of " +
-                            m_model.model_name() + " is unknown (no price for it in the price table)");
+void LoopRun::start() {
+  start_status(m_session.status, m_request.limits);
+  m_record.context.window = m_context.window();
+  notify([&](AgentObserver& o) { o.started(m_conversation, m_parts.schemas); });
+  m_parts.model.set_deadline(m_deadline);
 }
 
-std::optional<AgentStop> AgentLoop::limit_reached(const AgentRecord& record, const Limits& limits,
-                                                  Clock::SteadyTime deadline) const {
-  if (record.turns >= limits.turns) return AgentStop::limit_turns;
-  if (m_clock.now() >= deadline) return AgentStop::limit_time;
-  if (limits.tokens && record.usage.total_tokens() >= *limits.tokens) return AgentStop::limit_tokens;
-  if (limits.cost_usd && record.usage.cost_usd && *record.usage.cost_usd >= *limits.cost_usd) {
+bool LoopRun::cancelled() const { return m_scope.cancellation && m_scope.cancellation->cancelled(); }
+
+std::chrono::milliseconds LoopRun::elapsed() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(m_parts.clock.now() - m_started);
+}
+
+bool LoopRun::stopped_before_turn() {
+  if (cancelled()) {
+    stop(AgentStop::interrupted, "the run was interrupted");
+    return true;
+  }
+  if (auto limit = limit_reached()) {
+    stop(*limit, "");
+    return true;
+  }
+  return false;
+}
+
+std::optional<AgentStop> LoopRun::limit_reached() const {
+  const Limits& limits = m_request.limits;
+  if (m_record.turns >= limits.turns) return AgentStop::limit_turns;
+  if (m_parts.clock.now() >= m_deadline) return AgentStop::limit_time;
+  if (limits.tokens && m_record.usage.total_tokens() >= *limits.tokens) return AgentStop::limit_tokens;
+  if (limits.cost_usd && m_record.usage.cost_usd && *m_record.usage.cost_usd >= *limits.cost_usd) {
     return AgentStop::limit_cost;
   }
   return std::nullopt;
 }
 
-Expected<ModelTurn> AgentLoop::ask_model(const Conversation& conversation, AgentRecord& record, AgentRun& run) {
-  notify([&](AgentObserver& o) { o.request(record.turns + 1, m_model.model_name(), conversation); });
-  const Clock::SteadyTime started = m_clock.now();
-  auto turn = m_model.complete(conversation, m_schemas);
-  ModelCallRecord call = m_model.last_call();
-  call.turn = record.turns + 1;
-  call.duration_ms = elapsed_ms(started, m_clock.now());
-  run.model_ms += call.duration_ms;
+void LoopRun::send_notice_if_due() {
+  const int next_turn = m_record.turns + 1;
+  auto notice = m_notice.due(next_turn, m_request.limits, m_record, elapsed());
+  if (!notice) return;
+  add_to_last_user_message(m_conversation, *notice);
+  m_context.recount_last(m_conversation);
+  notify([&](AgentObserver& o) { o.notice(next_turn, *notice); });
+}
+
+Expected<ModelTurn> LoopRun::ask_model(const Conversation& conversation, bool compaction) {
+  const int turn_number = m_record.turns + 1;
+  if (!compaction) {
+    m_context.sending(conversation);
+    const std::int64_t size = m_context.size();
+    notify([&](AgentObserver& o) { o.request(turn_number, m_parts.model.model_name(), conversation, size); });
+  }
+  const Clock::SteadyTime started = m_parts.clock.now();
+  auto turn = m_parts.model.complete(conversation, m_parts.schemas);
+  ModelCallRecord call = m_parts.model.last_call();
+  call.turn = turn_number;
+  call.purpose = compaction ? "compaction" : "turn";
+  call.duration_ms = elapsed_ms(started, m_parts.clock.now());
+  m_run.model_ms += call.duration_ms;
   if (turn) {
-    ++record.turns;
-    record.usage += turn->usage;
+    const bool refused = turn->stop_reason == StopReason::context_window && turn->usage.total_tokens() == 0;
+    if (!compaction && !refused) ++m_record.turns;
+    m_record.usage += turn->usage;
     call.stop_reason = to_string(turn->stop_reason);
     call.usage = turn->usage;
-    notify([&](AgentObserver& o) { o.turn(record.turns, *turn, call); });
+    const Usage& usage = turn->usage;
+    if (!compaction && !usage.estimated) {
+      m_context.measured(usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens);
+    }
+    if (!compaction) notify([&](AgentObserver& o) { o.turn(turn_number, *turn, call); });
   } else {
     call.error = turn.error().message;
     call.usage = Usage::zero();
     notify([&](AgentObserver& o) { o.model_error(call); });
   }
-  record.model_calls.push_back(std::move(call));
+  m_record.model_calls.push_back(std::move(call));
   return turn;
 }
 
-Message AgentLoop::answer_tool_calls(const std::vector<ToolCall>& calls, const ToolScope& scope, SessionState& session,
-                                     const Limits& limits, Clock::SteadyTime deadline, AgentRecord& record,
-                                     AgentRun& run) {
-  Message answers{Role::user, {}, {}, {}};
+void LoopRun::stop_on_model_error(const Error& error) {
+  if (cancelled()) return stop(AgentStop::interrupted, "the run was interrupted during a model call");
+  stop(m_parts.clock.now() >= m_deadline ? AgentStop::limit_time : AgentStop::model_error, error.message);
+}
+
+/// The model ended its turn: each review looks at the work; the first that does not accept decides
+/// whether it goes back to the agent or the attempt ends.
+void LoopRun::finish(const ModelTurn& turn) {
+  if (turn.stop_reason == StopReason::max_tokens || turn.stop_reason == StopReason::refusal) {
+    std::string message;
+    if (!turn.truncated_call.empty()) {
+      message = "the model's answer was cut at its output token limit in the middle of a call to " +
+                turn.truncated_call + "; the call was not run";
+    }
+    return stop(stop_of(turn.stop_reason), message);
+  }
+  const ReviewContext context{m_record.turns, !limit_reached().has_value() && !cancelled()};
+  for (FinishReview* review : m_request.reviews) {
+    ReviewVerdict verdict = review->review(turn.message.text, context, m_record);
+    if (verdict.kind == ReviewVerdict::Kind::accept) continue;
+    if (verdict.kind == ReviewVerdict::Kind::end_attempt) return stop(verdict.stop, verdict.message);
+    const std::string message = redact_values(verdict.message, m_request.secret_values);
+    if (review->name() == "checks") m_last_feedback = message;
+    m_conversation.messages.push_back(Message{Role::user, message, {}, {}, {}});
+    notify([&](AgentObserver& o) { o.sent_back(context.turn, review->name(), message); });
+    return;
+  }
+  stop(AgentStop::end_turn, "");
+}
+
+Message LoopRun::answer_tool_calls(const std::vector<ToolCall>& calls) {
+  Message answers{Role::user, {}, {}, {}, {}};
   for (const ToolCall& call : calls) {
-    if (record.stop_reason) {
-      answers.tool_results.push_back(ToolResult{call.id, "Not run: the attempt has ended.", true});
+    if (m_record.stop_reason) {
+      answers.tool_results.push_back(ToolResult{call.id, "Not run: the attempt has ended.", true, {}});
       continue;
     }
-    auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - m_clock.now());
-    auto timeout = std::max(std::chrono::milliseconds(1), std::min(limits.tool_timeout, remaining));
-    session.status.elapsed = limits.time - remaining;
-    answers.tool_results.push_back(answer_tool_call(call, scope, session, timeout, record, run));
+    auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - m_parts.clock.now());
+    auto timeout = std::max(std::chrono::milliseconds(1), std::min(m_request.limits.tool_timeout, remaining));
+    m_session.status.elapsed = m_request.limits.time - remaining;
+    answers.tool_results.push_back(answer_tool_call(call, timeout));
   }
   return answers;
 }
 
-ToolResult AgentLoop::answer_tool_call(const ToolCall& call, const ToolScope& scope, SessionState& session,
-                                       std::chrono::milliseconds timeout, AgentRecord& record, AgentRun& run) {
-  AnsweredCall answered = answer_call(call, record.turns, m_tools, m_policy, m_clock, scope, session, timeout);
-  run.tools_ms += answered.record.duration_ms;
+ToolResult LoopRun::answer_tool_call(const ToolCall& call, std::chrono::milliseconds timeout) {
+  AnsweredCall answered =
+      answer_call(call, m_record.turns, m_parts.tools, m_parts.policy, m_parts.clock, m_scope, m_session, timeout);
+  m_run.tools_ms += answered.record.duration_ms;
   ToolOutput& output = answered.output;
-  if (output.ends_attempt) {
-    record.stop_reason = output.ends_attempt->stop;
-    run.message = output.ends_attempt->message;
-  }
-  if (output.edit) record.edits.push_back(std::move(*output.edit));
-  record.tool_calls.push_back(answered.record);
-  ToolResult result{call.id, std::move(output.content), output.is_error, std::move(output.images)};
+  if (output.ends_attempt) stop(output.ends_attempt->stop, output.ends_attempt->message);
+  if (output.edit) m_record.edits.push_back(std::move(*output.edit));
+  m_record.tool_calls.push_back(answered.record);
+  // A secret's value never reaches the model, even when a file or a command printed it.
+  ToolResult result{call.id, redact_values(std::move(output.content), m_request.secret_values), output.is_error,
+                    std::move(output.images)};
   notify([&](AgentObserver& o) { o.tool_result(call, answered.record, result); });
   return result;
+}
+
+void LoopRun::stop(AgentStop stop, std::string message) {
+  if (m_record.stop_reason) return;  // the first stop wins
+  m_record.stop_reason = stop;
+  m_run.message = std::move(message);
+}
+
+void LoopRun::end() {
+  const Limits& limits = m_request.limits;
+  if (limits.cost_usd && !m_record.usage.cost_usd) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.2f", *limits.cost_usd);
+    m_record.warnings.push_back(std::string("limits.cost_usd ($") + limit + ") was not enforced: the cost of " +
+                                m_parts.model.model_name() + " is unknown (no price for it in the price table)");
+  }
+  m_record.context.window = m_context.window();
+  notify([&](AgentObserver& o) { o.stop(*m_record.stop_reason, m_run.message); });
 }
 
 }  // namespace agent_run

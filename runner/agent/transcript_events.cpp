@@ -71,7 +71,8 @@ Json prompt_event(const Conversation& conversation, const std::vector<ToolSchema
       .set("tools", std::move(names));
 }
 
-Json request_event(int turn, const std::string& model, const Conversation& conversation, std::size_t first_new) {
+Json request_event(int turn, const std::string& model, const Conversation& conversation, std::size_t first_new,
+                   std::int64_t context_tokens) {
   Json messages = Json::array();
   for (std::size_t i = first_new; i < conversation.messages.size(); ++i)
     messages.push(message_to_json(conversation.messages[i]));
@@ -80,6 +81,7 @@ Json request_event(int turn, const std::string& model, const Conversation& conve
       .set("turn", turn)
       .set("model", model)
       .set("message_count", conversation.messages.size())
+      .set("context_tokens", context_tokens)
       .set("new_messages", std::move(messages));
 }
 
@@ -121,6 +123,26 @@ Json tool_result_event(const ToolCall& call, const ToolCallRecord& record, const
       .set("is_error", result.is_error)
       .set("duration_ms", record.duration_ms)
       .set("content", result.content);
+}
+
+Json context_event_json(const ContextEvent& event) {
+  return Json::object()
+      .set("type", "context")
+      .set("turn", event.turn)
+      .set("kind", event.kind)
+      .set("tokens_before", event.tokens_before)
+      .set("tokens_after", event.tokens_after)
+      .set("results_pruned", event.results_pruned)
+      .set("cost_usd", event.cost_usd ? Json(*event.cost_usd) : Json(nullptr))
+      .set("message", event.message);
+}
+
+Json notice_event(int turn, const std::string& text) {
+  return Json::object().set("type", "notice").set("turn", turn).set("text", text);
+}
+
+Json sent_back_event(int turn, const std::string& review, const std::string& message) {
+  return Json::object().set("type", "sent_back").set("turn", turn).set("review", review).set("message", message);
 }
 
 Json stop_event(AgentStop stop, const std::string& message) {

@@ -8,8 +8,9 @@ void TranscriptRecorder::started(const Conversation& conversation, const std::ve
   m_writer.record(prompt_event(conversation, tools));
 }
 
-void TranscriptRecorder::request(int turn, const std::string& model, const Conversation& conversation) {
-  m_writer.record(request_event(turn, model, conversation, m_messages_recorded));
+void TranscriptRecorder::request(int turn, const std::string& model, const Conversation& conversation,
+                                 std::int64_t context_tokens) {
+  m_writer.record(request_event(turn, model, conversation, m_messages_recorded, context_tokens));
   m_messages_recorded = conversation.messages.size();
 }
 
@@ -21,6 +22,18 @@ void TranscriptRecorder::model_error(const ModelCallRecord& call) { m_writer.rec
 
 void TranscriptRecorder::tool_result(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result) {
   m_writer.record(tool_result_event(call, record, result));
+}
+
+void TranscriptRecorder::context_changed(const ContextEvent& event, const Conversation& conversation) {
+  m_writer.record(context_event_json(event));
+  if (event.kind == "compacted") m_messages_recorded = 0;  // the next request line shows the new conversation
+  (void)conversation;
+}
+
+void TranscriptRecorder::notice(int turn, const std::string& text) { m_writer.record(notice_event(turn, text)); }
+
+void TranscriptRecorder::sent_back(int turn, const std::string& review, const std::string& message) {
+  m_writer.record(sent_back_event(turn, review, message));
 }
 
 void TranscriptRecorder::stop(AgentStop stop, const std::string& message) {

@@ -15,10 +15,14 @@ class TranscriptRecorder final : public AgentObserver {
   explicit TranscriptRecorder(const std::filesystem::path& path) : m_writer(path) {}
 
   void started(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
-  void request(int turn, const std::string& model, const Conversation& conversation) override;
+  void request(int turn, const std::string& model, const Conversation& conversation,
+               std::int64_t context_tokens) override;
   void turn(int turn, const ModelTurn& response, const ModelCallRecord& call) override;
   void model_error(const ModelCallRecord& call) override;
   void tool_result(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result) override;
+  void context_changed(const ContextEvent& event, const Conversation& conversation) override;
+  void notice(int turn, const std::string& text) override;
+  void sent_back(int turn, const std::string& review, const std::string& message) override;
   void stop(AgentStop stop, const std::string& message) override;
 
  private:

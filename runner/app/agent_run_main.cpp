@@ -22,12 +22,13 @@ int agent_run_main(int argc, char** argv) {
               << "try 'agent-run --help'\n";
     return static_cast<int>(ExitCode::invalid);
   }
-  ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), std::cout,
+  ProgramContext context{std::vector<std::string>(argv, argv + argc), scrubbed_environment(environ), environ, std::cout,
                          std::cerr};
   context.out_is_terminal = ::isatty(STDOUT_FILENO) == 1;
   if (winsize size{}; context.out_is_terminal && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
     context.terminal_width = size.ws_col;
   }
+  context.environ_entries = environ;
   context.model_access = read_model_access(environ);
   for (char** entry = environ; entry && *entry; ++entry) context.variables.emplace_back(*entry);
   switch (options->command) {
@@ -38,6 +39,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::policy_explain: return policy_explain_command(*options, context);
     case Command::policy_test: return policy_test_command(*options, context);
     case Command::tool: return tool_command(*options, context, std::cin);
+    case Command::config: return config_command(*options, context);
     case Command::mcp: return mcp_command(*options, context);
     case Command::run: break;
   }

@@ -144,14 +144,41 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.task = v; return {}; }},
       {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
-      {"--config", "FILE", "mcp: the task file whose mcp_servers: holds the server named",
-       [](CliOptions& o, const std::string& v) -> Expected<void> { o.config = v; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
       {"--sandbox", "on|off", "run and tool: commands and checks in bubblewrap (on, the default sandbox, whatever the tasks and policies say) or not (off: recorded and warned about)",
        [](CliOptions& o, const std::string& v) -> Expected<void> {
          if (v != "on" && v != "off") return make_error("--sandbox needs on or off, got '" + v + "'");
          o.sandbox = v == "on";
+         return {};
+       }},
+      {"--config", "FILE", "the run-wide configuration (default: agent-run.yaml in the current folder, when there is one); "
+       "mcp: the task file whose mcp_servers: holds the server named",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.config = v; return {}; }},
+      {"-p", "PROMPT", "run PROMPT as an ad-hoc task in --workspace (default: the current folder, in place)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.prompt = v; return {}; }},
+      {"--prompt", "PROMPT", "same as -p",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.prompt = v; return {}; }},
+      {"--output-format", "FORMAT", "text (default) or stream-json: one JSON event a line on stdout, progress on stderr",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         if (v == "text") o.output_format = OutputFormat::text;
+         else if (v == "stream-json") o.output_format = OutputFormat::stream_json;
+         else return make_error("--output-format must be text or stream-json, got '" + v + "'");
+         return {};
+       }},
+      {"--thinking-budget", "N", "Anthropic extended thinking: budget_tokens of each call, at least 1024 (default: off)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = whole_number("--thinking-budget", v, 1024);
+         if (!n) return n.error();
+         o.thinking_budget = *n;
+         return {};
+       }},
+      {"--reasoning-effort", "EFFORT", "OpenAI reasoning models: minimal, low, medium or high (default: the server's)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         if (v != "minimal" && v != "low" && v != "medium" && v != "high") {
+           return make_error("--reasoning-effort must be minimal, low, medium or high, got '" + v + "'");
+         }
+         o.reasoning_effort = v;
          return {};
        }},
       {"--help", nullptr, "show this help",
@@ -228,6 +255,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   } else if (!arguments.empty() && arguments[0] == "tool") {
     options.command = Command::tool;
     first = 1;
+  } else if (!arguments.empty() && arguments[0] == "config") {
+    options.command = Command::config;
+    first = 1;
   } else if (!arguments.empty() && arguments[0] == "mcp") {
     options.command = Command::mcp;
     first = 1;
@@ -264,9 +294,22 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
                         "' (tool calls are read from standard input)");
     return options;
   }
-  if (options.files.empty()) {
-    return make_error(options.command == Command::validate ? "validate needs at least one file"
-                                                           : "no task files given (try: agent-run tasks/*.yaml)");
+  if (options.prompt && options.command != Command::run)
+    return make_error("-p runs an ad-hoc task; it takes no subcommand");
+  if (options.prompt && !options.files.empty()) {
+    return make_error("-p runs one ad-hoc task; it takes no task files, got '" + options.files.front() + "'");
+  }
+  if (options.prompt && options.prompt->find_first_not_of(" \t\n") == std::string::npos) {
+    return make_error("-p needs a prompt that is not empty");
+  }
+  if (options.command == Command::config && options.files.size() > 1) {
+    return make_error("config shows the settings of one task file (or none: the configuration's defaults)");
+  }
+  const bool validates_configuration = options.command == Command::validate && options.config;
+  if (options.files.empty() && !options.prompt && options.command != Command::config && !validates_configuration) {
+    return make_error(options.command == Command::validate
+                          ? "validate needs at least one file (or --config FILE)"
+                          : "no task files given (try: agent-run tasks/*.yaml, or -p \"PROMPT\")");
   }
   return options;
 }
@@ -284,6 +327,8 @@ std::string usage_text() {
       "                      < calls.jsonl\n"
       "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent "
       "would\n"
+      "       agent-run -p PROMPT [--workspace DIR] [options]   an ad-hoc task with the configuration's defaults\n"
+      "       agent-run config [TASK.yaml]   each effective setting and where it came from\n\n"
       "       agent-run mcp list SERVER [--json]   the tools of an MCP server, with their schemas\n"
       "       agent-run mcp call SERVER TOOL [JSON] [--json]   call one tool (exit 1 when it fails)\n"
       "                                      SERVER: a URL, a name with --config TASK.yaml, or -- COMMAND...\n\n"

@@ -10,7 +10,10 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool, mcp };
+enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool, config, mcp };
+
+/// What a run prints on stdout: progress lines for a person, or one JSON event a line for a program.
+enum class OutputFormat { text, stream_json };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -40,9 +43,14 @@ struct CliOptions {
                                             // policy explain resolves paths (default: .)
   bool json = false;                        // --json: `agent-run tool` prints one JSON object per call
   bool no_diagnostics = false;              // --no-diagnostics: no per-edit diagnostics in this run
-  std::optional<std::string> config;        // --config: mcp: the task file whose mcp_servers: names the server
+  std::optional<std::string> config;        // --config: the run-wide configuration (default: ./agent-run.yaml);
+                                            // mcp: the task file whose mcp_servers: names the server
   std::vector<std::string> server_command;  // mcp: the stdio server's command line, after `--`
   std::optional<bool> sandbox;              // --sandbox on|off: over every task's and policy's sandbox: key
+  std::optional<std::string> prompt;        // -p, --prompt: an ad-hoc task in --workspace (default: .)
+  OutputFormat output_format = OutputFormat::text;  // --output-format
+  std::optional<int> thinking_budget;               // --thinking-budget: Anthropic extended thinking
+  std::optional<std::string> reasoning_effort;      // --reasoning-effort: OpenAI reasoning models
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

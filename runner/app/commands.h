@@ -15,6 +15,7 @@ namespace agent_run {
 struct ProgramContext {
   std::vector<std::string> command_line;
   std::vector<std::string> environment;  // already scrubbed of secrets
+  char** environ_entries = nullptr;      // agent-run's own environment, secrets included: only for tasks' secrets:
   std::ostream& out;
   std::ostream& err;
   bool out_is_terminal = false;        // stdout is a terminal: live progress lines
@@ -37,6 +38,9 @@ int policy_explain_command(const CliOptions& options, const ProgramContext& cont
 
 /// `agent-run policy test FILE...`: runs every rule example of each policy and prints the outcomes.
 int policy_test_command(const CliOptions& options, const ProgramContext& context);
+/// `agent-run config [TASK.yaml]`: each effective setting of the task and where it came from.
+int config_command(const CliOptions& options, const ProgramContext& context);
+
 /// `agent-run tool --workspace DIR`: runs tool calls read from `in` as the agent would, printing each result.
 int tool_command(const CliOptions& options, const ProgramContext& context, std::istream& in);
 

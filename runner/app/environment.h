@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -9,5 +10,9 @@ namespace agent_run {
 /// (exec/child_environment's looks_secret: API keys, tokens, passwords): what agent-run hands on.
 /// Each child's environment is then built from it by child_environment.
 std::vector<std::string> scrubbed_environment(char** environ_entries);
+
+/// The values of `names` in the runner's environment (those set): the tasks' `secrets:`, which
+/// setup and the checks get and nothing else does.
+std::map<std::string, std::string> secret_values(char** environ_entries, const std::vector<std::string>& names);
 
 }  // namespace agent_run

@@ -2,9 +2,10 @@
 
 namespace agent_run {
 
-Expected<GrepBackend> grep_backend_setting(const std::vector<std::string>& environment) {
+Expected<GrepBackend> grep_backend_setting(const std::vector<std::string>& environment,
+                                           const std::optional<std::string>& configured) {
   const std::string prefix = "AGENT_RUN_GREP=";
-  std::string value = "auto";
+  std::string value = configured.value_or("auto");
   for (const std::string& entry : environment) {
     if (entry.compare(0, prefix.size(), prefix) == 0) value = entry.substr(prefix.size());
   }

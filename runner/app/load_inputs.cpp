@@ -55,14 +55,16 @@ Expected<void> check_model_name(const std::string& model) {
 
 Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
                                    const std::optional<std::string>& policy_override,
-                                   const std::vector<std::string>& model_override) {
+                                   const std::vector<std::string>& model_override, const Task& defaults,
+                                   std::vector<Task> ad_hoc) {
   LoadedInputs inputs;
   Problems problems;
   for (const std::string& file : task_files) {
-    auto task = load_task_file(file);
+    auto task = load_task_file(file, defaults);
     if (task) inputs.tasks.push_back(std::move(*task));
     else problems.add(task.error());
   }
+  for (Task& task : ad_hoc) inputs.tasks.push_back(std::move(task));
   check_unique_ids(inputs.tasks, problems);
   for (const std::string& model : model_override) {
     if (auto ok = check_model_name(model); !ok) problems.add(ok.error());
@@ -84,8 +86,11 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
         problems.add(make_error(task.source.string() + ": " + ok.error().message));
     }
     if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override, "--policy"));
-    else if (task.policy) inputs.policy_of.push_back(policy_at(*task.policy, task.source.string()));
-    else inputs.policy_of.push_back(builtin);
+    else if (task.policy) {
+      auto origin = task.origins.find("policy");  // the task file, or the configuration it came from
+      inputs.policy_of.push_back(
+          policy_at(*task.policy, origin != task.origins.end() ? origin->second : task.source.string()));
+    } else inputs.policy_of.push_back(builtin);
   }
   if (problems.any()) return problems.as_error();
   return inputs;

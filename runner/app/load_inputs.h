@@ -18,12 +18,14 @@ struct LoadedInputs {
   std::vector<const Policy*> policy_of;  // same index as tasks
 };
 
-/// Loads every task file and every policy they use (`policy_override` first, else the task's own,
-/// else the built-in policy). Every problem in every file is reported, one per line, so a person
-/// fixes them all at once; nothing runs when there is any.
+/// Loads every task file over `defaults` (the run-wide configuration's), adds `ad_hoc` tasks (-p),
+/// and loads every policy they use (`policy_override` first, else the task's own, else the
+/// built-in policy). Every problem in every file is reported, one per line, so a person fixes them
+/// all at once; nothing runs when there is any.
 Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
                                    const std::optional<std::string>& policy_override,
-                                   const std::vector<std::string>& model_override);
+                                   const std::vector<std::string>& model_override, const Task& defaults = Task{},
+                                   std::vector<Task> ad_hoc = {});
 
 /// An error when `model` names no model this build can run.
 Expected<void> check_model_name(const std::string& model);

@@ -3,8 +3,7 @@
 #include "model/anthropic_api.h"
 #include "model/openai_api.h"
 #include "model/scripted_model.h"
-
-#include <thread>
+#include "net/interrupt_on_cancel.h"
 
 namespace agent_run {
 
@@ -24,17 +23,41 @@ Expected<std::unique_ptr<ModelClient>> make_api_client(const ModelWiring& wiring
     return make_error(model + ": " + key + " is not set; export the API key for " + official.base_url + " (or set " +
                       url + " to a server that needs none)");
   }
-  RequestSettings request = wiring.request;
-  request.model = model.substr(model.find('/') + 1);
+  const ModelOptions options = wiring.options_for ? wiring.options_for(model) : ModelOptions{};
+  RequestSettings request = request_settings(model, options);
+  if (request.thinking_budget && request.max_output_tokens && *request.max_output_tokens <= *request.thinking_budget) {
+    return make_error(model + ": max_output_tokens (" + std::to_string(*request.max_output_tokens) +
+                      ") must be above thinking_budget (" + std::to_string(*request.thinking_budget) +
+                      "): the thinking counts against the output limit");
+  }
   std::optional<ModelPrice> price;
   if (const ModelPrice* found = wiring.prices->find(model)) price = *found;
+  ApiClientSettings client = wiring.client;
+  client.context_window = options.context_window;
   auto api = anthropic ? make_anthropic_api(endpoint, request) : make_openai_api(endpoint, request);
-  SleepFunction sleep = [](std::chrono::milliseconds wait) { std::this_thread::sleep_for(wait); };
+  const Cancellation* cancellation = wiring.client.cancellation;  // a stop request cuts the wait short too
+  SleepFunction sleep = [cancellation](std::chrono::milliseconds wait) { wait_unless_cancelled(cancellation, wait); };
   return std::unique_ptr<ModelClient>(std::make_unique<ApiModelClient>(
-      model, std::move(api), price, wiring.client, *wiring.clock, std::move(sleep), endpoint.api_key));
+      model, std::move(api), price, client, *wiring.clock, std::move(sleep), endpoint.api_key));
 }
 
+constexpr int k_room_beside_thinking = 8192;
+
 }  // namespace
+
+RequestSettings request_settings(const std::string& model, const ModelOptions& options) {
+  RequestSettings request;
+  request.model = model.substr(model.find('/') + 1);
+  request.max_output_tokens = options.max_output_tokens;
+  request.temperature = options.temperature;
+  request.reasoning_effort = options.reasoning_effort;
+  if (model.starts_with("anthropic/") && options.thinking_budget) {
+    request.thinking_budget = options.thinking_budget;
+    if (!request.max_output_tokens) request.max_output_tokens = *options.thinking_budget + k_room_beside_thinking;
+    request.temperature.reset();
+  }
+  return request;
+}
 
 ModelAccess read_model_access(char** environ_entries) {
   ModelAccess access;

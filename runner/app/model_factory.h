@@ -3,6 +3,7 @@
 #include "base/clock.h"
 #include "batch/run_attempt.h"
 #include "model/api_model_client.h"
+#include "model/model_options.h"
 #include "model/price_table.h"
 #include "model/provider_api.h"
 #include "task/task.h"
@@ -26,11 +27,16 @@ ModelAccess read_model_access(char** environ_entries);
 /// What every real model client of a run shares.
 struct ModelWiring {
   ModelAccess access;
-  RequestSettings request;  // `model` is set per client
   ApiClientSettings client;
   const PriceTable* prices = nullptr;
   const Clock* clock = nullptr;
+  /// The options for one model (agent-run.yaml's, the flags over them); unset: none.
+  std::function<ModelOptions(const std::string& model)> options_for;
 };
+
+/// The request settings of `model` (provider/name) from its options: thinking raises the output
+/// limit to budget + 8192 when none is set, and leaves the temperature out (the API refuses both).
+RequestSettings request_settings(const std::string& model, const ModelOptions& options);
 
 /// The model factory of a run: `script`, `anthropic/NAME` and `openai/NAME`. A missing key for
 /// a provider's own endpoint is the attempt's error, named plainly.

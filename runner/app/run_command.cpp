@@ -1,15 +1,18 @@
 #include "app/commands.h"
 
+#include "app/environment.h"
 #include "app/github_step.h"
 #include "app/grep_setting.h"
 #include "app/load_inputs.h"
 #include "app/model_factory.h"
+#include "app/run_configuration.h"
 #include "app/signal_scope.h"
 #include "base/clock.h"
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "batch/resume.h"
 #include "batch/sandbox_setup.h"
+#include "batch/stream_json.h"
 #include "diagnostics/edit_checker.h"
 #include "exec/child_process.h"
 #include "report/report_folder.h"
@@ -24,18 +27,89 @@ namespace agent_run {
 
 namespace {
 
-/// How the run's real model clients are set up, from the command line.
-ModelWiring model_wiring(const CliOptions& options, const ProgramContext& context, const PriceTable& prices,
-                         const Clock& clock) {
+/// Where the lines for a person go: stdout, or stderr when stdout carries stream-json events.
+std::ostream& human(const CliOptions& options, const ProgramContext& context) {
+  return options.output_format == OutputFormat::stream_json ? context.err : context.out;
+}
+
+/// Everything a run reads before it starts, checked: nothing runs when any of it is wrong.
+struct RunInputs {
+  RunConfiguration configuration;
+  LoadedInputs loaded;
+  PriceTable prices;
+  GrepBackend grep_backend = GrepBackend::automatic;
+  std::vector<AttemptPlan> plans;
+};
+
+/// The model options the flags set, over every model's configured ones.
+ModelOptions flag_options(const CliOptions& options) {
+  ModelOptions flags;
+  flags.max_output_tokens = options.max_output_tokens;
+  flags.temperature = options.temperature;
+  flags.thinking_budget = options.thinking_budget;
+  flags.reasoning_effort = options.reasoning_effort;
+  return flags;
+}
+
+/// How the run's real model clients are set up: flag > agent-run.yaml > built-in (the environment's
+/// endpoints over the configuration's).
+ModelWiring model_wiring(const CliOptions& options, const ProgramContext& context, const RunInputs& inputs,
+                         const Clock& clock, const Cancellation& cancellation) {
+  const RunConfiguration& configuration = inputs.configuration;
   ModelWiring wiring;
   wiring.access = context.model_access;
-  wiring.request.max_output_tokens = options.max_output_tokens;
-  wiring.request.temperature = options.temperature;
-  if (options.model_retries) wiring.client.max_retries = *options.model_retries;
-  if (options.model_idle_timeout) wiring.client.idle_timeout = *options.model_idle_timeout;
-  wiring.prices = &prices;
+  const ModelAccess defaults;
+  if (wiring.access.anthropic.base_url == defaults.anthropic.base_url && configuration.anthropic_base_url) {
+    wiring.access.anthropic.base_url = *configuration.anthropic_base_url;
+  }
+  if (wiring.access.openai.base_url == defaults.openai.base_url && configuration.openai_base_url) {
+    wiring.access.openai.base_url = *configuration.openai_base_url;
+  }
+  if (auto retries = options.model_retries ? options.model_retries : configuration.model_retries) {
+    wiring.client.max_retries = *retries;
+  }
+  if (auto idle = options.model_idle_timeout ? options.model_idle_timeout : configuration.model_idle_timeout) {
+    wiring.client.idle_timeout = *idle;
+  }
+  wiring.client.cancellation = &cancellation;
+  wiring.options_for = [configuration, flags = flag_options(options)](const std::string& model) {
+    return configuration.options_for(model).overlaid_by(flags);
+  };
+  wiring.prices = &inputs.prices;
   wiring.clock = &clock;
   return wiring;
+}
+
+/// Reads the configuration, the task files (or makes the -p task), their policies and the price
+/// table, and plans the attempts.
+Expected<RunInputs> gather_inputs(const CliOptions& options, const ProgramContext& context) {
+  RunInputs run;
+  AR_TRY_ASSIGN(run.configuration, configuration_for(options));
+  std::vector<Task> ad_hoc;
+  if (options.prompt) {
+    auto task = ad_hoc_task(run.configuration, *options.prompt, options.workspace);
+    if (!task) return task.error();
+    ad_hoc.push_back(std::move(*task));
+  }
+  AR_TRY_ASSIGN(run.loaded, load_inputs(options.files, options.policy, options.models, run.configuration.defaults,
+                                        std::move(ad_hoc)));
+  std::optional<std::filesystem::path> prices_file =
+      options.prices ? std::optional<std::filesystem::path>(*options.prices) : run.configuration.prices;
+  AR_TRY_ASSIGN(run.prices, prices_file ? load_price_table(*prices_file) : Expected<PriceTable>(builtin_price_table()));
+  warn_about_unenforceable_cost_limits(run.loaded.tasks, options.models, run.prices, context.err);
+  auto grep_backend = grep_backend_setting(context.environment, run.configuration.grep);
+  if (!grep_backend) return make_error("agent-run: " + grep_backend.error().message);
+  run.grep_backend = *grep_backend;
+  AR_TRY_ASSIGN(run.plans, plan_attempts(run.loaded.tasks, run.loaded.policy_of,
+                                         PlanOptions{options.models, options.repeat, options.shard, options.filters}));
+  return run;
+}
+
+/// The values of every name the run's tasks list under `secrets:`, from agent-run's environment.
+std::map<std::string, std::string> secrets_of(const std::vector<Task>& tasks, const ProgramContext& context) {
+  std::vector<std::string> names;
+  for (const Task& task : tasks) names.insert(names.end(), task.secrets.begin(), task.secrets.end());
+  return secret_values(context.environ_entries, names);
 }
 
 RunReport start_report(const CliOptions& options, const ProgramContext& context, const Clock& clock) {
@@ -58,7 +132,7 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
   std::filesystem::path file = reports.root() / "report.json";
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) {
-    if (!options.quiet) context.out << "resume: no " << file.string() << " yet; running every attempt\n";
+    if (!options.quiet) human(options, context) << "resume: no " << file.string() << " yet; running every attempt\n";
     return {};
   }
   auto previous = read_report_file(file);
@@ -74,9 +148,10 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
   report.duration_ms = previous->duration_ms;
   report.attempts = std::move(state.done);
   if (!options.quiet) {
-    context.out << "resume: " << report.attempts.size() << " of " << plans.size() << " attempts already done, "
-                << plans.size() - report.attempts.size() << " to run (" << state.interrupted << " interrupted, "
-                << state.stale << " results of edited or unplanned tasks dropped)\n";
+    human(options, context) << "resume: " << report.attempts.size() << " of " << plans.size()
+                            << " attempts already done, " << plans.size() - report.attempts.size() << " to run ("
+                            << state.interrupted << " interrupted, " << state.stale
+                            << " results of edited or unplanned tasks dropped)\n";
   }
   return {};
 }
@@ -96,8 +171,8 @@ Expected<ScratchArea> prepare_scratch(const LoadedInputs& inputs, const CliOptio
     cleanup.workspaces += prune_orphaned_worktrees(repository).workspaces;
   }
   if ((cleanup.workspaces > 0 || cleanup.processes > 0) && !options.quiet) {
-    context.out << "cleaned up after a killed run: " << cleanup.workspaces << " workspaces removed, "
-                << cleanup.processes << " leftover processes killed\n";
+    human(options, context) << "cleaned up after a killed run: " << cleanup.workspaces << " workspaces removed, "
+                            << cleanup.processes << " leftover processes killed\n";
   }
   for (const std::string& problem : cleanup.problems) context.err << "agent-run: warning: " << problem << "\n";
   return ScratchArea::claim(parent);
@@ -134,30 +209,22 @@ int nothing_ran(const ProgramContext& context, const Error& error) {
 }  // namespace
 
 int run_command(const CliOptions& options, const ProgramContext& context) {
-  auto inputs = load_inputs(options.files, options.policy, options.models);
+  auto inputs = gather_inputs(options, context);
   if (!inputs) return nothing_ran(context, inputs.error());
-  auto prices = options.prices ? load_price_table(*options.prices) : Expected<PriceTable>(builtin_price_table());
-  if (!prices) return nothing_ran(context, prices.error());
-  warn_about_unenforceable_cost_limits(inputs->tasks, options.models, *prices, context.err);
-  auto grep_backend = grep_backend_setting(context.environment);
-  if (!grep_backend) return nothing_ran(context, make_error("agent-run: " + grep_backend.error().message));
-  auto plans = plan_attempts(inputs->tasks, inputs->policy_of,
-                             PlanOptions{options.models, options.repeat, options.shard, options.filters});
-  if (!plans) return nothing_ran(context, plans.error());
   SystemClock clock;
   ReportFolder reports(options.out);
   RunReport report = start_report(options, context, clock);
-  if (options.policy) report.policy_sha256 = inputs->policy_of.front()->sha256;
-  report.price_table_version = prices->version;
-  report.price_table_file = prices->file;
+  if (options.policy) report.policy_sha256 = inputs->loaded.policy_of.front()->sha256;
+  report.price_table_version = inputs->prices.version;
+  report.price_table_file = inputs->prices.file;
   if (options.resume) {
-    if (auto resumed = take_over_previous(*plans, reports, options, context, report); !resumed) {
+    if (auto resumed = take_over_previous(inputs->plans, reports, options, context, report); !resumed) {
       return nothing_ran(context, resumed.error());
     }
   }
   Cancellation cancellation;
   SignalScope signals(cancellation);
-  auto scratch = prepare_scratch(*inputs, options, context);
+  auto scratch = prepare_scratch(inputs->loaded, options, context);
   if (!scratch) return nothing_ran(context, scratch.error());
 
   AttemptSettings settings;
@@ -168,8 +235,9 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.environment = context.environment;
   settings.variables = context.variables;
   settings.environment.push_back(scratch->environment_marker());
-  settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock));
-  settings.grep_backend = *grep_backend;
+  settings.secret_values = secrets_of(inputs->loaded.tasks, context);
+  settings.make_model = make_model_factory(model_wiring(options, context, *inputs, clock, cancellation));
+  settings.grep_backend = inputs->grep_backend;
   settings.cancellation = &cancellation;
   settings.sandbox_flag = sandbox_flag(options.sandbox);
   settings.runner_home = environment_value(context.environment, "HOME");
@@ -181,13 +249,19 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.sandbox_probe = &probe;
   std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends
   if (!options.no_diagnostics) settings.diagnostics = &diagnostics.emplace();
-  ConsoleProgress progress(context.out, reports.root(), progress_options(options, context), clock);
-  auto finished = run_batch(*plans, settings, std::move(report), progress, options.jobs);
+  // With stream-json, stdout carries only the events; the progress lines go to stderr.
+  const bool stream_json = options.output_format == OutputFormat::stream_json;
+  StreamJsonSink events(context.out);
+  if (stream_json) settings.observe = stream_json_observers(events);
+  ProgressOptions shown = progress_options(options, context);
+  if (stream_json && shown.style == ProgressStyle::live) shown.style = ProgressStyle::plain;
+  ConsoleProgress progress(human(options, context), reports.root(), shown, clock);
+  auto finished = run_batch(inputs->plans, settings, std::move(report), progress, options.jobs);
   diagnostics.reset();  // the language servers end before the scratch folder goes
   auto closed = scratch->close(settings.keep);
   if (!closed) context.err << "agent-run: warning: " << closed.error().message << "\n";
   if (settings.keep == KeepWorkspace::yes && !options.quiet) {
-    context.out << "workspaces kept in " << scratch->path().string() << "\n";
+    human(options, context) << "workspaces kept in " << scratch->path().string() << "\n";
   }
   if (!finished) {  // the reports could not be written (a full disk, say): the last one written stays
     context.err << "agent-run: cannot write the reports: " << finished.error().message
@@ -198,8 +272,10 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   int exit_code = cancellation.cancelled() ? exit_code_for_signal(cancellation.signal())
                                            : static_cast<int>(exit_code_for(*finished));
   GithubStep step = github_step(context.environment);
-  RepositoryPaths paths = repository_paths(step.repository, workspace_sources(*inputs));
-  tell_github(step, *finished, exit_code, reports.root(), &paths, context.out, context.err);
+  RepositoryPaths paths = repository_paths(step.repository, workspace_sources(inputs->loaded));
+  // Annotations go to stdout, unless stream-json keeps it for its events (GitHub reads both).
+  tell_github(step, *finished, exit_code, reports.root(), &paths, stream_json ? context.err : context.out,
+              context.err);
   return exit_code;
 }
 

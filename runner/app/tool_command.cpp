@@ -2,6 +2,7 @@
 #include "app/commands.h"
 #include "app/grep_setting.h"
 #include "app/load_inputs.h"
+#include "app/run_configuration.h"
 #include "app/signal_scope.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
@@ -44,12 +45,16 @@ struct ToolSession {
   std::optional<EditChecker> diagnostics;  // per-edit diagnostics, as in a run; none with --no-diagnostics
   ToolScope scope;
   SessionState state;
+  std::optional<std::string> grep;  // agent-run.yaml's `grep:`, with --task
 };
 
 /// The --task file and its policy (--policy over the task's own), or --policy alone, or the built-in policy.
 Expected<void> load_task_and_policy(const CliOptions& options, ToolSession& session) {
   if (options.task) {
-    auto inputs = load_inputs({*options.task}, options.policy, {});
+    auto configuration = configuration_for(options);  // the task's defaults, as in a run
+    if (!configuration) return configuration.error();
+    session.grep = configuration->grep;
+    auto inputs = load_inputs({*options.task}, options.policy, {}, configuration->defaults);
     if (!inputs) return inputs.error();
     session.inputs = std::move(*inputs);
     session.task = session.inputs.tasks.front();
@@ -114,7 +119,7 @@ Expected<void> open_session(const CliOptions& options, const ProgramContext& pro
     return make_error("--workspace " + *options.workspace + ": not a folder");
   }
   AR_TRY(load_task_and_policy(options, session));
-  auto grep_backend = grep_backend_setting(program.environment);
+  auto grep_backend = grep_backend_setting(program.environment, session.grep);
   if (!grep_backend) return grep_backend.error();
   AttemptSettings settings;  // a run of one attempt, with no report folder
   settings.environment = program.environment;

@@ -1,6 +1,8 @@
 #include "app/commands.h"
 
 #include "app/load_inputs.h"
+#include "app/run_configuration.h"
+#include "task/configuration_loader.h"
 #include "base/files.h"
 #include "base/yaml_document.h"
 #include "policy/policy_loader.h"
@@ -20,9 +22,22 @@ bool looks_like_policy(const std::string& text) {
 int validate_command(const CliOptions& options, const ProgramContext& context) {
   std::vector<std::string> task_files;
   bool all_valid = true;
+  auto configuration = configuration_for(options);  // the one the tasks would run with
+  if (!configuration) {
+    context.err << configuration.error().message << "\n";
+    configuration = RunConfiguration{};
+    all_valid = false;
+  } else if (!configuration->source.empty()) {
+    context.out << configuration->source.string() << ": valid configuration\n";
+  }
   for (const std::string& file : options.files) {
     auto text = read_file(file);
-    if (text && looks_like_policy(*text)) {
+    if (std::filesystem::path(file).filename() == k_configuration_file) {  // another configuration to check
+      auto other = text ? load_configuration(*text, file) : Expected<RunConfiguration>(text.error());
+      if (!other) context.err << other.error().message << "\n";
+      else context.out << file << ": valid configuration\n";
+      all_valid = all_valid && other.has_value();
+    } else if (text && looks_like_policy(*text)) {
       auto policy = load_policy(*text, file);
       if (!policy) {
         context.err << policy.error().message << "\n";
@@ -35,7 +50,7 @@ int validate_command(const CliOptions& options, const ProgramContext& context) {
     }
   }
   if (!task_files.empty()) {
-    auto inputs = load_inputs(task_files, options.policy, options.models);
+    auto inputs = load_inputs(task_files, options.policy, options.models, configuration->defaults);
     if (!inputs) {
       context.err << inputs.error().message << "\n";
       all_valid = false;

@@ -65,3 +65,13 @@ inline Error make_error(std::string message) { return Error{std::move(message)};
       return ::agent_run::Error(ar_try_result_.error()); \
     }                                                    \
   } while (false)
+
+#define AR_CONCAT_INNER_(a, b) a##b
+#define AR_CONCAT_(a, b) AR_CONCAT_INNER_(a, b)
+#define AR_TRY_ASSIGN_IMPL_(target, expr, result)         \
+  auto result = (expr);                                   \
+  if (!result) return ::agent_run::Error(result.error()); \
+  target = std::move(*result)
+
+// Assigns the value of an expression that returns Expected<T> to `target`, or propagates its error.
+#define AR_TRY_ASSIGN(target, expr) AR_TRY_ASSIGN_IMPL_(target, expr, AR_CONCAT_(ar_try_assign_, __LINE__))

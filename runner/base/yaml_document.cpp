@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 
@@ -351,6 +352,10 @@ Error YamlChecker::error() const {
   return make_error(join(lines, "\n"));
 }
 
+std::string YamlChecker::where(YamlMark mark) const {
+  return m_file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column);
+}
+
 bool YamlChecker::check_map(const YamlNode& node, std::string_view name, const std::vector<std::string>& known,
                             const std::vector<std::string>& unsupported) {
   if (!node.is_map()) {
@@ -425,6 +430,37 @@ std::optional<double> YamlChecker::positive_number(const YamlNode& node, std::st
   }
   if (!(value > 0) || value == std::numeric_limits<double>::infinity()) {
     add(node.mark, "'" + std::string(name) + "' must be a positive number, got " + describe_not_number(node));
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<double> YamlChecker::number_in(const YamlNode& node, std::string_view name, double minimum,
+                                             double maximum) {
+  bool is_integer = false;
+  double value = minimum - 1;
+  bool number = node.is_scalar() && node.style == ScalarStyle::plain && is_json_number(node.scalar, is_integer);
+  if (number) std::from_chars(node.scalar.data(), node.scalar.data() + node.scalar.size(), value);
+  if (!number || !(value >= minimum && value <= maximum)) {
+    char range[96];
+    std::snprintf(range, sizeof range, "a number from %g to %g", minimum, maximum);
+    add(node.mark, "'" + std::string(name) + "' must be " + range + ", got " + describe_not_number(node));
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<double> YamlChecker::share(const YamlNode& node, std::string_view name) {
+  std::string text = node.is_scalar() && node.style == ScalarStyle::plain ? node.scalar : std::string();
+  const bool percent = !text.empty() && text.back() == '%';
+  if (percent) text.pop_back();
+  bool is_integer = false;
+  double value = -1;
+  if (!text.empty() && is_json_number(text, is_integer)) std::from_chars(text.data(), text.data() + text.size(), value);
+  if (percent) value /= 100.0;
+  if (!(value > 0) || value > 1) {
+    add(node.mark, "'" + std::string(name) + "' must be a share above 0 and at most 1, such as 80% or 0.8, got " +
+                       describe_not_number(node));
     return std::nullopt;
   }
   return value;

@@ -99,6 +99,10 @@ class YamlChecker {
   const std::string& file() const { return m_file; }
   /// Every problem in file order, one `FILE:LINE:COL: message` per line.
   Error error() const;
+  /// The file as problems name it.
+  const std::string& file() const { return m_file; }
+  /// `FILE:LINE:COL` of `mark` in this file, as problems name it.
+  std::string where(YamlMark mark) const;
 
   /// Checks that `node` is a map (naming it `name`, or `the file` when empty) whose keys are all in
   /// `known`. A key in `unsupported` is "not supported yet"; any other key is unknown, with a
@@ -112,6 +116,10 @@ class YamlChecker {
                                       std::int64_t maximum);
   /// A plain number greater than zero.
   std::optional<double> positive_number(const YamlNode& node, std::string_view name);
+  /// A plain number in [minimum, maximum].
+  std::optional<double> number_in(const YamlNode& node, std::string_view name, double minimum, double maximum);
+  /// A share of a whole: `80%` or `0.8`, above 0 and at most 1.
+  std::optional<double> share(const YamlNode& node, std::string_view name);
   /// A duration longer than zero, as parse_duration reads it (`90s`, `15m`, `1h`).
   std::optional<std::chrono::milliseconds> duration(const YamlNode& node, std::string_view name);
   /// One of `choices`, with a "did you mean" when it is close to one.

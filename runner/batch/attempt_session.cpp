@@ -1,6 +1,8 @@
 #include "batch/attempt_session.h"
 
+#include "batch/attempt_environment.h"
 #include "exec/child_environment.h"
+#include "exec/sandbox.h"
 
 namespace agent_run {
 
@@ -50,9 +52,9 @@ ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::fil
   ToolScope scope;
   scope.workspace = workspace;
   scope.protected_paths = attempt_protected_paths(task, policy, settings);
-  // The agent's commands, web_search and the per-edit checks: never the task's secrets.
-  scope.environment =
-      child_environment({settings.environment, task.secrets, TaskSecrets::withheld, ChildPlace::runner});
+  // The agent's commands, web_search and the per-edit checks: the task's env:, never its secrets.
+  scope.environment = child_environment(
+      {agent_environment(task, settings.environment), task.secrets, TaskSecrets::withheld, ChildPlace::runner});
   scope.secrets = task.secrets;
   scope.cancellation = settings.cancellation;
   scope.sandbox = sandbox;

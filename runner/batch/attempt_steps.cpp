@@ -2,6 +2,7 @@
 
 #include "base/redaction.h"
 #include "base/text.h"
+#include "batch/attempt_environment.h"
 #include "batch/no_new_diagnostics.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/child_environment.h"
@@ -20,21 +21,22 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   CheckRecord record;
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
-  // The task author's own commands get the task's secrets; their values never reach the report.
-  spec.environment = child_environment({settings.environment, task.secrets, TaskSecrets::passed, ChildPlace::runner});
+  // The task author's own commands get the task's env: and secrets; their values never reach the report.
+  spec.environment =
+      child_environment({command_environment(task, settings), task.secrets, TaskSecrets::passed, ChildPlace::runner});
   spec.cancellation = settings.cancellation;
   if (sandbox) spec = sandbox->wrap(spec);
   auto result = commands.run(spec);
+  const std::vector<std::string> secrets = secret_values_of(task, settings);  // a check may print one
   if (!result) {
-    record.output_tail = result.error().message;
+    record.output_tail = redact_values(result.error().message, secrets);
     return record;
   }
   record.exit_code = result->exit_code;
   record.timed_out = result->timed_out;
   record.duration_ms = result->duration_ms;
   record.passed = !result->timed_out && result->signal == 0 && result->exit_code == 0;
-  record.output_tail =
-      tail_of(redact_values(result->output, values_of(settings.environment, task.secrets)), k_output_tail_bytes);
+  record.output_tail = tail_of(redact_values(result->output, secrets), k_output_tail_bytes);
   return record;
 }
 
@@ -84,19 +86,30 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 
 bool agent_finished(const AttemptResult& result) { return result.stop_reason && !outcome_type_of(*result.stop_reason); }
 
+std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
+                                    const std::filesystem::path& root, const AttemptSettings& settings,
+                                    ProcessTable& commands, const AttemptSandbox* sandbox) {
+  std::vector<CheckRecord> checks;
+  for (const Check& check : task.checks) {
+    checks.push_back(check.no_new_diagnostics ? judge_no_new_diagnostics(edits, settings.diagnostics != nullptr)
+                                              : run_command(check.run, root, task, settings, commands, sandbox));
+  }
+  return checks;
+}
+
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
            ProcessTable& commands, const AttemptSandbox* sandbox, AttemptResult& result) {
   if (std::optional<OutcomeType> stopped = outcome_type_of(*result.stop_reason)) {
     set_outcome(result, *stopped, describe_stop(result, run, task.limits));
     return;
   }
-  const Clock::SteadyTime started = settings.clock->now();
-  for (const Check& check : task.checks) {
-    result.checks.push_back(check.no_new_diagnostics
-                                ? judge_no_new_diagnostics(result.edits, settings.diagnostics != nullptr)
-                                : run_command(check.run, root, task, settings, commands, sandbox));
+  if (!result.check_rounds.empty()) {
+    result.checks = result.check_rounds.back().checks;  // the round the agent stopped on decides
+  } else {
+    const Clock::SteadyTime started = settings.clock->now();
+    result.checks = run_checks(task, result.edits, root, settings, commands, sandbox);
+    result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   }
-  result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   for (const CheckRecord& check : result.checks) {
     if (!check.passed && check.run == "no_new_diagnostics" && check.exit_code < 0) {
       set_outcome(result, OutcomeType::check_not_judged, check.output_tail);
@@ -109,6 +122,7 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
   }
   std::string passed = task.checks.empty() ? "the agent finished; the task has no checks"
                                            : "all " + std::to_string(task.checks.size()) + " checks passed";
+  if (result.check_rounds.size() > 1) passed += " in round " + std::to_string(result.check_rounds.size());
   set_outcome(result, OutcomeType::passed, passed);
 }
 

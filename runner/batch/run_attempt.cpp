@@ -1,13 +1,17 @@
 #include "batch/run_attempt.h"
 
 #include "agent/agent_loop.h"
+#include "agent/structured_output.h"
+#include "agent/system_prompt.h"
 #include "agent/transcript_recorder.h"
 #include "base/cancellation.h"
 #include "base/files.h"
 #include "base/paths.h"
+#include "batch/attempt_environment.h"
 #include "batch/attempt_mcp.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
+#include "batch/check_feedback.h"
 #include "batch/sandbox_setup.h"
 #include "exec/child_environment.h"
 #include "workspace/repository_discovery.h"
@@ -25,7 +29,7 @@ class Attempt {
  public:
   Attempt(const AttemptPlan& plan, const AttemptSettings& settings, const ProgressSink& progress)
       : m_plan(plan), m_settings(settings), m_reporter(progress), m_started(settings.clock->now()),
-        m_result(start_result()) {}
+        m_result(start_result()), m_observer(settings.observe ? settings.observe(plan) : nullptr) {}
 
   bool make_workspace();
   bool set_up();
@@ -46,6 +50,8 @@ class Attempt {
   SandboxSite sandbox_site() const;
   bool check_sandbox();
   bool start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous);
+  AgentRequest agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews);
+  void save_structured_output();
 
   const AttemptPlan& m_plan;
   const AttemptSettings& m_settings;
@@ -58,6 +64,7 @@ class Attempt {
   SandboxSpec m_sandbox;    // the attempt's (resolved once, before setup)
   std::optional<StartedSandbox> m_agent_sandbox;  // the agent's commands; its survey tells the checks' what it hid
   std::optional<StartedSandbox> m_check_sandbox;  // a fresh one for the checks
+  std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
 };
 
 AttemptResult Attempt::start_result() const {
@@ -176,6 +183,50 @@ bool Attempt::start_sandbox_for(const std::string& phase, std::optional<StartedS
   return true;
 }
 
+/// The workspace as the system prompt names it: the repository's folder name and how it was made.
+std::string workspace_description(const Task& task) {
+  const WorkspaceSpec& spec = task.workspace;
+  std::string name = spec.repo.empty() ? "the task's repository" : spec.repo.filename().string();
+  switch (spec.isolation.value_or(Isolation::worktree)) {
+    case Isolation::worktree: return name + " (a git worktree at " + spec.ref + ")";
+    case Isolation::copy: return name + " (a copy)";
+    case Isolation::in_place: return name + " (worked on in place)";
+  }
+  return name;
+}
+
+/// What the agent loop is given: the system prompt (recorded by its hash), the task's prompt,
+/// limits and context settings, the secrets to keep from the model, and the reviews of its finished
+/// work (the output schema, then the checks with check_feedback).
+AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews) {
+  const Task& task = *m_plan.task;
+  PromptFacts facts{workspace_description(task), operating_system_name(), m_settings.clock->wall_now()};
+  for (const ToolSchema& schema : tools.schemas()) facts.tools.push_back(schema.name);
+  facts.limits = task.limits;
+  facts.project = read_project_instructions(m_workspace->root(), task.instruction_files);
+  facts.task_instructions = task.instructions;
+  facts.output_schema = task.output_schema;
+  SystemPrompt system = make_system_prompt(facts, task.system_prompt);
+  m_result.system_prompt_sha256 = system.sha256;
+  if (!facts.project.file.empty() && !task.system_prompt) m_result.instruction_files = {facts.project.file};
+  AgentRequest request{system.text, task.prompt, task.limits, task.context};
+  request.secret_values = secret_values_of(task, m_settings);
+  if (task.output_schema) {
+    if (auto schema = JsonSchema::compile(*task.output_schema)) {
+      reviews.push_back(std::make_unique<OutputSchemaReview>(std::move(*schema)));
+    }
+  }
+  if (task.check_feedback.rounds > 0 && !task.checks.empty()) {
+    // The rounds run in the agent's sandbox (they see what it left running); the checks' fresh one
+    // is only for checks run after the agent stopped.
+    const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
+    reviews.push_back(std::make_unique<CheckFeedbackReview>(task, m_workspace->root(), m_settings, m_commands,
+                                                            sandbox, m_result.durations, m_observer.get()));
+  }
+  for (const auto& review : reviews) request.reviews.push_back(review.get());
+  return request;
+}
+
 /// Runs the agent loop in the workspace, filling in the result's AgentRecord as it goes; false when
 /// no model could be made.
 bool Attempt::run_agent() {
@@ -192,7 +243,8 @@ bool Attempt::run_agent() {
   const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
   const ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox);
   SessionState session;
-  session.status.context_window = (*model)->context_window();  // from the price table; script: unknown
+  session.status.context_window =
+      m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();
   if (!m_plan.task->mcp_servers.empty()) m_reporter.phase("mcp");
   AttemptMcpServers mcp(*m_plan.task, scope, session, m_settings, tools);
   if (auto failure = mcp.required_failure()) {
@@ -201,30 +253,45 @@ bool Attempt::run_agent() {
     set_outcome(m_result, OutcomeType::mcp_unavailable, *failure);
     return false;
   }
-  AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, {&transcript, &m_reporter});
-  m_agent = loop.run(m_plan.task->prompt, m_plan.task->limits, scope, session, m_result);
+  std::vector<std::unique_ptr<FinishReview>> reviews;
+  const AgentRequest request = agent_request(tools, reviews);
+  std::vector<AgentObserver*> observers = {&transcript, &m_reporter};
+  if (m_observer) observers.push_back(m_observer.get());
+  AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, observers);
+  m_agent = loop.run(request, scope, session, m_result);
   mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(session, m_result);
   if (m_agent_sandbox) m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;
-  m_result.final_message = m_agent.final_text;
+  save_structured_output();
   return true;
+}
+
+/// The structured final answer in a file of its own, for bots that post it.
+void Attempt::save_structured_output() {
+  if (!m_result.structured_output) return;
+  m_result.output_path = m_plan.folder + "/output.json";
+  (void)write_file_atomically(m_settings.reports->root() / m_result.output_path,
+                              m_result.structured_output->dump_pretty() + "\n");
 }
 
 void Attempt::run_checks() {
   if (!still_wanted("the agent loop")) return;
   m_reporter.phase("checks");
   // The checks run code the agent wrote: in a sandbox of their own, surveyed afresh (what the agent
-  // renamed stays hidden), with a /tmp and HOME of their own.
+  // renamed stays hidden), with a /tmp and HOME of their own. With check feedback the last round,
+  // run in the agent's sandbox while it worked, decides, and none is started.
+  const bool judged_in_rounds = !m_result.check_rounds.empty();
   const bool runs_commands = std::any_of(m_plan.task->checks.begin(), m_plan.task->checks.end(),
                                          [](const Check& check) { return !check.no_new_diagnostics; });
-  if (runs_commands && agent_finished(m_result)) {
+  if (runs_commands && agent_finished(m_result) && !judged_in_rounds) {
     const Survey* previous = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
     if (!start_sandbox_for("the checks", m_check_sandbox, previous)) return;
   }
   const AttemptSandbox* sandbox = m_check_sandbox ? m_check_sandbox->sandbox.get() : nullptr;
   judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, sandbox, m_result);
+  if (m_observer && !judged_in_rounds && !m_result.checks.empty()) m_observer->checks_ran(1, m_result.checks);
   still_wanted("the checks");
 }
 
@@ -289,6 +356,7 @@ AttemptResult Attempt::finish() {
     still_wanted("its preparation");  // a workspace or model that failed because of the interruption
   }
   m_result.durations.total_ms = elapsed_ms(m_started, m_settings.clock->now());
+  if (m_observer) m_observer->finished(m_result);
   return std::move(m_result);
 }
 

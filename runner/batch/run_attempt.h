@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/clock.h"
+#include "batch/attempt_observer.h"
 #include "batch/attempt_plan.h"
 #include "batch/attempt_progress.h"
 #include "diagnostics/diagnostics_checker.h"
@@ -12,6 +13,7 @@
 #include "workspace/workspace.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,8 +31,9 @@ struct AttemptSettings {
   const ReportFolder* reports = nullptr;
   std::filesystem::path scratch_folder;  // workspaces are made under it
   KeepWorkspace keep = KeepWorkspace::no;
-  std::vector<std::string> environment;  // KEY=VALUE for setup, checks and bash; secrets removed
-  std::vector<std::string> variables;    // agent-run's whole environment: only for ${VAR} in MCP server entries
+  std::vector<std::string> environment;              // KEY=VALUE for setup, checks and bash; secrets removed
+  std::map<std::string, std::string> secret_values;  // the tasks' secrets: from agent-run's environment
+  std::vector<std::string> variables;  // agent-run's whole environment: only for ${VAR} in MCP server entries
   ModelFactory make_model;
   const Cancellation* cancellation = nullptr;         // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
@@ -38,6 +41,7 @@ struct AttemptSettings {
   std::optional<SandboxSpec> sandbox_flag;    // --sandbox on|off: over every task's and policy's sandbox:
   SandboxProbe* sandbox_probe = nullptr;      // whether bubblewrap works here, asked once per network kind
   std::optional<std::filesystem::path> runner_home;  // agent-run's HOME: its credential folders are masked
+  AttemptObserverFactory observe;             // another observer of each attempt (stream-json); unset: none
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, commit, clean-up.

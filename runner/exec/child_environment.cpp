@@ -1,6 +1,6 @@
 #include "exec/child_environment.h"
 
-#include "base/text.h"
+#include "base/environment_names.h"
 
 #include <algorithm>
 #include <array>
@@ -44,18 +44,6 @@ std::string_view value_of(std::string_view entry) {
   return equals == std::string_view::npos ? std::string_view() : entry.substr(equals + 1);
 }
 
-/// `scheme://user:password@host...`: a URL that carries a password.
-bool holds_url_password(std::string_view value) {
-  for (std::size_t scheme = value.find("://"); scheme != std::string_view::npos;
-       scheme = value.find("://", scheme + 3)) {
-    std::string_view rest = value.substr(scheme + 3);
-    std::string_view authority = rest.substr(0, rest.find_first_of("/?# "));
-    std::size_t at = authority.rfind('@');
-    if (at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos) return true;
-  }
-  return false;
-}
-
 bool listed(std::string_view name, const auto& names) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -86,15 +74,6 @@ void move_into_sandbox(std::vector<std::string>& environment) {
 }
 
 }  // namespace
-
-bool looks_secret(std::string_view name, std::string_view value) {
-  static constexpr std::array<std::string_view, 11> k_markers = {
-      "key", "token", "secret", "password", "passwd", "credential", "auth", "cookie", "session", "private", "dsn"};
-  std::string lower = to_lower(name);
-  bool named = std::any_of(k_markers.begin(), k_markers.end(),
-                           [&](std::string_view marker) { return lower.find(marker) != std::string::npos; });
-  return named || holds_url_password(value);
-}
 
 std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec) {
   std::vector<std::string> environment;

@@ -12,7 +12,8 @@ namespace agent_run {
 
 // The Anthropic Messages API (POST {ANTHROPIC_BASE_URL}/v1/messages, streamed).
 
-/// The request body: model, max_tokens, system, tools, messages, stream. Prompt caching puts a
+/// The request body: model, max_tokens, thinking (when a budget is set), system, tools, messages,
+/// stream. Thinking blocks of earlier turns go back signed and unchanged. Prompt caching puts a
 /// breakpoint on the tools+system prefix and one on the latest turn's last block, so each call
 /// re-reads everything before it from the cache.
 Json anthropic_request_body(const Conversation& conversation, const std::vector<ToolSchema>& tools,

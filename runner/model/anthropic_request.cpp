@@ -116,6 +116,9 @@ Json anthropic_request_body(const Conversation& conversation, const std::vector<
   Json body = Json::object();
   body.set("model", settings.model).set("max_tokens", settings.max_output_tokens.value_or(k_default_max_tokens));
   if (settings.temperature) body.set("temperature", *settings.temperature);
+  if (settings.thinking_budget) {
+    body.set("thinking", Json::object().set("type", "enabled").set("budget_tokens", *settings.thinking_budget));
+  }
   if (!tools.empty()) body.set("tools", tools_json(tools, conversation.system.empty()));
   if (!conversation.system.empty()) {  // the prefix breakpoint: tools and system, the same on every call
     Json system = Json::array();

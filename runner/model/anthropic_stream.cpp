@@ -2,6 +2,8 @@
 
 #include "model/stream_support.h"
 
+#include <algorithm>
+
 namespace agent_run {
 
 namespace {
@@ -142,6 +144,13 @@ DecodedTurn AnthropicStreamDecoder::finish() {
   }
   turn.usage = m_usage;
   turn.usage.cost_usd.reset();  // priced by the client, which knows the model's price
+  if (turn.usage.reasoning_tokens == 0) {
+    // output_tokens includes thinking without saying how much: about four bytes of thinking a token.
+    std::size_t thinking_bytes = 0;
+    for (const ThinkingBlock& block : turn.message.thinking) thinking_bytes += block.thinking.size();
+    turn.usage.reasoning_tokens =
+        std::min<std::int64_t>(static_cast<std::int64_t>((thinking_bytes + 3) / 4), turn.usage.output_tokens);
+  }
   return turn;
 }
 

@@ -1,6 +1,8 @@
 #include "model/api_model_client.h"
 
+#include "base/cancellation.h"
 #include "model/stream_support.h"
+#include "net/interrupt_on_cancel.h"
 #include "net/sse_parser.h"
 
 #include <cstdio>
@@ -73,9 +75,11 @@ Expected<ModelTurn> ApiModelClient::complete(const Conversation& conversation, c
 std::optional<Error> ApiModelClient::record_failure(ApiFailure failure, int try_number, Clock::SteadyTime try_started,
                                                     Clock::SteadyTime call_started) {
   failure.message = redact(failure.message);
+  if (cancelled()) failure.error_type = "interrupted";
   m_last.failed_tries.push_back(ModelTryRecord{try_number, failure.status, failure.error_type, failure.message,
                                                failure.request_id, 0, elapsed_ms(try_started, m_clock.now())});
   const std::string what = describe(failure);
+  if (cancelled()) return make_error(m_model_name + ": the call was cut short by the run's stop request");
   if (remaining().count() <= 0) {
     return make_error(m_model_name +
                       ": the attempt's time limit was reached during the model call; the last try: " + what);
@@ -97,9 +101,13 @@ std::optional<Error> ApiModelClient::record_failure(ApiFailure failure, int try_
   return std::nullopt;
 }
 
+bool ApiModelClient::cancelled() const { return m_settings.cancellation && m_settings.cancellation->cancelled(); }
+
 DecodedTurn ApiModelClient::try_once(const HttpRequest& request) {
   const HttpLimits limits{m_settings.connect_timeout, m_settings.idle_timeout, remaining()};
-  auto stream = HttpStream::open(request, limits);
+  HttpInterrupt interrupt;  // declared before the stream, which refers to it
+  InterruptOnCancel cut_on_cancel(m_settings.cancellation, interrupt);
+  auto stream = HttpStream::open(request, limits, &interrupt);
   if (!stream) return transport_failure("connection", stream.error().message, 0);
   const std::string request_id = stream->header(m_api->request_id_header());
   if (stream->status() < 200 || stream->status() >= 300) return read_error_response(*stream, request_id);

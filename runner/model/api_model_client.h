@@ -14,11 +14,15 @@
 
 namespace agent_run {
 
+class Cancellation;
+
 /// How hard the client tries: retries after the first try, and each try's network limits.
 struct ApiClientSettings {
   int max_retries = 6;
   std::chrono::milliseconds connect_timeout = std::chrono::seconds(10);
   std::chrono::milliseconds idle_timeout = std::chrono::seconds(90);  // no byte at all, keep-alives included
+  const Cancellation* cancellation = nullptr;  // the run's stop request: cuts a call in flight, no retry after it
+  std::optional<std::int64_t> context_window;  // tokens; overrides the price table's
 };
 
 /// Waits between tries: a real sleep in the binary; advancing a fake clock in tests.
@@ -29,7 +33,8 @@ using SleepFunction = std::function<void(std::chrono::milliseconds)>;
 /// 529, a dropped or silent connection, an `error` event, a malformed chunk) discards the partial
 /// turn and retries the whole request with the SDKs' backoff, within the deadline. The usage is
 /// priced; every failed try is recorded. Failures come back as messages a person can act on,
-/// with the API key removed from anything a server echoed.
+/// with the API key removed from anything a server echoed. When the run's cancellation fires, the
+/// exchange in flight is cut at once and the call fails without another try.
 class ApiModelClient final : public ModelClient {
  public:
   ApiModelClient(std::string model_name, std::unique_ptr<ProviderApi> api, std::optional<ModelPrice> price,
@@ -40,6 +45,7 @@ class ApiModelClient final : public ModelClient {
   void set_deadline(Clock::SteadyTime deadline) override { m_deadline = deadline; }
   ModelCallRecord last_call() const override { return m_last; }
   std::optional<std::int64_t> context_window() const override {
+    if (m_settings.context_window) return m_settings.context_window;
     return m_price ? m_price->context_window : std::nullopt;
   }
 
@@ -51,6 +57,7 @@ class ApiModelClient final : public ModelClient {
                                       Clock::SteadyTime call_started);
   ModelTurn priced(ModelTurn turn, const StreamDecoder* decoder) const;
   std::chrono::milliseconds remaining() const;
+  bool cancelled() const;
   std::string describe(const ApiFailure& failure) const;
   std::string redact(std::string text) const;
 

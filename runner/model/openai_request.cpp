@@ -101,6 +101,7 @@ Json openai_request_body(const Conversation& conversation, const std::vector<Too
   if (!tools.empty()) body.set("tools", tools_json(tools));
   if (settings.max_output_tokens) body.set("max_completion_tokens", *settings.max_output_tokens);
   if (settings.temperature) body.set("temperature", *settings.temperature);
+  if (settings.reasoning_effort) body.set("reasoning_effort", *settings.reasoning_effort);
   body.set("stream", true);
   body.set("stream_options", Json::object().set("include_usage", true));
   return body;

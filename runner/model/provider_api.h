@@ -25,6 +25,8 @@ struct RequestSettings {
   std::string model;                     // the provider's name for it, without `provider/`
   std::optional<int> max_output_tokens;  // nullopt: the provider's default (Anthropic needs one: 8192)
   std::optional<double> temperature;     // nullopt: the provider's default
+  std::optional<int> thinking_budget;  // Anthropic: `thinking: {type: enabled, budget_tokens}`; below max_output_tokens
+  std::optional<std::string> reasoning_effort;  // OpenAI: `reasoning_effort` (minimal | low | medium | high)
 };
 
 /// What feeding one stream event to a decoder led to.

@@ -193,9 +193,54 @@ Json array_of(const std::vector<T>& items, Convert convert) {
   return json;
 }
 
+Json context_event_to_json(const ContextEvent& event) {
+  Json json = Json::object();
+  json.set("turn", event.turn)
+      .set("kind", event.kind)
+      .set("tokens_before", event.tokens_before)
+      .set("tokens_after", event.tokens_after)
+      .set("results_pruned", event.results_pruned)
+      .set("cost_usd", event.cost_usd ? Json(*event.cost_usd) : Json(nullptr))
+      .set("message", event.message);
+  return json;
+}
+
+Json context_to_json(const ContextRecord& context) {
+  Json json = Json::object();
+  json.set("window", context.window ? Json(*context.window) : Json(nullptr))
+      .set("prunings", context.prunings)
+      .set("compactions", context.compactions)
+      .set("failed_compactions", context.failed_compactions)
+      .set("events", array_of(context.events, context_event_to_json));
+  return json;
+}
+
+Json check_round_to_json(const CheckRound& round) {
+  Json json = Json::object();
+  json.set("round", round.round)
+      .set("turn", round.turn)
+      .set("passed", round.passed)
+      .set("checks", array_of(round.checks, check_to_json))
+      .set("fed_back", round.fed_back);
+  return json;
+}
+
+/// What the agent loop recorded beyond its calls: its last words, the system prompt, the context
+/// window's care, the structured answer and the rounds of checks it saw.
+void set_agent_extras(const AttemptResult& attempt, Json& json) {
+  json.set("final_message", attempt.final_message)
+      .set("system_prompt_sha256", attempt.system_prompt_sha256)
+      .set("instruction_files", array_of(attempt.instruction_files, [](const std::string& file) { return Json(file); }))
+      .set("context", context_to_json(attempt.context))
+      .set("structured_output", attempt.structured_output ? *attempt.structured_output : Json(nullptr))
+      .set("output_path", attempt.output_path)
+      .set("check_rounds", array_of(attempt.check_rounds, check_round_to_json));
+}
+
 Json model_call_to_json(const ModelCallRecord& call) {
   Json json = Json::object();
   json.set("turn", call.turn)
+      .set("purpose", call.purpose)
       .set("request_id", call.request_id)
       .set("response_model", call.response_model)
       .set("stop_reason", call.stop_reason)
@@ -268,6 +313,7 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("sandbox", sandbox_to_json(attempt.sandbox))
       .set("patch_withheld", array_of(attempt.patch_withheld, withheld_to_json))
       .set("mcp_servers", array_of(attempt.mcp_servers, mcp_server_to_json));
+  set_agent_extras(attempt, json);
   return json;
 }
 

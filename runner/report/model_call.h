@@ -23,11 +23,12 @@ struct ModelTryRecord {
 /// One model call (one turn asked of the model): its usage, and the tries that failed before it
 /// was answered or given up.
 struct ModelCallRecord {
-  int turn = 0;                // 1-based, in the attempt
-  std::string request_id;      // of the try that answered
-  std::string response_model;  // the model the API says answered (often a dated version)
-  std::string stop_reason;     // end_turn | tool_use | max_tokens | refusal | context_window; "" when it failed
-  std::string error;           // why the call failed, when it did
+  int turn = 0;                  // 1-based, in the attempt
+  std::string purpose = "turn";  // turn | compaction (a summary of the conversation, not a turn)
+  std::string request_id;        // of the try that answered
+  std::string response_model;    // the model the API says answered (often a dated version)
+  std::string stop_reason;       // end_turn | tool_use | max_tokens | refusal | context_window; "" when it failed
+  std::string error;             // why the call failed, when it did
   Usage usage;
   long long duration_ms = 0;  // every try and wait
   std::vector<ModelTryRecord> failed_tries;

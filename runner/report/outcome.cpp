@@ -28,6 +28,7 @@ constexpr std::array k_outcome_types = {
     OutcomeTypeRow{limit_tokens, "limit.tokens", k_failed},
     OutcomeTypeRow{limit_cost, "limit.cost", k_failed},
     OutcomeTypeRow{ask_user_unanswered, "ask_user.unanswered", k_failed},
+    OutcomeTypeRow{output_invalid, "output.invalid", k_failed},
     OutcomeTypeRow{interrupted, "interrupted", k_error},
     OutcomeTypeRow{commit_failed, "commit.failed", k_error},
     OutcomeTypeRow{workspace_failed, "workspace.failed", k_error},
@@ -46,6 +47,7 @@ constexpr std::array k_agent_stops = {
     AgentStopRow{AgentStop::model_refusal, "model.refusal", model_refusal},
     AgentStopRow{AgentStop::model_context_window, "model.context_window", model_context_window},
     AgentStopRow{AgentStop::ask_user_unanswered, "ask_user.unanswered", ask_user_unanswered},
+    AgentStopRow{AgentStop::output_invalid, "output.invalid", output_invalid},
     AgentStopRow{AgentStop::interrupted, "interrupted", interrupted},
 };
 

@@ -27,6 +27,7 @@ enum class OutcomeType {
   limit_tokens,
   limit_cost,
   ask_user_unanswered,  // ask_user with `otherwise: fail` and no matching answer
+  output_invalid,       // the final answer did not match the task's output_schema, even after a correction
   interrupted,          // SIGINT or SIGTERM; --resume runs it again
   commit_failed,
   workspace_failed,
@@ -63,6 +64,7 @@ enum class AgentStop {
   model_refusal,
   model_context_window,
   ask_user_unanswered,  // a tool ended the attempt
+  output_invalid,       // the final answer did not match output_schema after its one correction
   interrupted,          // the run's cancellation fired
 };
 

@@ -207,6 +207,7 @@ ModelTryRecord read_model_try(FieldReader& in, const Json& json, const std::stri
 ModelCallRecord read_model_call(FieldReader& in, const Json& json, const std::string& path) {
   ModelCallRecord call;
   in.read(json, "turn", path, call.turn);
+  in.read(json, "purpose", path, call.purpose);
   in.read(json, "request_id", path, call.request_id);
   in.read(json, "response_model", path, call.response_model);
   in.read(json, "stop_reason", path, call.stop_reason);
@@ -278,6 +279,59 @@ WithheldPath read_withheld(FieldReader& in, const Json& json, const std::string&
   in.read(json, "path", path, withheld.path);
   in.read(json, "why", path, withheld.why);
   return withheld;
+}
+
+ContextEvent read_context_event(FieldReader& in, const Json& json, const std::string& path) {
+  ContextEvent event;
+  in.read(json, "turn", path, event.turn);
+  in.read(json, "kind", path, event.kind);
+  in.read(json, "tokens_before", path, event.tokens_before);
+  in.read(json, "tokens_after", path, event.tokens_after);
+  in.read(json, "results_pruned", path, event.results_pruned);
+  if (const Json* cost = in.member(json, "cost_usd", path)) {
+    if (cost->is_number()) event.cost_usd = cost->as_double();
+    else in.fail(path + ".cost_usd", "expected a number or null");
+  }
+  in.read(json, "message", path, event.message);
+  return event;
+}
+
+void read_context(FieldReader& in, const Json& json, const std::string& path, ContextRecord& context) {
+  if (const Json* window = in.member(json, "window", path)) {
+    if (window->is_integer()) context.window = window->as_int();
+    else in.fail(path + ".window", "expected a whole number or null");
+  }
+  in.read(json, "prunings", path, context.prunings);
+  in.read(json, "compactions", path, context.compactions);
+  in.read(json, "failed_compactions", path, context.failed_compactions);
+  in.for_each(json, "events", path, [&](const Json& item, const std::string& at) {
+    context.events.push_back(read_context_event(in, item, at));
+  });
+}
+
+CheckRound read_check_round(FieldReader& in, const Json& json, const std::string& path) {
+  CheckRound round;
+  in.read(json, "round", path, round.round);
+  in.read(json, "turn", path, round.turn);
+  in.read(json, "passed", path, round.passed);
+  in.for_each(json, "checks", path,
+              [&](const Json& item, const std::string& at) { round.checks.push_back(read_check(in, item, at)); });
+  in.read(json, "fed_back", path, round.fed_back);
+  return round;
+}
+
+/// Reads what the agent loop recorded beyond its calls (fields older reports lack are left empty).
+void read_agent_extras(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
+  in.read(json, "final_message", path, attempt.final_message);
+  in.read(json, "system_prompt_sha256", path, attempt.system_prompt_sha256);
+  in.read_strings(json, "instruction_files", path, attempt.instruction_files);
+  if (const Json* context = in.member(json, "context", path))
+    read_context(in, *context, path + ".context", attempt.context);
+  if (const Json* output = in.member(json, "structured_output", path)) attempt.structured_output = *output;
+  in.read(json, "output_path", path, attempt.output_path);
+  in.for_each(json, "check_rounds", path, [&](const Json& item, const std::string& at) {
+    attempt.check_rounds.push_back(read_check_round(in, item, at));
+  });
 }
 
 McpServerRecord read_mcp_server(FieldReader& in, const Json& json, const std::string& path) {
@@ -418,6 +472,7 @@ AttemptResult read_attempt(FieldReader& in, const Json& json, const std::string&
     attempt.commit = record;
   }
   read_attempt_session(in, json, path, attempt);
+  read_agent_extras(in, json, path, attempt);
   return attempt;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "base/json.h"
 #include "report/edit_diagnostics.h"
 #include "report/model_call.h"
 #include "report/outcome.h"
 #include "report/usage.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -171,6 +173,35 @@ struct CommitRecord {
   std::string sha;
 };
 
+/// One thing the agent loop did to keep the conversation inside the model's context window.
+struct ContextEvent {
+  int turn = 0;                    // the turn whose request needed the room (1-based)
+  std::string kind;                // pruned | compacted | compaction_failed | pruned_hard | learnt_window | gave_up
+  std::int64_t tokens_before = 0;  // the next request's size, estimated, before
+  std::int64_t tokens_after = 0;   // and after
+  int results_pruned = 0;          // tool results replaced by a stub
+  std::optional<double> cost_usd;  // of the compaction's model call; nullopt: unknown or none
+  std::string message;             // why, for a compaction that failed or a window learnt from a refusal
+};
+
+/// How the conversation was kept inside the window over the attempt.
+struct ContextRecord {
+  std::optional<std::int64_t> window;  // the window managed against, tokens; nullopt: never known
+  int prunings = 0;
+  int compactions = 0;
+  int failed_compactions = 0;
+  std::vector<ContextEvent> events;
+};
+
+/// One round of the task's checks while the agent could still act on them (check_feedback).
+struct CheckRound {
+  int round = 1;  // 1-based
+  int turn = 0;   // the agent's turn that ended before the checks ran
+  bool passed = false;
+  std::vector<CheckRecord> checks;
+  bool fed_back = false;  // the failures went back to the agent for another round
+};
+
 /// What the agent loop did in one attempt, as the reports tell it. The loop fills it in as it runs;
 /// an AttemptResult is one, so nothing is copied from one shape to another.
 struct AgentRecord {
@@ -179,8 +210,14 @@ struct AgentRecord {
   std::vector<ToolCallRecord> tool_calls;
   std::vector<EditRecord> edits;
   Usage usage = Usage::zero();
-  std::vector<ModelCallRecord> model_calls;  // every call to the model, with its usage and failed tries
-  std::vector<std::string> warnings;         // what a person should know, e.g. a cost limit not enforced
+  std::vector<ModelCallRecord> model_calls;    // every call to the model, with its usage and failed tries
+  std::vector<std::string> warnings;           // what a person should know, e.g. a cost limit not enforced
+  std::string final_message;                   // the agent's last words: the text of its last turn
+  std::string system_prompt_sha256;            // of the system prompt the model was given (in the transcript)
+  std::vector<std::string> instruction_files;  // the project instructions it holds (AGENTS.md, ...)
+  ContextRecord context;                       // prunings and compactions
+  std::optional<Json> structured_output;       // the final answer, when the task has an output_schema and it matched
+  std::vector<CheckRound> check_rounds;        // each round of checks the agent saw (check_feedback)
 };
 
 /// One attempt of one task with one model: everything the reports say about it (the agent's part
@@ -197,13 +234,13 @@ struct AttemptResult : AgentRecord {
   OutcomeType outcome_type = OutcomeType::runner_crashed;  // until the attempt sets its own
   std::string message;                                     // one line for a person
   std::string started_at;                                  // UTC, ISO 8601
-  std::string final_message;                               // the agent's last words: the text of its last turn
   Durations durations;
   std::vector<CheckRecord> setup;
   std::vector<CheckRecord> checks;
   PatchStats patch;
   std::string transcript_path;            // relative to the report folder
   std::string patch_path;                 // relative to the report folder
+  std::string output_path;                // the structured final answer (output.json), relative; empty: none
   std::optional<CommitRecord> commit;     // set when the changes were committed to a branch
   std::vector<TodoItem> todos;            // the agent's plan as todo_write last sent it
   std::vector<QuestionRecord> questions;  // every ask_user call and its answer

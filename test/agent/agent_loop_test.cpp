@@ -154,7 +154,7 @@ struct StepLog final : AgentObserver {
     steps.push_back("started " + conversation.messages.front().text + " with " + std::to_string(tools.size()) +
                     " tools");
   }
-  void request(int turn, const std::string& model, const Conversation& conversation) override {
+  void request(int turn, const std::string& model, const Conversation& conversation, std::int64_t) override {
     steps.push_back("request " + std::to_string(turn) + " to " + model + " of " +
                     std::to_string(conversation.messages.size()) + " messages");
   }

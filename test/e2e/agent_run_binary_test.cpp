@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(a_missing_policy_names_the_task_that_wants_it) {
   CommandResult result = run_agent_run({"tasks/lost.yaml", "--out", out.path().string()}, repo.path());
   BOOST_TEST(result.exit_code == 2);
   BOOST_TEST(result.output == (repo.path() / "nowhere.yaml").string() +
-                                  ": cannot read: No such file or directory\n  (the policy named by tasks/lost.yaml)\n"
+                                  ": cannot read: No such file or directory\n  (the policy named by tasks/lost.yaml:2:9)\n"
                                   "agent-run: nothing ran\n");
 }
 

@@ -214,6 +214,7 @@ std::string report_without_timings(const std::string& folder) {
   run.set("started_at", "").set("duration_ms", 0).set("command_line", Json::array()).set("shard", nullptr);
   for (Json& attempt : member(*json, "attempts").as_array()) {
     attempt.set("started_at", "").set("durations", Json::object());
+    attempt.set("system_prompt_sha256", "");  // the prompt states the date
     for (const char* list : {"tool_calls", "checks", "setup", "model_calls", "background_processes"}) {
       for (Json& item : member(attempt, list).as_array()) item.set("duration_ms", 0);
     }

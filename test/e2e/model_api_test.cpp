@@ -5,8 +5,15 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <fstream>
 #include <sstream>
+#include <thread>
+
+extern char** environ;
 
 using namespace agent_run;
 using namespace agent_run::test;
@@ -104,6 +111,20 @@ struct ModelApiFixture {
       all += content.str();
     }
     return all;
+  }
+
+  /// Starts the binary as run() does, in the background (output to run.log); returns its pid.
+  pid_t start(const std::vector<std::string>& environment, const std::vector<std::string>& arguments) const {
+    std::string command = "exec env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
+    for (const std::string& word : environment) command += " " + shell_quote(word);
+    command += " " + shell_quote(AGENT_RUN_BINARY) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
+    for (const std::string& argument : arguments) command += " " + shell_quote(argument);
+    std::string line = "cd " + shell_quote(repo.path().string()) + " && " + command + " >" +
+                       shell_quote((certificates.path() / "run.log").string()) + " 2>&1";
+    const char* argv[] = {"/bin/sh", "-c", line.c_str(), nullptr};
+    pid_t pid = -1;
+    BOOST_REQUIRE(::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
+    return pid;
   }
 
   void check_report_schema() const { check_report_folder(out.path()); }
@@ -349,6 +370,44 @@ BOOST_AUTO_TEST_CASE(context_status_says_an_unlisted_models_window_is_not_known)
   BOOST_TEST_INFO(requests[1].body);
   BOOST_TEST(requests[1].body.find("context: 1500 tokens in the last request; the model's window is not known") !=
              std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(sigint_cuts_a_model_call_in_flight_and_the_attempt_is_reported_interrupted) {
+  // The server answers the first call with a stream's first event, then holds the connection
+  // silent until the test ends: only cutting the call in flight lets agent-run exit before that.
+  std::string stream = model_fixture("e2e_anthropic_1.sse");
+  ScriptedResponse held = sse_response(stream.substr(0, stream.find("\n\n") + 2), "req_held");
+  held.end = ResponseEnd::hold;
+  ReplayServer server({held});
+  pid_t agent_run =
+      start({"ANTHROPIC_BASE_URL=" + server.url(), std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key},
+            {"--model", "anthropic/claude-sonnet-4-5", "--model-idle-timeout", "10m"});
+  BOOST_REQUIRE(server.wait_for_requests(1));
+  ::kill(agent_run, SIGINT);
+  // Without the cut, agent-run would wait 10 minutes for the held stream: give it two.
+  int status = 0;
+  for (int i = 0; i < 1200 && ::waitpid(agent_run, &status, WNOHANG) != agent_run; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (::kill(agent_run, 0) == 0 && ::waitpid(agent_run, &status, WNOHANG) == 0) {
+    ::kill(agent_run, SIGKILL);
+    ::waitpid(agent_run, &status, 0);
+    BOOST_FAIL("agent-run was still waiting for the model two minutes after SIGINT");
+  }
+  BOOST_TEST_INFO(certificates.read("run.log"));
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 130);
+  BOOST_TEST(server.requests().size() == 1u);  // no try followed the cut one
+  Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome") == "error");
+  BOOST_TEST(attempt.get_string("outcome_type") == "interrupted");
+  BOOST_TEST(attempt.get_string("stop_reason") == "interrupted");
+  const Json::Array& calls = attempt.find("model_calls")->as_array();
+  BOOST_REQUIRE(calls.size() == 1u);
+  const Json::Array& tries = calls[0].find("failed_tries")->as_array();
+  BOOST_REQUIRE(tries.size() == 1u);
+  BOOST_TEST(tries[0].get_string("error_type") == "interrupted");
+  check_report_schema();
 }
 
 BOOST_AUTO_TEST_SUITE_END()

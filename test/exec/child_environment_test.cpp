@@ -1,4 +1,5 @@
 #include "exec/child_environment.h"
+#include "base/environment_names.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>

@@ -65,6 +65,19 @@ BOOST_AUTO_TEST_CASE(without_a_system_prompt_the_last_tool_carries_the_prefix_br
   BOOST_TEST(body.find("tools")->as_array().back().find("cache_control") != nullptr);
 }
 
+BOOST_AUTO_TEST_CASE(a_thinking_budget_asks_for_extended_thinking_and_earlier_thinking_goes_back_signed) {
+  RequestSettings settings{"claude-sonnet-4-5", 16000, std::nullopt};
+  settings.thinking_budget = 8000;
+  Json body = anthropic_request_body(full_conversation(), one_tool(), settings);
+  BOOST_TEST(body.find("thinking")->dump() == R"({"type":"enabled","budget_tokens":8000})");
+  BOOST_TEST(body.find("max_tokens")->as_int() == 16000);
+  BOOST_TEST(
+      body.find("messages")->dump().find(R"({"type":"thinking","thinking":"Look at main.","signature":"sig-1"})") !=
+      std::string::npos);
+  BOOST_TEST(anthropic_request_body(full_conversation(), one_tool(), RequestSettings{"m", 100, std::nullopt})
+                 .find("thinking") == nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(the_request_carries_the_key_and_version_headers) {
   auto api = make_anthropic_api(ApiEndpoint{"https://example.test/", "sk-ant-test"}, RequestSettings{"m", {}, {}});
   HttpRequest request = api->build_request(Conversation{"", {Message{Role::user, "Hi", {}, {}, {}}}}, {});
@@ -131,6 +144,26 @@ BOOST_AUTO_TEST_CASE(thinking_keeps_its_signature_and_a_stream_without_usage_say
   BOOST_TEST(turn.message.thinking[0].signature == "EqQBCgIYAhIMsignatureOfOurOwnForTests0123456789abcdef...");
   BOOST_TEST(turn.message.text == "The loop bound is off by one.");
   BOOST_TEST(!decoder.usage_reported());
+}
+
+BOOST_AUTO_TEST_CASE(thinking_tokens_are_counted_from_the_thinking_text_when_the_api_does_not_split_them) {
+  // 64 bytes of thinking inside 200 output tokens: about 16 tokens of reasoning.
+  std::string stream =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"m\",\"usage\":"
+      "{\"input_tokens\":10,\"output_tokens\":1}}}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+      "{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+      "{\"type\":\"thinking_delta\",\"thinking\":\"" +
+      std::string(64, 't') +
+      "\"}}\n\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+      "\"usage\":{\"output_tokens\":200}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  AnthropicStreamDecoder decoder;
+  ModelTurn turn = turn_of(decode_stream(decoder, stream));
+  BOOST_TEST(turn.usage.output_tokens == 200);
+  BOOST_TEST(turn.usage.reasoning_tokens == 16);
 }
 
 BOOST_AUTO_TEST_CASE(a_max_tokens_stop_mid_call_reports_the_call_and_does_not_return_it) {

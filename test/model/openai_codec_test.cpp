@@ -52,6 +52,10 @@ BOOST_AUTO_TEST_CASE(limits_are_sent_only_when_set_and_the_key_only_when_there_i
   BOOST_TEST(body.find("max_completion_tokens")->as_int() == 512);
   BOOST_TEST(body.find("temperature")->as_double() == 0.0);
   BOOST_TEST(body.find("tools") == nullptr);
+  BOOST_TEST(body.find("reasoning_effort") == nullptr);
+  RequestSettings reasoning{"o3-mini", std::nullopt, std::nullopt};
+  reasoning.reasoning_effort = "high";
+  BOOST_TEST(openai_request_body(conversation, {}, reasoning).get_string("reasoning_effort") == "high");
   auto keyless = make_openai_api(ApiEndpoint{"http://127.0.0.1:11434/v1", ""}, RequestSettings{"llama3", {}, {}});
   HttpRequest request = keyless->build_request(conversation, {});
   BOOST_TEST(request.url == "http://127.0.0.1:11434/v1/chat/completions");

@@ -104,8 +104,8 @@ BOOST_AUTO_TEST_CASE(filters_by_outcome_and_model_work_with_css_alone) {
 BOOST_AUTO_TEST_CASE(an_attempt_shows_its_timeline_turn_by_turn) {
   RunReport report = test::sample_report();
   AttemptResult& failed = report.attempts[1];
-  failed.model_calls = {ModelCallRecord{1, "req_1", "script", "tool_use", "", {}, 800, {}},
-                        ModelCallRecord{2, "req_2", "script", "end_turn", "", {}, 200, {ModelTryRecord{1, 529}}}};
+  failed.model_calls = {ModelCallRecord{1, "turn", "req_1", "script", "tool_use", "", {}, 800, {}},
+                        ModelCallRecord{2, "turn", "req_2", "script", "end_turn", "", {}, 200, {ModelTryRecord{1, 529}}}};
   failed.tool_calls.push_back(
       ToolCallRecord{2, "c2", "bash", "curl x", "denied", "rule", "no-network", "no network", 0, 0, true});
   failed.edits.back().diagnostics = EditDiagnostics{"pyflakes",

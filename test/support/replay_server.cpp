@@ -27,6 +27,7 @@ namespace agent_run::test {
 /// What the server's handler threads share with the test.
 struct ReplayServer::State {
   std::vector<ScriptedResponse> responses;
+  Responder responder;  // when set, it answers instead of `responses`
   std::vector<ReceivedRequest> received;
   std::size_t next = 0;
   int active = 0;
@@ -77,6 +78,9 @@ void serve(State& state, const ScriptedResponse& scripted, Poco::Net::HTTPServer
   } else if (scripted.end == ResponseEnd::go_silent) {
     std::unique_lock lock(state.mutex);
     state.changed.wait_for(lock, std::chrono::seconds(60), [&] { return state.stopping; });
+  } else if (scripted.end == ResponseEnd::hold) {
+    std::unique_lock lock(state.mutex);
+    state.changed.wait(lock, [&] { return state.stopping; });
   }
 }
 
@@ -92,7 +96,10 @@ class ReplayHandler final : public Poco::Net::HTTPRequestHandler {
       std::lock_guard lock(m_state.mutex);
       ++m_state.active;
       m_state.received.push_back(std::move(received));
-      if (m_state.next < m_state.responses.size()) {
+      m_state.changed.notify_all();
+      if (m_state.responder) {
+        scripted = m_state.responder(m_state.received.back());
+      } else if (m_state.next < m_state.responses.size()) {
         scripted = m_state.responses[m_state.next++];
       } else {
         scripted.status = 500;
@@ -197,6 +204,11 @@ ReplayServer::~ReplayServer() {
   m_state->changed.wait_for(lock, std::chrono::seconds(10), [&] { return m_state->active == 0; });
 }
 
+ReplayServer::ReplayServer(Responder responder) : ReplayServer(std::vector<ScriptedResponse>{}) {
+  std::lock_guard lock(m_state->mutex);
+  m_state->responder = std::move(responder);
+}
+
 std::string ReplayServer::url() const {
   return std::string(m_state->tls ? "https" : "http") +
          "://127.0.0.1:" + std::to_string(m_state->socket->address().port());
@@ -205,6 +217,16 @@ std::string ReplayServer::url() const {
 std::vector<ReceivedRequest> ReplayServer::requests() const {
   std::lock_guard lock(m_state->mutex);
   return m_state->received;
+}
+
+int ReplayServer::responses_in_progress() const {
+  std::lock_guard lock(m_state->mutex);
+  return m_state->active;
+}
+
+bool ReplayServer::wait_for_requests(std::size_t count, std::chrono::milliseconds patience) const {
+  std::unique_lock lock(m_state->mutex);
+  return m_state->changed.wait_for(lock, patience, [&] { return m_state->received.size() >= count; });
 }
 
 ScriptedResponse sse_response(const std::string& stream, const std::string& request_id) {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -12,8 +13,9 @@
 
 namespace agent_run::test {
 
-/// How a scripted response ends: normally, by dropping the connection, or by going silent.
-enum class ResponseEnd { complete, close_connection, go_silent };
+/// How a scripted response ends: normally, by dropping the connection, by going silent (for up to
+/// 60 s), or by holding the connection silent until the server is destroyed.
+enum class ResponseEnd { complete, close_connection, go_silent, hold };
 
 /// Lets a test release a response's chunks one at a time: the server sends the first chunk at
 /// once and each later one only when the test has released it, so a test can tell a line that
@@ -59,12 +61,18 @@ struct ServerTls {
   std::string key_file;
 };
 
+/// Makes the response to one request from what it carries (a model server that follows the
+/// conversation). Called on the server's threads, one request at a time.
+using Responder = std::function<ScriptedResponse(const ReceivedRequest& request)>;
+
 /// A real HTTP/1.1 server on 127.0.0.1 (Poco HTTPServer on port 0, plain or TLS) that answers
 /// each request with the next scripted response, in order, and records what it was sent. Past
 /// the script it answers 500. A silent response holds its connection until the server is destroyed.
 class ReplayServer {
  public:
   explicit ReplayServer(std::vector<ScriptedResponse> responses, std::optional<ServerTls> tls = std::nullopt);
+  /// A server that answers every request with what `responder` makes of it.
+  explicit ReplayServer(Responder responder);
   ~ReplayServer();
   ReplayServer(const ReplayServer&) = delete;
   ReplayServer& operator=(const ReplayServer&) = delete;
@@ -72,6 +80,10 @@ class ReplayServer {
   /// `http://127.0.0.1:PORT` (`https://` with TLS).
   std::string url() const;
   std::vector<ReceivedRequest> requests() const;
+  /// Responses being sent (or held) right now.
+  int responses_in_progress() const;
+  /// Waits until `count` requests have arrived (true), or `patience` passed (false).
+  bool wait_for_requests(std::size_t count, std::chrono::milliseconds patience = std::chrono::seconds(60)) const;
 
   struct State;
 

@@ -171,9 +171,10 @@ BOOST_AUTO_TEST_CASE(a_missing_prompt_is_reported_beside_other_problems) {
   BOOST_TEST(
       error_of("mcp_servers: {}\nfrobnicate: 1\n") ==
       "tasks/x.yaml:1:1: missing required key 'prompt'\n"
-      "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, mcp_servers, checks, repeat, script, commit, answers, sandbox, secrets, "
-      "web_search)");
+      "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, checks, "
+      "repeat, script, commit, model, limits, tools, policy, diagnostics, mcp_servers, answers, sandbox, secrets, "
+      "web_search, "
+      "env, system_prompt, instructions, instruction_files, context, check_feedback, output_schema)");
 }
 
 // Found by the task_yaml fuzzer: a key spanning lines (a plain scalar continued on the next line)
@@ -188,9 +189,10 @@ BOOST_AUTO_TEST_CASE(a_problem_quoting_a_key_that_spans_lines_stays_on_one_line)
 BOOST_AUTO_TEST_CASE(unknown_key_far_from_any_lists_the_known_keys) {
   BOOST_TEST(
       error_of("prompt: p\nfrobnicate: 1\n") ==
-      "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, mcp_servers, checks, repeat, script, commit, answers, sandbox, secrets, "
-      "web_search)");
+      "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, checks, "
+      "repeat, script, commit, model, limits, tools, policy, diagnostics, mcp_servers, answers, sandbox, secrets, "
+      "web_search, "
+      "env, system_prompt, instructions, instruction_files, context, check_feedback, output_schema)");
 }
 
 BOOST_AUTO_TEST_CASE(wrong_types_are_errors_naming_the_value) {

@@ -1,0 +1,37 @@
+#include "app/run_configuration.h"
+
+#include "base/digest.h"
+#include "task/configuration_loader.h"
+
+namespace agent_run {
+
+Expected<RunConfiguration> configuration_for(const CliOptions& options) {
+  if (options.config) return load_configuration_file(*options.config);
+  std::error_code ec;
+  const std::filesystem::path here = std::filesystem::current_path(ec);
+  if (auto found = ec ? std::nullopt : find_configuration(here)) {
+    return load_configuration_file(std::filesystem::path(k_configuration_file));
+  }
+  return RunConfiguration{};
+}
+
+Expected<Task> ad_hoc_task(const RunConfiguration& configuration, const std::string& prompt,
+                           const std::optional<std::string>& workspace) {
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::weakly_canonical(workspace.value_or("."), ec);
+  if (ec || !std::filesystem::is_directory(folder, ec)) {
+    return make_error("--workspace " + workspace.value_or(".") + ": not a folder");
+  }
+  Task task = configuration.defaults;
+  task.id = "prompt";
+  task.prompt = prompt;
+  task.source = folder / "(-p)";  // no file: named so in messages, never written
+  task.source_sha256 = sha256_hex(prompt);
+  task.workspace.repo = folder;
+  task.workspace.isolation = Isolation::in_place;
+  task.origins["prompt"] = "-p";
+  task.origins["workspace"] = workspace ? "--workspace" : "-p (the current folder)";
+  return task;
+}
+
+}  // namespace agent_run

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "agent/finish_review.h"
+#include "batch/run_attempt.h"
+#include "exec/process_table.h"
+#include "task/task.h"
+
+#include <filesystem>
+#include <string>
+
+namespace agent_run {
+
+/// The task's checks as a review of the agent's finished work (`check_feedback:`): each time the
+/// model ends its turn the checks run (while the agent's session still lives) and the round is
+/// recorded; failed ones go back to the agent, their commands and output tails, up to the task's
+/// number of further rounds and while the limits leave a turn. The outcome is then the last round's
+/// (judge in attempt_steps.h).
+class CheckFeedbackReview final : public FinishReview {
+ public:
+  /// The checks run inside `sandbox` unless it is nullptr; `observer` (may be null) hears each round.
+  CheckFeedbackReview(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
+                      ProcessTable& commands, const AttemptSandbox* sandbox, Durations& durations,
+                      AttemptObserver* observer)
+      : m_task(task), m_root(root), m_settings(settings), m_commands(commands), m_sandbox(sandbox),
+        m_durations(durations), m_observer(observer) {}
+
+  std::string name() const override { return "checks"; }
+  ReviewVerdict review(const std::string& final_text, const ReviewContext& context, AgentRecord& record) override;
+
+ private:
+  const Task& m_task;
+  std::filesystem::path m_root;
+  const AttemptSettings& m_settings;
+  ProcessTable& m_commands;
+  const AttemptSandbox* m_sandbox;
+  Durations& m_durations;
+  AttemptObserver* m_observer;
+};
+
+/// The message that sends failed checks back: what failed and the tail of each one's output.
+std::string check_feedback_message(const CheckRound& round, int rounds_in_all, std::size_t output_bytes);
+
+}  // namespace agent_run

@@ -1,0 +1,126 @@
+#include "batch/stream_json.h"
+
+#include "batch/attempt_plan.h"
+
+namespace agent_run {
+
+namespace {
+
+Json usage_json(const Usage& usage) {
+  return Json::object()
+      .set("input_tokens", usage.input_tokens)
+      .set("output_tokens", usage.output_tokens)
+      .set("cache_read_input_tokens", usage.cache_read_input_tokens)
+      .set("cost_usd", usage.cost_usd ? Json(*usage.cost_usd) : Json(nullptr));
+}
+
+Json checks_json(const std::vector<CheckRecord>& checks) {
+  Json list = Json::array();
+  for (const CheckRecord& check : checks) {
+    list.push(Json::object()
+                  .set("run", check.run)
+                  .set("passed", check.passed)
+                  .set("exit_code", check.exit_code)
+                  .set("timed_out", check.timed_out));
+  }
+  return list;
+}
+
+/// One attempt's events, written to the run's sink.
+class StreamJsonObserver final : public AttemptObserver {
+ public:
+  StreamJsonObserver(StreamJsonSink& sink, const AttemptPlan& plan) : m_sink(sink), m_attempt(plan.folder) {
+    write(Json::object()
+              .set("type", "attempt_started")
+              .set("task", plan.task->id)
+              .set("model", plan.model)
+              .set("n", plan.n));
+  }
+
+  void turn(int turn, const ModelTurn& response, const ModelCallRecord& call) override {
+    Json calls = Json::array();
+    for (const ToolCall& tool_call : response.message.tool_calls) calls.push(tool_call.name);
+    write(Json::object()
+              .set("type", "turn")
+              .set("turn", turn)
+              .set("text", response.message.text)
+              .set("tool_calls", std::move(calls))
+              .set("stop_reason", call.stop_reason)
+              .set("usage", usage_json(response.usage)));
+  }
+
+  void model_error(const ModelCallRecord& call) override {
+    write(Json::object().set("type", "model_error").set("turn", call.turn).set("error", call.error));
+  }
+
+  void tool_result(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result) override {
+    Json event = Json::object()
+                     .set("type", "tool_call")
+                     .set("turn", record.turn)
+                     .set("tool", call.name)
+                     .set("input", call.input)
+                     .set("decision", record.decision)
+                     .set("reason", record.reason)
+                     .set("is_error", result.is_error);
+    const bool edits = call.name == "edit_file" || call.name == "write_file";
+    if (edits && record.decision == "allowed" && !result.is_error) event.set("edit", call.input.get_string("path"));
+    write(std::move(event));
+  }
+
+  void context_changed(const ContextEvent& event, const Conversation&) override {
+    write(Json::object()
+              .set("type", "context")
+              .set("turn", event.turn)
+              .set("kind", event.kind)
+              .set("tokens_before", event.tokens_before)
+              .set("tokens_after", event.tokens_after));
+  }
+
+  void notice(int turn, const std::string& text) override {
+    write(Json::object().set("type", "notice").set("turn", turn).set("text", text));
+  }
+
+  void sent_back(int turn, const std::string& review, const std::string& message) override {
+    write(Json::object().set("type", "sent_back").set("turn", turn).set("review", review).set("message", message));
+  }
+
+  void checks_ran(int round, const std::vector<CheckRecord>& checks) override {
+    write(Json::object().set("type", "checks").set("round", round).set("checks", checks_json(checks)));
+  }
+
+  void finished(const AttemptResult& result) override {
+    write(Json::object()
+              .set("type", "attempt_finished")
+              .set("outcome", to_string(result.outcome))
+              .set("outcome_type", to_string(result.outcome_type))
+              .set("message", result.message)
+              .set("turns", result.turns)
+              .set("final_answer", result.final_message)
+              .set("structured_output", result.structured_output ? *result.structured_output : Json(nullptr))
+              .set("usage", usage_json(result.usage)));
+  }
+
+ private:
+  void write(Json event) { m_sink.write(m_attempt, std::move(event)); }
+
+  StreamJsonSink& m_sink;
+  std::string m_attempt;
+};
+
+}  // namespace
+
+void StreamJsonSink::write(const std::string& attempt, Json event) {
+  event.set("attempt", attempt);
+  const std::string line = event.dump() + "\n";
+  std::lock_guard lock(m_mutex);
+  m_out << line;
+  m_out.flush();
+}
+
+AttemptObserverFactory stream_json_observers(StreamJsonSink& sink) {
+  return [&sink](const AttemptPlan& plan) -> std::unique_ptr<AttemptObserver> {
+    return std::make_unique<StreamJsonObserver>(sink, plan);
+  };
+}
+
+}  // namespace agent_run

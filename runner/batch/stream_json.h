@@ -1,0 +1,29 @@
+#pragma once
+
+#include "batch/attempt_observer.h"
+
+#include <memory>
+#include <mutex>
+#include <ostream>
+
+namespace agent_run {
+
+/// Where `--output-format stream-json` writes: one JSON event a line, whole lines only, from any
+/// attempt's thread.
+class StreamJsonSink {
+ public:
+  explicit StreamJsonSink(std::ostream& out) : m_out(out) {}
+  /// Writes `event` (with the attempt's folder as `attempt`) as one line and flushes it.
+  void write(const std::string& attempt, Json event);
+
+ private:
+  std::ostream& m_out;
+  std::mutex m_mutex;
+};
+
+/// The stream-json observer of each attempt: its start, each turn, each tool call with its
+/// decision (and the file an edit changed), context steps, notices, work sent back, each round of
+/// checks, and the end with the outcome and the final answer.
+AttemptObserverFactory stream_json_observers(StreamJsonSink& sink);
+
+}  // namespace agent_run

@@ -1,0 +1,63 @@
+#include "task/script_reading.h"
+
+#include "task/task_fields.h"
+
+namespace agent_run {
+
+namespace {
+
+/// One `{tool: NAME, input: {...}}` of a scripted turn.
+std::optional<ScriptedCall> read_call(const YamlNode& value, const std::string& name, YamlChecker& checker) {
+  if (!checker.check_map(value, name, {"tool", "input"})) return std::nullopt;
+  ScriptedCall call;
+  const YamlNode* tool = value.find("tool");
+  std::optional<std::string> tool_name;
+  if (!tool && !has_misspelling_of(value, "tool", {"tool", "input"})) {
+    checker.add(value.mark, "'" + name + "' needs 'tool': the name of the tool to call");
+  } else if (tool) {
+    tool_name = checker.text(*tool, name + ".tool");
+  }
+  const YamlNode* input = value.find("input");
+  if (input && !input->is_map() && !input->is_null()) {
+    checker.add(input->mark, "'" + name + ".input' must be a map, got " + describe_yaml(*input));
+    return std::nullopt;
+  }
+  if (!tool_name) return std::nullopt;
+  call.tool = *tool_name;
+  if (input && input->is_map()) call.input = yaml_to_json(*input);
+  return call;
+}
+
+/// One turn of the scripted model: `say`, `call` and `calls`, at least one of them.
+void read_turn(const YamlNode& value, const std::string& name, YamlChecker& checker,
+               std::vector<ScriptedTurn>& script) {
+  if (!checker.check_map(value, name, {"say", "call", "calls"})) return;
+  ScriptedTurn turn;
+  if (const YamlNode* say = value.find("say")) turn.say = checker.text(*say, name + ".say").value_or("");
+  if (const YamlNode* call = value.find("call")) {
+    if (auto read = read_call(*call, name + ".call", checker)) turn.calls.push_back(std::move(*read));
+  }
+  if (const YamlNode* calls = value.find("calls")) {
+    if (const std::vector<YamlNode>* items = checker.list(*calls, name + ".calls")) {
+      for (std::size_t i = 0; i < items->size(); ++i) {
+        if (auto read = read_call((*items)[i], indexed(name + ".calls", i), checker)) {
+          turn.calls.push_back(std::move(*read));
+        }
+      }
+    }
+  }
+  if (value.entries.empty()) checker.add(value.mark, "'" + name + "' needs 'say', 'call' or 'calls'");
+  script.push_back(std::move(turn));
+}
+
+}  // namespace
+
+std::vector<ScriptedTurn> read_script(const YamlNode& value, YamlChecker& checker) {
+  std::vector<ScriptedTurn> script;
+  const std::vector<YamlNode>* items = checker.list(value, "script");
+  if (!items) return script;
+  for (std::size_t i = 0; i < items->size(); ++i) read_turn((*items)[i], indexed("script", i), checker, script);
+  return script;
+}
+
+}  // namespace agent_run

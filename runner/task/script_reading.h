@@ -1,0 +1,14 @@
+#pragma once
+
+#include "base/yaml_document.h"
+#include "model/scripted_turn.h"
+
+#include <vector>
+
+namespace agent_run {
+
+/// Reads a task's `script:` (the scripted model's turns): each turn `say`, `call` and `calls`, at
+/// least one of them; each call `{tool: NAME, input: {...}}`. Problems go to `checker`.
+std::vector<ScriptedTurn> read_script(const YamlNode& value, YamlChecker& checker);
+
+}  // namespace agent_run

@@ -1,0 +1,249 @@
+#include "base/digest.h"
+#include "base/json.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <sstream>
+
+using namespace agent_run;
+using namespace agent_run::test;
+
+namespace {
+
+const char* const k_policy = "version: 1\nunmatched: deny\nrules:\n  - id: all\n    allow: [write_file, bash]\n";
+
+/// A task whose agent first writes a wrong answer, ends its turn, then (when told why) writes the
+/// right one and ends again. `extra` adds keys.
+std::string two_tries_task(const std::string& extra) {
+  return "prompt: Write fixed into answer.txt.\npolicy: ../policy.yaml\nchecks:\n  - run: \"grep -q fixed "
+         "answer.txt\"\n" +
+         extra +
+         "script:\n"
+         "  - call: {tool: write_file, input: {path: answer.txt, content: \"broken\\n\"}}\n"
+         "  - say: Done.\n"
+         "  - call: {tool: write_file, input: {path: answer.txt, content: \"fixed\\n\"}}\n"
+         "  - say: Done, really.\n";
+}
+
+/// A repository with policy.yaml and the tasks under tasks/, and a report folder.
+struct FinishedWorkFixture {
+  TempFolder repo;
+  TempFolder out;
+
+  void make(const std::map<std::string, std::string>& files) {
+    std::map<std::string, std::string> all = files;
+    all["policy.yaml"] = k_policy;
+    make_git_repository(repo.path(), all);
+  }
+
+  CommandResult run(const std::string& task) {
+    return run_agent_run({"tasks/" + task + ".yaml", "--out", out.path().string()}, repo.path());
+  }
+
+  Json attempt() const { return parse_json(out.read("report.json")).value().find("attempts")->as_array().at(0); }
+
+  /// The transcript lines of the run's only attempt.
+  std::vector<Json> transcript() const {
+    std::vector<Json> lines;
+    std::istringstream in(out.read(attempt().get_string("transcript_path")));
+    for (std::string line; std::getline(in, line);) lines.push_back(parse_json(line).value());
+    return lines;
+  }
+
+  /// True when report.json matches reports/report.schema.json (the check's output in the log).
+  bool report_matches_schema() const {
+    CommandResult schema = run_shell(
+        "/usr/bin/python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+            " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+        out.path());
+    BOOST_TEST_MESSAGE(schema.output);
+    return schema.exit_code == 0;
+  }
+
+  std::vector<Json> transcript_of_type(const std::string& type) const {
+    std::vector<Json> found;
+    for (const Json& line : transcript()) {
+      if (line.get_string("type") == type) found.push_back(line);
+    }
+    return found;
+  }
+};
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(check_feedback_binary, FinishedWorkFixture)
+
+BOOST_AUTO_TEST_CASE(failed_checks_go_back_to_the_agent_and_the_attempt_passes_in_round_2_with_each_round_recorded) {
+  make({{"tasks/t.yaml", two_tries_task("check_feedback: 1\n")}});
+  CommandResult result = run("t");
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome_type") == "passed");
+  BOOST_TEST(attempt.get_string("message") == "all 1 checks passed in round 2");
+  const auto& rounds = attempt.find("check_rounds")->as_array();
+  BOOST_REQUIRE(rounds.size() == 2u);
+  BOOST_TEST(!rounds[0].find("passed")->as_bool());
+  BOOST_TEST(rounds[0].find("fed_back")->as_bool());
+  BOOST_TEST(rounds[1].find("passed")->as_bool());
+  BOOST_TEST(!rounds[1].find("fed_back")->as_bool());
+  BOOST_TEST(rounds[0].find("turn")->as_int() < rounds[1].find("turn")->as_int());
+  BOOST_TEST(attempt.find("checks")->as_array().at(0).find("passed")->as_bool());  // the last round's
+  const std::vector<Json> sent_back = transcript_of_type("sent_back");
+  BOOST_REQUIRE(sent_back.size() == 1u);
+  BOOST_TEST(sent_back[0].get_string("review") == "checks");
+  const std::string message = sent_back[0].get_string("message");
+  BOOST_TEST(message.find("round 1 of 2") != std::string::npos, message);
+  BOOST_TEST(message.find("$ grep -q fixed answer.txt\nexit code 1") != std::string::npos, message);
+  BOOST_TEST(report_matches_schema());
+}
+
+BOOST_AUTO_TEST_CASE(without_check_feedback_the_same_agent_fails_on_its_first_answer) {
+  make({{"tasks/t.yaml", two_tries_task("")}});
+  CommandResult result = run("t");
+  BOOST_TEST(result.exit_code == 1);
+  BOOST_TEST(attempt().get_string("outcome_type") == "check.failed");
+  BOOST_TEST(attempt().find("check_rounds")->as_array().empty());
+  BOOST_TEST(attempt().find("turns")->as_int() == 2);
+}
+
+BOOST_AUTO_TEST_CASE(the_last_round_decides_when_the_feedback_rounds_run_out) {
+  std::string task = two_tries_task("check_feedback: 1\n");
+  task.replace(task.find("content: \"fixed"), 16, "content: \"still");
+  make({{"tasks/t.yaml", task}});
+  CommandResult result = run("t");
+  BOOST_TEST(result.exit_code == 1);
+  BOOST_TEST(attempt().get_string("outcome_type") == "check.failed");
+  BOOST_TEST(attempt().find("check_rounds")->as_array().size() == 2u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(output_schema_binary, FinishedWorkFixture)
+
+const char* const k_schema_task =
+    "prompt: Review the change.\npolicy: ../policy.yaml\n"
+    "output_schema:\n  type: object\n  required: [verdict]\n  properties:\n    verdict: {enum: [approve, reject]}\n"
+    "script:\n  - say: \"The change looks fine to me.\"\n  - say: '{\"verdict\": \"approve\"}'\n";
+
+BOOST_AUTO_TEST_CASE(an_invalid_structured_answer_is_sent_back_once_and_the_corrected_one_lands_in_the_report) {
+  make({{"tasks/t.yaml", k_schema_task}});
+  CommandResult result = run("t");
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome_type") == "passed");
+  BOOST_TEST(attempt.find("structured_output")->dump() == R"({"verdict":"approve"})");
+  BOOST_TEST(parse_json(out.read(attempt.get_string("output_path"))).value().dump() == R"({"verdict":"approve"})");
+  const std::vector<Json> sent_back = transcript_of_type("sent_back");
+  BOOST_REQUIRE(sent_back.size() == 1u);
+  BOOST_TEST(sent_back[0].get_string("review") == "output_schema");
+  BOOST_TEST(sent_back[0].get_string("message").find("not JSON") != std::string::npos);
+  BOOST_TEST(transcript().front().get_string("system").find("\"verdict\"") != std::string::npos);  // the schema
+  BOOST_TEST(report_matches_schema());
+}
+
+BOOST_AUTO_TEST_CASE(a_second_invalid_answer_ends_the_attempt_as_output_invalid) {
+  std::string task = k_schema_task;
+  task.replace(task.find("approve\"}'"), 7, "maybe");
+  make({{"tasks/t.yaml", task}});
+  CommandResult result = run("t");
+  BOOST_TEST(result.exit_code == 1);
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome_type") == "output.invalid");
+  BOOST_TEST(attempt.find("structured_output")->is_null());
+  BOOST_TEST(attempt.get_string("message").find("even after one correction") != std::string::npos,
+             attempt.get_string("message"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(instructions_binary, FinishedWorkFixture)
+
+const char* const k_plain_task =
+    "prompt: Say hello.\npolicy: ../policy.yaml\ninstructions: Answer in one word.\n"
+    "script:\n  - say: Hello.\n";
+
+BOOST_AUTO_TEST_CASE(agents_md_and_the_tasks_instructions_are_in_the_recorded_system_prompt_with_its_hash) {
+  make({{"AGENTS.md", "Run make test before you stop.\n"},
+        {"CLAUDE.md", "Never read me.\n"},
+        {"tasks/t.yaml", k_plain_task}});
+  CommandResult result = run("t");
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const std::string system = transcript().front().get_string("system");
+  BOOST_TEST(system.find("# Project instructions (AGENTS.md)\nRun make test before you stop.") != std::string::npos);
+  BOOST_TEST(system.find("# Instructions for this task\nAnswer in one word.") != std::string::npos);
+  BOOST_TEST(system.find("Never read me.") == std::string::npos);
+  BOOST_TEST(system.find("No human is watching") != std::string::npos);
+  BOOST_TEST(system.find("- operating system: Linux") != std::string::npos);
+  BOOST_TEST(system.find("- allowed only where the policy allows them: ") != std::string::npos);  // by approval class
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("system_prompt_sha256") == sha256_hex(system));
+  BOOST_TEST(attempt.find("instruction_files")->as_array().at(0).as_string() == "AGENTS.md");
+}
+
+BOOST_AUTO_TEST_CASE(claude_md_is_the_fallback_and_system_prompt_replaces_it_all) {
+  make({{"CLAUDE.md", "Use tabs.\n"},
+        {"tasks/t.yaml", k_plain_task},
+        {"tasks/own.yaml", std::string(k_plain_task) + "system_prompt: You are a parrot.\n"}});
+  BOOST_TEST(run("t").exit_code == 0);
+  BOOST_TEST(transcript().front().get_string("system").find("# Project instructions (CLAUDE.md)\nUse tabs.") !=
+             std::string::npos);
+  BOOST_TEST(run("own").exit_code == 0);
+  BOOST_TEST(transcript().front().get_string("system") == "You are a parrot.");
+  BOOST_TEST(attempt().find("instruction_files")->as_array().empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(stream_json_binary, FinishedWorkFixture)
+
+BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_edits_checks_and_the_end) {
+  make({{"tasks/t.yaml", two_tries_task("check_feedback: 1\n")}});
+  CommandResult result = run_shell(shell_quote(AGENT_RUN_BINARY) + " tasks/t.yaml --out " +
+                                       shell_quote(out.path().string()) + " --output-format stream-json 2>/dev/null",
+                                   repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  std::vector<std::string> types;
+  std::vector<Json> events;
+  std::istringstream lines(result.output);
+  for (std::string line; std::getline(lines, line);) {
+    auto event = parse_json(line);  // every line of stdout is one JSON event: no progress among them
+    BOOST_REQUIRE_MESSAGE(event.has_value(), "not JSON: " << line);
+    BOOST_TEST(event->get_string("attempt") == "attempts/t/1");
+    types.push_back(event->get_string("type"));
+    events.push_back(std::move(*event));
+  }
+  BOOST_TEST(types == (std::vector<std::string>{"attempt_started", "turn", "tool_call", "turn", "checks", "sent_back",
+                                                "turn", "tool_call", "turn", "checks", "attempt_finished"}),
+             boost::test_tools::per_element());
+  BOOST_REQUIRE(events.size() == 11u);
+  BOOST_TEST(events[2].get_string("decision") == "allowed");
+  BOOST_TEST(events[2].get_string("edit") == "answer.txt");
+  BOOST_TEST(events[10].get_string("outcome_type") == "passed");
+  BOOST_TEST(events[10].get_string("final_answer") == "Done, really.");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(prompt_binary, FinishedWorkFixture)
+
+BOOST_AUTO_TEST_CASE(p_runs_an_ad_hoc_task_in_the_workspace_with_the_configurations_defaults) {
+  make({{"agent-run.yaml", "model: script\nlimits: {turns: 3}\ninstructions: Be brief.\n"}, {"notes.txt", "x\n"}});
+  CommandResult result = run_agent_run(
+      {"-p", "Say hello.", "--workspace", repo.path().string(), "--out", out.path().string(), "--no-diagnostics"},
+      repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("task_id") == "prompt");
+  BOOST_TEST(attempt.get_string("model") == "script");
+  BOOST_TEST(transcript().front().get_string("prompt") == "Say hello.");
+  BOOST_TEST(transcript().front().get_string("system").find("Be brief.") != std::string::npos);
+  BOOST_TEST(report_matches_schema());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
