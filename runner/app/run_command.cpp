@@ -241,7 +241,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.cancellation = &cancellation;
   settings.sandbox_flag = sandbox_flag(options.sandbox);
   settings.runner_home = environment_value(context.environment, "HOME");
-  for (const std::string& warning : unsandboxed_warnings(*plans, settings.sandbox_flag)) {
+  for (const std::string& warning : unsandboxed_warnings(inputs->plans, settings.sandbox_flag)) {
     context.err << "agent-run: warning: " << warning << "\n";
   }
   SandboxProbe probe(settings.environment, scratch->path() / "probe",
