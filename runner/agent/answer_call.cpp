@@ -1,5 +1,7 @@
 #include "agent/answer_call.h"
 
+#include "policy/scope_context.h"
+
 namespace agent_run {
 
 std::string summarize_input(const ToolCall& call) {
@@ -26,7 +28,7 @@ AnsweredCall answer_call(const ToolCall& call, int turn, const ToolRegistry& too
                          const Clock& clock, const ToolScope& scope, SessionState& session,
                          std::chrono::milliseconds timeout) {
   AnsweredCall answered;
-  answered.decision = decide(policy, call, DecisionContext{scope.workspace, scope.protected_paths});
+  answered.decision = decide(policy, call, decision_context(scope));
   const Decision& decision = answered.decision;
   answered.record = ToolCallRecord{turn,
                                    call.id,

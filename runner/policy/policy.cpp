@@ -125,6 +125,7 @@ const char* to_string(DecisionBasis basis) {
     case DecisionBasis::unmatched: return "unmatched";
     case DecisionBasis::protected_path: return "protected_path";
     case DecisionBasis::not_understood: return "not_understood";
+    case DecisionBasis::sandboxed: return "sandboxed";
   }
   return "unknown";
 }
