@@ -5,11 +5,9 @@
 
 namespace agent_run {
 
-/// The runner's environment as KEY=VALUE, without what looks like a secret (API keys, tokens,
-/// passwords), for every command the agent, setup or checks run.
+/// The runner's environment as KEY=VALUE, without the variables whose names look secret
+/// (exec/child_environment's looks_secret: API keys, tokens, passwords): what agent-run hands on.
+/// Each child's environment is then built from it by child_environment.
 std::vector<std::string> scrubbed_environment(char** environ_entries);
-
-/// Whether an environment variable's name looks like it holds a secret.
-bool looks_secret(const std::string& name);
 
 }  // namespace agent_run

@@ -1,5 +1,6 @@
 #include "batch/attempt_session.h"
 
+#include "exec/child_environment.h"
 #include "exec/sandbox.h"
 
 namespace agent_run {
@@ -46,7 +47,9 @@ ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::fil
   if (!policy.source.empty()) scope.protected_paths.push_back(policy.source);  // the runner's own files
   if (!task.source.empty()) scope.protected_paths.push_back(task.source);
   if (settings.reports) scope.protected_paths.push_back(settings.reports->root());
-  scope.environment = settings.environment;
+  // The agent's commands, web_search and the per-edit checks: never the task's secrets.
+  scope.environment =
+      child_environment({settings.environment, task.secrets, TaskSecrets::withheld, ChildPlace::runner});
   scope.secrets = task.secrets;
   scope.cancellation = settings.cancellation;
   scope.sandbox = attempt_sandbox(task, policy);

@@ -1,7 +1,9 @@
 #include "batch/attempt_steps.h"
 
+#include "base/redaction.h"
 #include "base/text.h"
 #include "batch/no_new_diagnostics.h"
+#include "exec/child_environment.h"
 #include "exec/process.h"
 #include "exec/process_table.h"
 
@@ -17,7 +19,8 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   CheckRecord record;
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
-  spec.environment = settings.environment;
+  // The task author's own commands get the task's secrets; their values never reach the report.
+  spec.environment = child_environment({settings.environment, task.secrets, TaskSecrets::passed, ChildPlace::runner});
   spec.cancellation = settings.cancellation;
   auto result = commands.run(spec);
   if (!result) {
@@ -28,7 +31,8 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   record.timed_out = result->timed_out;
   record.duration_ms = result->duration_ms;
   record.passed = !result->timed_out && result->signal == 0 && result->exit_code == 0;
-  record.output_tail = tail_of(result->output, k_output_tail_bytes);
+  record.output_tail =
+      tail_of(redact_values(result->output, values_of(settings.environment, task.secrets)), k_output_tail_bytes);
   return record;
 }
 

@@ -9,21 +9,40 @@ namespace {
 constexpr const char* k_bubblewrap = "bwrap";
 
 /// bwrap's options before the command: namespaces, then mounts in order (later ones win).
+/// A user namespace always, and every capability dropped in it: without them a command run by root
+/// (CI jobs, containers) keeps root's capabilities and undoes the mounts (`mount -o remount,rw /`);
+/// and root without CAP_SYS_ADMIN (a container's root) can make no other namespace without one. A new
+/// session, so a command cannot push input into a terminal. /run is hidden: it holds the machine's
+/// sockets (docker.sock, D-Bus), which neither a read-only mount nor a network namespace stops.
 std::vector<std::string> bubblewrap_options(const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
-  std::vector<std::string> argv = {k_bubblewrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc",
-                                   "--unshare-uts"};
+  std::vector<std::string> argv = {k_bubblewrap,    "--die-with-parent", "--new-session", "--unshare-user",
+                                   "--unshare-pid", "--unshare-ipc",     "--unshare-uts"};
   if (sandbox.network == SandboxNetwork::off) argv.push_back("--unshare-net");
+  argv.insert(argv.end(), {"--cap-drop", "ALL"});
   if (sandbox.write == SandboxWrite::workspace) {
     argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
     argv.insert(argv.end(), {"--bind", workspace.string(), workspace.string()});
+  } else if (sandbox.write == SandboxWrite::none) {
+    argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
   } else {
     argv.insert(argv.end(), {"--bind", "/", "/"});
   }
-  argv.insert(argv.end(), {"--dev", "/dev", "--proc", "/proc"});
+  argv.insert(argv.end(), {"--tmpfs", "/run", "--dev", "/dev", "--proc", "/proc"});
   return argv;
 }
 
 }  // namespace
+
+const char* to_string(SandboxNetwork network) { return network == SandboxNetwork::on ? "on" : "off"; }
+
+const char* to_string(SandboxWrite write) {
+  switch (write) {
+    case SandboxWrite::workspace: return "workspace";
+    case SandboxWrite::none: return "none";
+    case SandboxWrite::anywhere: return "anywhere";
+  }
+  return "workspace";
+}
 
 ProcessSpec sandboxed(const ProcessSpec& spec, const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
   ProcessSpec wrapped = spec;

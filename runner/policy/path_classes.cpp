@@ -43,13 +43,4 @@ PathVerdict classify_path(const Policy& policy, std::string_view path, const Dec
   return PathVerdict{};
 }
 
-const char* to_string(PathClass kind) {
-  switch (kind) {
-    case PathClass::plain: return "plain";
-    case PathClass::hidden: return "hidden";
-    case PathClass::read_only: return "read_only";
-  }
-  return "unknown";
-}
-
 }  // namespace agent_run

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "exec/mount_survey.h"
 #include "policy/policy.h"
 
 #include <string>
@@ -7,20 +8,8 @@
 
 namespace agent_run {
 
-/// How the policy treats one path for the sandbox's mounts, the file tools and the patch.
-enum class PathClass {
-  plain,      // nothing special: readable and, as far as paths go, writable
-  hidden,     // a deny rule hides it from reads: masked in the sandbox, withheld by grep, glob and the patch
-  read_only,  // a deny rule forbids edits only, or it is protected (.git, the policy, the task, the report)
-};
-
-/// The class of one path and what gave it: the rule id, or the protection ("protected path").
-struct PathVerdict {
-  PathClass kind = PathClass::plain;
-  std::string rule;  // the deciding rule's id; for a protected path, "protected path"
-
-  friend bool operator==(const PathVerdict&, const PathVerdict&) = default;
-};
+// PathClass and PathVerdict live in exec/mount_survey.h, below the policy, so the sandbox's survey
+// can take them from a callback built on classify_path.
 
 /// Classifies `path` (absolute, or relative to `context.workspace`) as the policy sees it: hidden
 /// when a deny (or ask) rule whose only matcher is `paths` names a reading tool (read_file, glob,
@@ -30,7 +19,5 @@ struct PathVerdict {
 /// paths); else plain. Hidden wins over read-only. A path that cannot be checked (empty, a NUL,
 /// longer than a path may be) is hidden, so a caller never exposes what it could not classify.
 PathVerdict classify_path(const Policy& policy, std::string_view path, const DecisionContext& context);
-
-const char* to_string(PathClass kind);
 
 }  // namespace agent_run
