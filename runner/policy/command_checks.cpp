@@ -1,6 +1,7 @@
 #include "policy/command_checks.h"
 
 #include "policy/rule_matching.h"
+#include "policy/survey_checks.h"
 
 #include <algorithm>
 
@@ -46,7 +47,7 @@ std::optional<Decision> command_denial(const Policy& policy, const CheckedComman
     return Decision{Verdict::deny, DecisionBasis::rule, rule.id, denial_reason(rule) + " (" + label + ")",
                     std::move(steps)};
   }
-  return std::nullopt;
+  return survey_denial(policy, checked, context, label, steps);
 }
 
 std::optional<Decision> bash_denied_outright(const Policy& policy, std::vector<std::string>& steps) {

@@ -25,8 +25,9 @@ CheckedCommand check_command(const SimpleCommand& command, ScriptReading reading
 /// checked), or an empty string.
 std::string check_problem(const CheckedCommand& checked);
 
-/// Protected paths and deny rules over every view of one checked command; nullopt when none denies
-/// it. `label` names the command in the reason and in `steps`, which gains the deciding step.
+/// Protected paths, deny rules and then what the survey knows (policy/survey_checks: other names of
+/// hidden files, recursive readers, git pathspec globs) over every view of one checked command;
+/// nullopt when none denies it. `label` names the command in the reason and in `steps`, which gains the deciding step.
 std::optional<Decision> command_denial(const Policy& policy, const CheckedCommand& checked,
                                        const DecisionContext& context, const std::string& label,
                                        std::vector<std::string>& steps);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "exec/mount_survey.h"
 #include "exec/sandbox.h"
 #include "policy/path_pattern.h"
 #include "policy/regex_pattern.h"
@@ -86,6 +87,7 @@ struct DecisionContext {
   std::filesystem::path workspace;  // paths resolve here and bash runs here; empty: a virtual /workspace
   std::vector<std::filesystem::path> protected_paths;  // never written, besides .git/ and the policy file
   bool sandboxed = false;  // the call's commands run inside the attempt's sandbox (bubblewrap), not in the runner
+  const Survey* survey = nullptr;  // what the policy hides, by path and by file (exec/mount_survey); null: none made
 };
 
 /// Why a decision came out as it did.
