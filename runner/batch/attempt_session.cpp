@@ -2,6 +2,7 @@
 
 #include "exec/child_environment.h"
 #include "exec/sandbox.h"
+#include "policy/scope_context.h"
 
 namespace agent_run {
 
@@ -57,6 +58,7 @@ ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::fil
   if (task.diagnostics) scope.diagnostics = settings.diagnostics;
   scope.answers = task.answers;
   scope.web.search_command = task.web_search;
+  bind_policy(policy, scope);  // what the tools keep to as they run: hidden paths, each web_fetch redirect
   return scope;
 }
 

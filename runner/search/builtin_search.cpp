@@ -102,12 +102,15 @@ class ParallelSearch {
   static constexpr std::size_t k_run_length = 16;
 
   void walk(const IgnoreRules& overrides) {
-    auto walked = walk_files(m_scope.workspace, m_request.path, overrides, [this](const WalkedFile& file) {
-      std::lock_guard lock(m_mutex);
-      m_slots.push_back(Slot{std::string(file.path)});
-      m_work.notify_one();
-      return m_cancelled ? WalkStep::stop : WalkStep::go_on;
-    });
+    auto walked = walk_files(
+        m_scope.workspace, m_request.path, overrides,
+        [this](const WalkedFile& file) {
+          std::lock_guard lock(m_mutex);
+          m_slots.push_back(Slot{std::string(file.path)});
+          m_work.notify_one();
+          return m_cancelled ? WalkStep::stop : WalkStep::go_on;
+        },
+        m_scope.hidden);
     {
       std::lock_guard lock(m_mutex);
       m_walk_result = std::move(walked);
@@ -151,6 +154,10 @@ class ParallelSearch {
     if (!file) return std::nullopt;
     struct stat info {};
     if (::fstat(file->get(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
+    if (m_scope.hidden && m_scope.hidden->rule_of_file &&
+        !m_scope.hidden->rule_of_file(info).empty()) {
+      return std::nullopt;  // swapped for a hidden file since the walk listed it
+    }
     std::size_t size = 0;
     buffer.reserve(static_cast<std::size_t>(info.st_size));
     for (;;) {

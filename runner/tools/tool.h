@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "exec/mount_survey.h"
 #include "exec/sandbox.h"
 #include "net/web_client.h"
 #include "report/outcome.h"
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +57,9 @@ struct ToolScope {
   std::vector<std::string> secrets;                    // the task's secret names: bash never passes them on
   const Cancellation* cancellation = nullptr;          // the run's stop request: kill what runs, start nothing new
   std::optional<SandboxSpec> sandbox;                  // bash and background processes run inside bubblewrap
+  const Survey* survey = nullptr;                      // what the policy hides and keeps read-only, surveyed; null: none
+  std::function<std::string(std::string_view)> hidden_rule;  // the rule hiding a walked workspace-relative path, or ""
+                                                             // (policy/scope_context: hidden_rule_lookup)
   GrepBackend grep_backend = GrepBackend::automatic;   // AGENT_RUN_GREP=builtin forces the built-in search
   DiagnosticsChecker* diagnostics = nullptr;           // per-edit diagnostics; nullptr: off
   AskUserAnswers answers;                              // the task's answers:, for ask_user
