@@ -87,7 +87,8 @@ struct DecisionContext {
   std::filesystem::path workspace;  // paths resolve here and bash runs here; empty: a virtual /workspace
   std::vector<std::filesystem::path> protected_paths;  // never written, besides .git/ and the policy file
   bool sandboxed = false;  // the call's commands run inside the attempt's sandbox (bubblewrap), not in the runner
-  const Survey* survey = nullptr;  // what the policy hides, by path and by file (exec/mount_survey); null: none made
+  const Survey* survey = nullptr;  // what the policy hides, by path and by file (exec/mount_survey); null: none made.
+                                   // Sandboxed with a survey: the kernel masks what it hides (the mount plan's)
 };
 
 /// Why a decision came out as it did.

@@ -167,8 +167,11 @@ std::optional<Decision> survey_denial(const Policy& policy, const CheckedCommand
     struct stat status {};
     return ::stat(p.absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode) && status.st_nlink > 1;
   });
+  // Inside the sandbox the kernel masks what the survey lists; until a survey (the mount plan's) is
+  // in the context, the policy cannot know that, so it checks recursive readers there too.
+  const bool masked_by_kernel = context.sandboxed && context.survey != nullptr;
   const bool reads_recursively =
-      !context.sandboxed && std::any_of(checked.views.argvs.begin(), checked.views.argvs.end(),
+      !masked_by_kernel && std::any_of(checked.views.argvs.begin(), checked.views.argvs.end(),
                                         [](const std::vector<std::string>& argv) {
                                           return !recursive_read(argv).reader.empty();
                                         });
