@@ -36,11 +36,15 @@ Decision decide_sandboxed_bash(const Policy& policy, const ToolCall& call, const
 }
 
 std::optional<std::string> sandbox_off_problem(const Policy& policy, std::string_view turned_off_by) {
-  if (policy.sandboxed_bash != SandboxedBash::allow) return std::nullopt;
+  // With 'unmatched: deny' the policy falls back to its rules without the sandbox (each command
+  // allowed by a rule, the fail-closed parser); with anything else, every command no rule names
+  // would run unconfined.
+  if (policy.sandboxed_bash != SandboxedBash::allow || policy.unmatched == Verdict::deny) return std::nullopt;
   const std::string file = policy.source.empty() ? "the policy" : "its policy " + policy.source.string();
   return std::string(turned_off_by) + " turns the sandbox off, but " + file + " says 'sandboxed_bash: allow' (line " +
          std::to_string(policy.sandboxed_bash_line) +
-         "), which lets commands run that only the sandbox confines: remove one of them, or use another policy";
+         ") and does not deny unmatched calls, so without the sandbox every command that no rule names would run "
+         "unconfined: remove one of them, or use another policy";
 }
 
 }  // namespace agent_run

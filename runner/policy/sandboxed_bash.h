@@ -17,8 +17,9 @@ namespace agent_run {
 Decision decide_sandboxed_bash(const Policy& policy, const ToolCall& call, const DecisionContext& context);
 
 /// The plan-time check for a sandbox turned off by a task, a configuration or a flag while its
-/// policy says `sandboxed_bash: allow` (which lets commands run that only the sandbox confines):
-/// the error to print, naming `turned_off_by` (for example "tasks/t.yaml:9:10: 'sandbox: off'" or
+/// policy says `sandboxed_bash: allow` and its `unmatched` is not deny (without the sandbox, every
+/// command no rule names would run: permissive.yaml); a policy with `unmatched: deny` (default.yaml)
+/// falls back to its rules instead. The error to print, naming `turned_off_by` (for example "tasks/t.yaml:9:10: 'sandbox: off'" or
 /// "'--sandbox off'") and the policy's line; nullopt when the policy does not need the sandbox.
 std::optional<std::string> sandbox_off_problem(const Policy& policy, std::string_view turned_off_by);
 

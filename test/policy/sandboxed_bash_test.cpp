@@ -130,13 +130,17 @@ BOOST_AUTO_TEST_CASE(the_key_needs_the_sandbox_in_the_same_file) {
   BOOST_TEST(typo.error().message.find("'sandboxed_bash' must be allow or rules") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(turning_the_sandbox_off_under_the_key_is_an_error_naming_both) {
-  std::optional<std::string> problem = sandbox_off_problem(policy, "tasks/t.yaml:9:10: 'sandbox: off'");
+BOOST_AUTO_TEST_CASE(turning_the_sandbox_off_under_the_key_is_an_error_unless_unmatched_calls_are_denied) {
+  BOOST_TEST(!sandbox_off_problem(policy, "tasks/t.yaml:9:10: 'sandbox: off'").has_value());  // falls back to rules
+  Policy open = policy;
+  open.unmatched = Verdict::allow;
+  std::optional<std::string> problem = sandbox_off_problem(open, "tasks/t.yaml:9:10: 'sandbox: off'");
   BOOST_REQUIRE(problem.has_value());
   BOOST_TEST(*problem == "tasks/t.yaml:9:10: 'sandbox: off' turns the sandbox off, but its policy " +
                              (workspace.path() / "policy.yaml").string() +
-                             " says 'sandboxed_bash: allow' (line 3), which lets commands run that only the sandbox "
-                             "confines: remove one of them, or use another policy");
+                             " says 'sandboxed_bash: allow' (line 3) and does not deny unmatched calls, so without "
+                             "the sandbox every command that no rule names would run unconfined: remove one of them, "
+                             "or use another policy");
   BOOST_TEST(!sandbox_off_problem(builtin_policy(), "'--sandbox off'").has_value());
 }
 
@@ -146,7 +150,9 @@ BOOST_AUTO_TEST_CASE(the_stock_policies_allow_the_shell_only_in_the_sandbox) {
     BOOST_REQUIRE_MESSAGE(stock.has_value(), (stock ? std::string() : stock.error().message));
     BOOST_TEST_CONTEXT(file) {
       BOOST_TEST((stock->sandboxed_bash == SandboxedBash::allow));
-      BOOST_TEST(sandbox_off_problem(*stock, "'--sandbox off'").has_value());
+      // permissive.yaml (unmatched: allow) refuses to run without the sandbox; default.yaml falls back to its rules.
+      const bool needs_the_sandbox = std::string(file) == "policies/permissive.yaml";
+      BOOST_TEST(sandbox_off_problem(*stock, "'--sandbox off'").has_value() == needs_the_sandbox);
       ToolCall call{"c", "bash", Json::object().set("command", "PYTHONPATH=src python3 -m unittest")};
       BOOST_TEST(decide(*stock, call, context).verdict == Verdict::allow);
       DecisionContext outside = context;
