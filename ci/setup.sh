@@ -12,6 +12,7 @@ packages=(
   libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libboost-test-dev
   libxml2-utils ripgrep python3 python3-jsonschema openssl
   clang libclang-rt-14-dev bubblewrap
+  hyperfine libbenchmark-dev   # ci/benchmark.sh: whole-process timing, in-process figures (Google Benchmark)
 )
 
 missing=()
@@ -33,6 +34,8 @@ fi
 
 # Language servers and linters for the per-edit diagnostics tests (Debian packages and .tools/ from npm).
 "$root/ci/install-diagnostics-tools.sh"
+# The reference MCP servers and the MCP conformance suite (.tools/mcp/ from npm).
+"$root/ci/install-test-tools.sh"
 
 if [ ! -f "$build_dir/build.ninja" ]; then
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -1,6 +1,7 @@
 #include "agent/answer_call.h"
 
 #include "policy/scope_context.h"
+#include "policy/tool_names.h"
 
 namespace agent_run {
 
@@ -53,6 +54,11 @@ AnsweredCall answer_call(const ToolCall& call, int turn, const ToolRegistry& too
   answered.record.result_bytes = answered.output.content.size();
   for (const ImageBlock& image : answered.output.images) answered.record.result_bytes += image.data_base64.size();
   answered.record.is_error = answered.output.is_error;
+  answered.record.error = answered.output.error;
+  if (auto mcp = parse_mcp_name(call.name)) {
+    answered.record.mcp_server = mcp->server;
+    answered.record.mcp_tool = mcp->tool;
+  }
   if (answered.output.edit) {
     answered.output.edit->turn = turn;
     answered.output.edit->tool_call_id = call.id;

@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/environment.h"
+#include "app/mcp_command.h"
 #include "exec/subreaper.h"
 
 #include <sys/ioctl.h>
@@ -28,6 +29,7 @@ int agent_run_main(int argc, char** argv) {
     context.terminal_width = size.ws_col;
   }
   context.model_access = read_model_access(environ);
+  for (char** entry = environ; entry && *entry; ++entry) context.variables.emplace_back(*entry);
   switch (options->command) {
     case Command::help: std::cout << usage_text(); return 0;
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
@@ -36,6 +38,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::policy_explain: return policy_explain_command(*options, context);
     case Command::policy_test: return policy_test_command(*options, context);
     case Command::tool: return tool_command(*options, context, std::cin);
+    case Command::mcp: return mcp_command(*options, context);
     case Command::run: break;
   }
   if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped

@@ -150,6 +150,8 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
+      {"--config", "FILE", "mcp: the task file whose mcp_servers: holds the server named",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.config = v; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
       {"--help", nullptr, "show this help",
@@ -226,8 +228,16 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   } else if (!arguments.empty() && arguments[0] == "tool") {
     options.command = Command::tool;
     first = 1;
+  } else if (!arguments.empty() && arguments[0] == "mcp") {
+    options.command = Command::mcp;
+    first = 1;
   }
   for (std::size_t i = first; i < arguments.size(); ++i) {
+    if (options.command == Command::mcp && arguments[i] == "--") {  // the rest is the server's command line
+      options.server_command.assign(arguments.begin() + static_cast<std::ptrdiff_t>(i) + 1, arguments.end());
+      if (options.server_command.empty()) return make_error("mcp: '--' must be followed by the server's command");
+      break;
+    }
     if (arguments[i].size() > 1 && arguments[i][0] == '-') {
       AR_TRY(apply_option(options, arguments, i));
     } else {
@@ -246,6 +256,7 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     AR_TRY(check_policy_command(options));
     return options;
   }
+  if (options.command == Command::mcp) return options;  // its subcommand and words are checked by mcp_command
   if (options.command == Command::tool) {
     if (!options.workspace) return make_error("tool needs --workspace DIR (tool calls are read from standard input)");
     if (!options.files.empty())
@@ -270,7 +281,10 @@ std::string usage_text() {
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
       "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
       "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent "
-      "would\n\n"
+      "would\n"
+      "       agent-run mcp list SERVER [--json]   the tools of an MCP server, with their schemas\n"
+      "       agent-run mcp call SERVER TOOL [JSON] [--json]   call one tool (exit 1 when it fails)\n"
+      "                                      SERVER: a URL, a name with --config TASK.yaml, or -- COMMAND...\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
     std::string left =

@@ -10,7 +10,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool };
+enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool, mcp };
 
 /// The command line, parsed: which subcommand and its settings.
 struct CliOptions {
@@ -35,12 +35,14 @@ struct CliOptions {
   std::optional<std::chrono::milliseconds> model_idle_timeout;  // --model-idle-timeout: silence that fails a try
   std::optional<std::string> tool;                              // --tool: policy explain's tool name
   std::optional<std::string> input;                             // --input: policy explain's tool input, as JSON
-  std::optional<std::string> task;       // --task: the task file whose attempt `agent-run tool` stands in for
-  std::optional<std::string> workspace;  // --workspace: the folder `agent-run tool` works in, and where
-                                         // policy explain resolves paths (default: .)
-  std::optional<std::string> sandbox;    // --sandbox on|off: policy explain decides as inside (on) or outside the sandbox
-  bool json = false;                     // --json: `agent-run tool` prints one JSON object per call
-  bool no_diagnostics = false;           // --no-diagnostics: no per-edit diagnostics in this run
+  std::optional<std::string> task;          // --task: the task file whose attempt `agent-run tool` stands in for
+  std::optional<std::string> workspace;     // --workspace: the folder `agent-run tool` works in, and where
+                                            // policy explain resolves paths (default: .)
+  std::optional<std::string> sandbox;       // --sandbox on|off: policy explain decides as inside (on) or outside the sandbox
+  bool json = false;                        // --json: `agent-run tool` prints one JSON object per call
+  bool no_diagnostics = false;              // --no-diagnostics: no per-edit diagnostics in this run
+  std::optional<std::string> config;        // --config: mcp: the task file whose mcp_servers: names the server
+  std::vector<std::string> server_command;  // mcp: the stdio server's command line, after `--`
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

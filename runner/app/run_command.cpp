@@ -152,6 +152,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.scratch_folder = scratch->path();
   settings.keep = options.keep_workspaces ? KeepWorkspace::yes : KeepWorkspace::no;
   settings.environment = context.environment;
+  settings.variables = context.variables;
   settings.environment.push_back(scratch->environment_marker());
   settings.make_model = make_model_factory(model_wiring(options, context, *prices, clock));
   settings.grep_backend = *grep_backend;

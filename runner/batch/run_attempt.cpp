@@ -4,6 +4,7 @@
 #include "agent/transcript_recorder.h"
 #include "base/cancellation.h"
 #include "base/files.h"
+#include "batch/attempt_mcp.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "workspace/repository_discovery.h"
@@ -128,8 +129,17 @@ bool Attempt::run_agent() {
   const ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings);
   SessionState session;
   session.status.context_window = (*model)->context_window();  // from the price table; script: unknown
+  if (!m_plan.task->mcp_servers.empty()) m_reporter.phase("mcp");
+  AttemptMcpServers mcp(*m_plan.task, scope, session, m_settings, tools);
+  if (auto failure = mcp.required_failure()) {
+    mcp.finish(m_result);
+    finish_session(scope, session, m_result);
+    set_outcome(m_result, OutcomeType::mcp_unavailable, *failure);
+    return false;
+  }
   AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, {&transcript, &m_reporter});
   m_agent = loop.run(m_plan.task->prompt, m_plan.task->limits, scope, session, m_result);
+  mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(scope, session, m_result);
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;

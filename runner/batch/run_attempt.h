@@ -29,6 +29,7 @@ struct AttemptSettings {
   std::filesystem::path scratch_folder;  // workspaces are made under it
   KeepWorkspace keep = KeepWorkspace::no;
   std::vector<std::string> environment;  // KEY=VALUE for setup, checks and bash; secrets removed
+  std::vector<std::string> variables;    // agent-run's whole environment: only for ${VAR} in MCP server entries
   ModelFactory make_model;
   const Cancellation* cancellation = nullptr;         // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/

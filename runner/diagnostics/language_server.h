@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/file_uri.h"
 #include "base/json.h"
 #include "diagnostics/json_rpc.h"
 #include "exec/child_process.h"
@@ -175,9 +176,5 @@ class LanguageServer {
   JsonRpcReader m_reader;    // I/O thread only
   std::thread m_io;
 };
-
-/// `file://` URI of an absolute path (percent-encoding what must be), and back.
-std::string path_to_uri(const std::filesystem::path& path);
-std::filesystem::path uri_to_path(const std::string& uri);
 
 }  // namespace agent_run

@@ -1,5 +1,7 @@
 #include "exec/child_process.h"
 
+#include "exec/process_group.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -16,6 +18,8 @@
 namespace agent_run {
 
 namespace {
+
+constexpr std::chrono::milliseconds k_group_patience{2000};  // for the members of its group to die
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -129,6 +133,7 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     release();
     m_pid = std::exchange(other.m_pid, -1);
     m_reaped = std::exchange(other.m_reaped, false);
+    m_status = std::exchange(other.m_status, std::nullopt);
     m_stdin = std::exchange(other.m_stdin, -1);
     m_stdout = std::exchange(other.m_stdout, -1);
     m_stderr = std::exchange(other.m_stderr, -1);
@@ -196,10 +201,13 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (m_pid <= 0 || m_reaped) return true;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    int status = 0;
-    pid_t done = ::waitpid(m_pid, &status, WNOHANG);
-    if (done == m_pid || (done < 0 && errno == ECHILD)) {
-      ::kill(-m_pid, SIGKILL);  // whatever it left running in its group
+    siginfo_t info{};
+    int rc = ::waitid(P_PID, static_cast<id_t>(m_pid), &info, WEXITED | WNOHANG | WNOWAIT);  // not reaped yet
+    if (rc == 0 && info.si_pid == m_pid) {
+      reap();
+      return true;
+    }
+    if (rc < 0 && errno == ECHILD) {  // someone else reaped it
       m_reaped = true;
       return true;
     }
@@ -215,10 +223,34 @@ void ChildProcess::signal_group(int signal) const {
 void ChildProcess::kill_and_reap() {
   if (m_pid <= 0 || m_reaped) return;
   ::kill(-m_pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+  reap();
+}
+
+/// Kills what is left of its group and reaps those members the runner (a child subreaper) inherits,
+/// while the leader is still held so that the group id cannot be reused; then reaps the leader.
+void ChildProcess::reap() {
+  // Once the leader has exited (not yet reaped), its children are the runner's: none can be left
+  // behind as the zombie of a leader that is still dying.
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(m_pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
   }
+  kill_group_and_reap(m_pid, k_group_patience);
+  int status = 0;
+  pid_t done = -1;
+  while ((done = ::waitpid(m_pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  if (done == m_pid) m_status = status;
   m_reaped = true;
+}
+
+std::string ChildProcess::exit_description() const {
+  if (!m_status) return "";
+  if (WIFEXITED(*m_status)) return "exited with code " + std::to_string(WEXITSTATUS(*m_status));
+  if (WIFSIGNALED(*m_status)) {
+    int signal = WTERMSIG(*m_status);
+    return "was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  }
+  return "ended with status " + std::to_string(*m_status);
 }
 
 }  // namespace agent_run

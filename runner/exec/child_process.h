@@ -14,8 +14,9 @@
 namespace agent_run {
 
 /// A long-lived child process: spawned in its own session and process group, with pipes to its
-/// stdin, stdout and stderr that the owner reads and writes (a language server, for instance).
-/// Destroying it kills the whole group and reaps the child.
+/// stdin, stdout and stderr that the owner reads and writes (a language server, an MCP server).
+/// Destroying it kills the whole group and reaps the child, and the members of its group that the
+/// runner (a child subreaper) inherits.
 class ChildProcess {
  public:
   /// Spawns `argv` (argv[0] is looked up in the PATH of `environment`) in `cwd`.
@@ -39,19 +40,24 @@ class ChildProcess {
   bool write_all(std::string_view data, std::chrono::steady_clock::time_point deadline);
   /// Closes stdin (end of input for the child).
   void close_stdin();
-  /// Waits up to `timeout` for the child to exit by itself and reaps it; true when it did.
+  /// Waits up to `timeout` for the child to exit by itself and reaps it (and kills and reaps what it
+  /// left in its group); true when it did.
   bool wait_exit(std::chrono::milliseconds timeout);
   /// Sends `signal` to the whole process group (nothing when the child was reaped already).
   void signal_group(int signal) const;
   /// Kills the whole group with SIGKILL and reaps the child.
   void kill_and_reap();
+  /// How it ended, once reaped: "exited with code 1", "was killed by signal 9 (Killed)"; "" before.
+  std::string exit_description() const;
 
  private:
   ChildProcess() = default;
   void release();
+  void reap();
 
   pid_t m_pid = -1;
   bool m_reaped = false;
+  std::optional<int> m_status;  // waitpid's status, once reaped (nullopt also when someone else reaped it)
   int m_stdin = -1;
   int m_stdout = -1;
   int m_stderr = -1;

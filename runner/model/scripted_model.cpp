@@ -4,17 +4,18 @@ namespace agent_run {
 
 namespace {
 
-/// Bytes a provider would read for this request: system prompt, tool schemas and every message.
-std::size_t request_bytes(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
-  std::size_t bytes = conversation.system.size();
+std::size_t schema_bytes(const std::vector<ToolSchema>& tools) {
+  std::size_t bytes = 0;
   for (const ToolSchema& tool : tools) {
     bytes += tool.name.size() + tool.description.size() + tool.input_schema.dump().size();
   }
-  for (const Message& message : conversation.messages) {
-    bytes += message.text.size();
-    for (const ToolCall& call : message.tool_calls) bytes += call.name.size() + call.input.dump().size();
-    for (const ToolResult& result : message.tool_results) bytes += result.content.size();
-  }
+  return bytes;
+}
+
+std::size_t message_bytes(const Message& message) {
+  std::size_t bytes = message.text.size();
+  for (const ToolCall& call : message.tool_calls) bytes += call.name.size() + call.input.dump().size();
+  for (const ToolResult& result : message.tool_results) bytes += result.content.size();
   return bytes;
 }
 
@@ -23,6 +24,18 @@ std::size_t request_bytes(const Conversation& conversation, const std::vector<To
 std::int64_t estimate_tokens(std::size_t bytes) { return static_cast<std::int64_t>((bytes + 3) / 4); }
 
 ScriptedModel::ScriptedModel(std::vector<ScriptedTurn> script) : m_script(std::move(script)) {}
+
+std::size_t ScriptedModel::request_bytes(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
+  if (!m_schema_bytes) m_schema_bytes = schema_bytes(tools);
+  if (conversation.messages.size() < m_counted_messages) {  // not the conversation counted so far: start again
+    m_counted_messages = 0;
+    m_message_bytes = 0;
+  }
+  for (; m_counted_messages < conversation.messages.size(); ++m_counted_messages) {
+    m_message_bytes += message_bytes(conversation.messages[m_counted_messages]);
+  }
+  return conversation.system.size() + *m_schema_bytes + m_message_bytes;
+}
 
 Expected<ModelTurn> ScriptedModel::complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
   ModelTurn turn;

@@ -4,6 +4,7 @@
 #include "model/scripted_turn.h"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace agent_run {
@@ -19,8 +20,15 @@ class ScriptedModel final : public ModelClient {
   Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
 
  private:
+  /// Bytes a provider would read for this request: system prompt, tool schemas and every message. The
+  /// loop only appends to the conversation, so each message is counted once (a session stays linear).
+  std::size_t request_bytes(const Conversation& conversation, const std::vector<ToolSchema>& tools);
+
   std::vector<ScriptedTurn> m_script;
   std::size_t m_next_turn = 0;
+  std::optional<std::size_t> m_schema_bytes;  // the tools' schemas, counted at the first call
+  std::size_t m_counted_messages = 0;         // messages already in m_message_bytes
+  std::size_t m_message_bytes = 0;
 };
 
 /// Estimated tokens in `bytes` bytes of text: about four bytes a token, rounded up.

@@ -13,6 +13,8 @@
 #include <Poco/Timespan.h>
 #include <Poco/URI.h>
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <istream>
 #include <mutex>
@@ -76,8 +78,51 @@ std::string describe_exception(const Poco::Exception& e) {
 
 }  // namespace
 
+void HttpInterrupt::interrupt() {
+  std::lock_guard lock(m_mutex);
+  m_interrupted = true;
+  if (m_socket >= 0) ::shutdown(m_socket, SHUT_RDWR);  // a blocked read in the other thread returns
+  m_changed.notify_all();
+}
+
+bool HttpInterrupt::interrupted() const {
+  std::lock_guard lock(m_mutex);
+  return m_interrupted;
+}
+
+bool HttpInterrupt::wait_sent(std::chrono::steady_clock::time_point deadline) const {
+  std::unique_lock lock(m_mutex);
+  m_changed.wait_until(lock, deadline, [&] { return m_sending_done || m_interrupted; });
+  return m_sent;
+}
+
+bool HttpInterrupt::attach(int socket) {
+  std::lock_guard lock(m_mutex);
+  m_socket = socket;
+  if (m_interrupted && socket >= 0) ::shutdown(socket, SHUT_RDWR);
+  return !m_interrupted;
+}
+
+void HttpInterrupt::detach() {
+  std::lock_guard lock(m_mutex);
+  m_socket = -1;
+}
+
+void HttpInterrupt::finish_sending(bool sent) {
+  std::lock_guard lock(m_mutex);
+  if (m_sending_done) return;
+  m_sending_done = true;
+  m_sent = sent;
+  m_changed.notify_all();
+}
+
 /// What a response being read needs: the session (owning the socket) and the body stream.
 struct HttpStream::State {
+  ~State() {
+    if (interrupt) interrupt->detach();  // before the session closes the socket
+  }
+
+  HttpInterrupt* interrupt = nullptr;
   std::unique_ptr<Poco::Net::HTTPClientSession> session;
   Poco::Net::HTTPResponse response;
   std::istream* body = nullptr;
@@ -97,9 +142,19 @@ std::string url_for_messages(std::string_view url) {
   return text;
 }
 
-Expected<HttpStream> HttpStream::open(const HttpRequest& request, const HttpLimits& limits) {
+Expected<HttpStream> HttpStream::open(const HttpRequest& request, const HttpLimits& limits, HttpInterrupt* interrupt) {
   auto state = std::make_unique<State>();
+  state->interrupt = interrupt;
   state->where = url_for_messages(request.url);
+  // Whatever happens below, a thread waiting for the request to go out learns how it went.
+  struct SendingDone {
+    HttpInterrupt* interrupt;
+    ~SendingDone() {
+      if (interrupt) interrupt->finish_sending(false);
+    }
+  } sending_done{interrupt};
+  const std::string interrupted = request.method + " " + state->where + ": interrupted";
+  if (interrupt && interrupt->interrupted()) return make_error(interrupted);
   state->idle = limits.idle;
   state->deadline = SteadyClock::now() + limits.total;
   try {
@@ -118,10 +173,17 @@ Expected<HttpStream> HttpStream::open(const HttpRequest& request, const HttpLimi
     std::ostream& out = state->session->sendRequest(head);
     out << request.body;
     out.flush();
+    if (interrupt) {
+      if (!interrupt->attach(static_cast<int>(state->session->socket().impl()->sockfd())))
+        return make_error(interrupted);
+      interrupt->finish_sending(true);
+    }
     state->body = &state->session->receiveResponse(state->response);
   } catch (const Poco::Exception& e) {
+    if (interrupt && interrupt->interrupted()) return make_error(interrupted);
     return make_error(request.method + " " + state->where + ": " + describe_exception(e));
   } catch (const std::exception& e) {
+    if (interrupt && interrupt->interrupted()) return make_error(interrupted);
     return make_error(request.method + " " + state->where + ": " + e.what());
   }
   return HttpStream(std::move(state));
@@ -138,11 +200,19 @@ std::string HttpStream::header(std::string_view name) const { return m_state->re
 
 HttpFailure HttpStream::last_failure() const { return m_state->failure; }
 
+bool HttpStream::was_interrupted() {
+  if (!m_state->interrupt || !m_state->interrupt->interrupted()) return false;
+  m_state->failure = HttpFailure::broken;
+  return true;
+}
+
 Expected<int> HttpStream::next_byte() {
   std::streambuf* buffer = m_state->body->rdbuf();
   bool wait_ends_at_deadline = false;  // the socket's timeout is the time left, not the idle limit
+  auto interrupted = [&] { return make_error("reading " + m_state->where + ": interrupted"); };
   try {
     if (buffer->in_avail() <= 0) {  // the next byte needs a read from the socket
+      if (was_interrupted()) return interrupted();
       auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(m_state->deadline - SteadyClock::now());
       if (remaining.count() <= 0) {
         m_state->failure = HttpFailure::deadline;
@@ -152,7 +222,8 @@ Expected<int> HttpStream::next_byte() {
       m_state->session->socket().setReceiveTimeout(timespan_of(std::min(m_state->idle, remaining)));
     }
     int c = buffer->sbumpc();
-    return c == std::char_traits<char>::eof() ? -1 : static_cast<unsigned char>(c);
+    if (c == std::char_traits<char>::eof()) return was_interrupted() ? Expected<int>(interrupted()) : -1;
+    return static_cast<unsigned char>(c);
   } catch (const Poco::TimeoutException&) {
     // A receive timeout can fire a little before the deadline it was set from (milliseconds are
     // rounded down), so the wait's own bound decides which limit ended it.
@@ -165,6 +236,7 @@ Expected<int> HttpStream::next_byte() {
                       " (idle timeout)");
   } catch (const Poco::Exception& e) {
     m_state->failure = HttpFailure::broken;
+    if (was_interrupted()) return interrupted();
     return make_error("reading " + m_state->where + ": " + describe_exception(e));
   } catch (const std::exception& e) {
     m_state->failure = HttpFailure::broken;

@@ -3,8 +3,10 @@
 #include "base/expected.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +39,33 @@ struct HttpLimits {
 /// Why reading a response failed, for callers that tell a silent server from a deadline.
 enum class HttpFailure { none, timeout, deadline, broken, too_long };
 
+/// Lets another thread end an HTTP exchange early, or wait until its request has gone out. Shared
+/// by the thread that runs the exchange (HttpStream::open and the reads after it) and one that may
+/// stop it; thread-safe. Interrupting makes a wait for the response or a read blocked in the other
+/// thread return at once as a broken connection, and every later read fail; a connect in progress
+/// is not cut short (it ends at the connect limit), but nothing is sent after it.
+class HttpInterrupt {
+ public:
+  void interrupt();
+  bool interrupted() const;
+  /// Waits until the request was sent (true), or the exchange failed or was interrupted before
+  /// (false), at most until `deadline`.
+  bool wait_sent(std::chrono::steady_clock::time_point deadline) const;
+
+ private:
+  friend class HttpStream;
+  bool attach(int socket);  // false when interrupted already
+  void detach();
+  void finish_sending(bool sent);
+
+  mutable std::mutex m_mutex;
+  mutable std::condition_variable m_changed;
+  int m_socket = -1;
+  bool m_interrupted = false;
+  bool m_sending_done = false;
+  bool m_sent = false;
+};
+
 /// An HTTP/1.1 response being received over plain TCP or TLS (chosen by the URL's scheme): its
 /// status and headers, then its body line by line as it arrives (chunked or not). Every read
 /// waits at most the idle limit and never past the total limit. The adapter over Poco Net and
@@ -44,8 +73,10 @@ enum class HttpFailure { none, timeout, deadline, broken, too_long };
 class HttpStream {
  public:
   /// Connects, sends `request` and reads the response's status line and headers. Fails with a
-  /// message naming the URL (without any user:password) and what went wrong.
-  static Expected<HttpStream> open(const HttpRequest& request, const HttpLimits& limits);
+  /// message naming the URL (without any user:password) and what went wrong. `interrupt`, when
+  /// given, must outlive the stream.
+  static Expected<HttpStream> open(const HttpRequest& request, const HttpLimits& limits,
+                                   HttpInterrupt* interrupt = nullptr);
 
   HttpStream(HttpStream&& other) noexcept;
   HttpStream& operator=(HttpStream&& other) noexcept;
@@ -67,6 +98,7 @@ class HttpStream {
   struct State;
   explicit HttpStream(std::unique_ptr<State> state);
   Expected<int> next_byte();
+  bool was_interrupted();
 
   std::unique_ptr<State> m_state;
 };

@@ -9,6 +9,7 @@ std::optional<SseEvent> SseParser::feed_line(std::string_view line) {
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.empty()) {
+    m_last_event_id = m_id_buffer;  // set at each dispatch, even of an event without data
     std::optional<SseEvent> event;
     if (m_has_data) event = std::move(m_pending);
     m_pending = SseEvent{};
@@ -37,9 +38,16 @@ void SseParser::apply_field(std::string_view name, std::string_view value) {
   } else if (name == "event") {
     m_pending.event = value.empty() ? "message" : std::string(value);
   } else if (name == "id") {
-    if (value.find('\0') == std::string_view::npos) m_pending.id = value;
+    if (value.find('\0') == std::string_view::npos) {
+      m_pending.id = value;
+      m_id_buffer = value;
+    }
+  } else if (name == "retry") {
+    bool digits =
+        !value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string_view::npos;
+    if (digits) m_retry = std::chrono::milliseconds(std::stoll(std::string(value)));
   }
-  // `retry` and unknown fields are ignored: the runner decides its own reconnection policy.
+  // Unknown fields are ignored, as the standard says.
 }
 
 }  // namespace agent_run

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,9 +28,19 @@ class SseParser {
   /// an event is discarded, as the standard says, and a caller may treat it as a cut stream.
   bool has_pending() const { return m_has_data || m_has_fields; }
 
+  /// The stream's last event id: the last `id` field of a dispatched event, kept across events
+  /// (an event without data sets it too), which a client sends as Last-Event-ID when it
+  /// reconnects. "" for none; an id in an event the stream cut off before its end does not count.
+  const std::string& last_event_id() const { return m_last_event_id; }
+  /// The reconnection time the stream's last valid `retry` field set (digits only, in ms), if any.
+  std::optional<std::chrono::milliseconds> retry() const { return m_retry; }
+
  private:
   void apply_field(std::string_view name, std::string_view value);
 
+  std::string m_id_buffer;      // the last `id` field, dispatched or not
+  std::string m_last_event_id;  // m_id_buffer as of the last dispatch
+  std::optional<std::chrono::milliseconds> m_retry;
   SseEvent m_pending;
   bool m_has_data = false;
   bool m_has_fields = false;

@@ -32,6 +32,9 @@ Json tool_call_to_json(const ToolCallRecord& call) {
       .set("duration_ms", call.duration_ms)
       .set("result_bytes", call.result_bytes)
       .set("is_error", call.is_error);
+  if (!call.mcp_server.empty())
+    json.set("mcp", Json::object().set("server", call.mcp_server).set("tool", call.mcp_tool));
+  if (!call.error.empty()) json.set("error", call.error);
   return json;
 }
 
@@ -143,6 +146,47 @@ Json escaped_process_to_json(const EscapedProcessRecord& process) {
   return json;
 }
 
+Json mcp_log_to_json(const McpLogRecord& entry) {
+  return Json::object().set("level", entry.level).set("logger", entry.logger).set("text", entry.text);
+}
+
+Json mcp_elicitation_to_json(const McpElicitationRecord& elicitation) {
+  return Json::object()
+      .set("message", elicitation.message)
+      .set("action", elicitation.action)
+      .set("answered_by", elicitation.answered_by)
+      .set("reason", elicitation.reason);
+}
+
+Json strings_of(const std::vector<std::string>& items) {
+  Json json = Json::array();
+  for (const std::string& item : items) json.push(item);
+  return json;
+}
+
+Json mcp_server_to_json(const McpServerRecord& server) {
+  Json json = Json::object();
+  json.set("name", server.name)
+      .set("transport", server.transport)
+      .set("required", server.required)
+      .set("sandboxed", server.sandboxed)
+      .set("status", server.status)
+      .set("error", server.error)
+      .set("server_name", server.server_name)
+      .set("server_version", server.server_version)
+      .set("protocol_version", server.protocol_version)
+      .set("startup_ms", server.startup_ms)
+      .set("tools", strings_of(server.tools))
+      .set("skipped_tools", strings_of(server.skipped_tools))
+      .set("stderr_tail", server.stderr_tail)
+      .set("stderr_bytes", server.stderr_bytes)
+      .set("ending", server.ending)
+      .set("log", array_of(server.log, mcp_log_to_json))
+      .set("log_count", server.log_count)
+      .set("elicitations", array_of(server.elicitations, mcp_elicitation_to_json));
+  return json;
+}
+
 template <typename T, typename Convert>
 Json array_of(const std::vector<T>& items, Convert convert) {
   Json json = Json::array();
@@ -196,7 +240,8 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("questions", array_of(attempt.questions, question_to_json))
       .set("background_processes", array_of(attempt.background_processes, background_process_to_json))
       .set("escaped_processes", array_of(attempt.escaped_processes, escaped_process_to_json))
-      .set("sandboxed", attempt.sandboxed);
+      .set("sandboxed", attempt.sandboxed)
+      .set("mcp_servers", array_of(attempt.mcp_servers, mcp_server_to_json));
   return json;
 }
 

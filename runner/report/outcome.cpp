@@ -19,6 +19,7 @@ constexpr std::array k_outcome_types = {
     OutcomeTypeRow{setup_failed, "setup.failed", k_error},
     OutcomeTypeRow{sandbox_unavailable, "sandbox.unavailable", k_error},
     OutcomeTypeRow{model_unavailable, "model.unavailable", k_error},
+    OutcomeTypeRow{mcp_unavailable, "mcp.unavailable", k_error},
     OutcomeTypeRow{model_max_tokens, "model.max_tokens", k_failed},
     OutcomeTypeRow{model_refusal, "model.refusal", k_failed},
     OutcomeTypeRow{model_context_window, "model.context_window", k_failed},

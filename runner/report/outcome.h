@@ -18,6 +18,7 @@ enum class OutcomeType {
   setup_failed,
   sandbox_unavailable,  // the task or policy asks for a sandbox bubblewrap cannot give
   model_unavailable,    // the model client could not be made, or its API gave up
+  mcp_unavailable,      // an MCP server the task marks required: true could not be started
   model_max_tokens,
   model_refusal,
   model_context_window,

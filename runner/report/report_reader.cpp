@@ -115,6 +115,11 @@ ToolCallRecord read_tool_call(FieldReader& in, const Json& json, const std::stri
   in.read(json, "duration_ms", path, call.duration_ms);
   in.read(json, "result_bytes", path, call.result_bytes);
   in.read(json, "is_error", path, call.is_error);
+  if (const Json* mcp = in.member(json, "mcp", path)) {
+    in.read(*mcp, "server", FieldReader::join_path(path, "mcp"), call.mcp_server);
+    in.read(*mcp, "tool", FieldReader::join_path(path, "mcp"), call.mcp_tool);
+  }
+  in.read(json, "error", path, call.error);
   return call;
 }
 
@@ -250,6 +255,42 @@ EscapedProcessRecord read_escaped_process(FieldReader& in, const Json& json, con
   return process;
 }
 
+McpServerRecord read_mcp_server(FieldReader& in, const Json& json, const std::string& path) {
+  McpServerRecord server;
+  in.read(json, "name", path, server.name);
+  in.read(json, "transport", path, server.transport);
+  in.read(json, "required", path, server.required);
+  in.read(json, "sandboxed", path, server.sandboxed);
+  in.read(json, "status", path, server.status);
+  in.read(json, "error", path, server.error);
+  in.read(json, "server_name", path, server.server_name);
+  in.read(json, "server_version", path, server.server_version);
+  in.read(json, "protocol_version", path, server.protocol_version);
+  in.read(json, "startup_ms", path, server.startup_ms);
+  in.read_strings(json, "tools", path, server.tools);
+  in.read_strings(json, "skipped_tools", path, server.skipped_tools);
+  in.read(json, "stderr_tail", path, server.stderr_tail);
+  in.read(json, "stderr_bytes", path, server.stderr_bytes);
+  in.read(json, "ending", path, server.ending);
+  in.for_each(json, "log", path, [&](const Json& item, const std::string& at) {
+    McpLogRecord entry;
+    in.read(item, "level", at, entry.level);
+    in.read(item, "logger", at, entry.logger);
+    in.read(item, "text", at, entry.text);
+    server.log.push_back(std::move(entry));
+  });
+  in.read(json, "log_count", path, server.log_count);
+  in.for_each(json, "elicitations", path, [&](const Json& item, const std::string& at) {
+    McpElicitationRecord elicitation;
+    in.read(item, "message", at, elicitation.message);
+    in.read(item, "action", at, elicitation.action);
+    in.read(item, "answered_by", at, elicitation.answered_by);
+    in.read(item, "reason", at, elicitation.reason);
+    server.elicitations.push_back(std::move(elicitation));
+  });
+  return server;
+}
+
 /// Reads what the model, the session tools and the processes of an attempt left in its record.
 void read_attempt_session(FieldReader& in, const Json& json, const std::string& path, AttemptResult& attempt) {
   in.for_each(json, "model_calls", path, [&](const Json& item, const std::string& at) {
@@ -268,6 +309,9 @@ void read_attempt_session(FieldReader& in, const Json& json, const std::string& 
     attempt.escaped_processes.push_back(read_escaped_process(in, item, at));
   });
   in.read(json, "sandboxed", path, attempt.sandboxed);
+  in.for_each(json, "mcp_servers", path, [&](const Json& item, const std::string& at) {
+    attempt.mcp_servers.push_back(read_mcp_server(in, item, at));
+  });
 }
 
 /// Reads the attempt's identity and outcome; the rest is read by read_attempt.

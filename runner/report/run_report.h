@@ -24,6 +24,9 @@ struct ToolCallRecord {
   long long duration_ms = 0;
   std::size_t result_bytes = 0;
   bool is_error = false;
+  std::string mcp_server;  // an mcp__SERVER__TOOL call: the server, and the tool by its own name
+  std::string mcp_tool;
+  std::string error;  // why the call failed without an answer (an MCP server gone, a timeout)
 };
 
 /// One successful edit_file or write_file: the tool fills in the path, the line counts and the
@@ -81,6 +84,43 @@ struct BackgroundProcessRecord {
 struct EscapedProcessRecord {
   int pid = 0;
   std::string command;
+};
+
+/// One message an MCP server logged (notifications/message).
+struct McpLogRecord {
+  std::string level;
+  std::string logger;
+  std::string text;
+};
+
+/// One form an MCP server asked to have filled in (elicitation/create), and how it was answered.
+struct McpElicitationRecord {
+  std::string message;
+  std::string action;       // accept | decline | cancel
+  std::string answered_by;  // rule N | first | deny | fail | url | none
+  std::string reason;       // why it was declined
+};
+
+/// One MCP server of an attempt: how it started, what it offered the model, how it ended.
+struct McpServerRecord {
+  std::string name;
+  std::string transport;  // stdio | http
+  bool required = false;
+  bool sandboxed = false;   // a stdio server that ran inside the attempt's sandbox
+  std::string status;       // connected | failed (its tools were missing)
+  std::string error;        // why it failed, or why it was closed early
+  std::string server_name;  // what it said about itself at initialize
+  std::string server_version;
+  std::string protocol_version;
+  long long startup_ms = 0;                // start to tools listed
+  std::vector<std::string> tools;          // offered to the model, as mcp__SERVER__TOOL
+  std::vector<std::string> skipped_tools;  // not offered: "TOOL: why"
+  std::string stderr_tail;                 // the last of what a stdio server wrote to stderr
+  std::size_t stderr_bytes = 0;
+  std::string ending;             // how a stdio server's process ended
+  std::vector<McpLogRecord> log;  // its last logging messages
+  std::size_t log_count = 0;      // all of them
+  std::vector<McpElicitationRecord> elicitations;
 };
 
 /// Size of what the agent changed in its workspace.
@@ -145,6 +185,7 @@ struct AttemptResult : AgentRecord {
   std::vector<BackgroundProcessRecord> background_processes;
   std::vector<EscapedProcessRecord> escaped_processes;  // killed at the end of the attempt
   bool sandboxed = false;                               // bash and background processes ran inside bubblewrap
+  std::vector<McpServerRecord> mcp_servers;             // the task's MCP servers, started for this attempt
 };
 
 /// Which part of a sharded run a report holds (`--shard index/total`, index from 1).

@@ -1,7 +1,7 @@
 #include "search/grep_search.h"
 
 #include "base/safe_open.h"
-#include "search/line_collector.h"
+#include "search/chunked_search.h"
 #include "search/line_matcher.h"
 
 #include <fcntl.h>
@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdint>
-#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -22,51 +21,6 @@ namespace agent_run {
 
 namespace {
 
-/// A growable byte buffer that is not zero-filled on growth (a file is read into it).
-class ByteBuffer {
- public:
-  char* reserve(std::size_t size) {
-    if (size + 1 > m_capacity) {
-      m_capacity = std::max(size + 1, m_capacity * 2);
-      m_data = std::make_unique<char[]>(m_capacity);
-    }
-    return m_data.get();
-  }
-  char* data() const { return m_data.get(); }
-  std::size_t capacity() const { return m_capacity; }
-
- private:
-  std::unique_ptr<char[]> m_data;
-  std::size_t m_capacity = 0;
-};
-
-/// Searches one file's content the way the request asks; nullopt when nothing matched.
-std::optional<GrepFile> search_content(std::string_view content, const LineMatcher& matcher,
-                                       const GrepRequest& request) {
-  if (is_binary_content(content) || !matcher.may_match(content)) return std::nullopt;
-  GrepFile file;
-  if (request.output == GrepOutput::files_with_matches) {
-    if (!matcher.next_line(content, 0)) return std::nullopt;
-    file.match_count = 1;
-    return file;
-  }
-  if (request.output == GrepOutput::count) {
-    for (auto line = matcher.next_line(content, 0); line; line = matcher.next_line(content, line->second + 1)) {
-      ++file.match_count;
-    }
-    return file.match_count ? std::optional<GrepFile>(std::move(file)) : std::nullopt;
-  }
-  LineCollector collector(content, request.before, request.after, file.lines);
-  for (auto line = matcher.next_line(content, 0); line; line = matcher.next_line(content, line->second + 1)) {
-    collector.add_match(line->first, line->second);
-    // The match after max_results is the last one that matters: the answer stops there.
-    if (++file.match_count > request.max_results) return file;
-  }
-  if (file.match_count == 0) return std::nullopt;
-  collector.finish();
-  return file;
-}
-
 /// One file the walk found and, once a worker has searched it, what it held.
 struct Slot {
   std::string path;
@@ -75,7 +29,8 @@ struct Slot {
 };
 
 /// The walk on one thread, the search on every core, the answers handed on in walk order. Workers take
-/// runs of consecutive files, and wake the hand-on thread only when the file it waits for is done.
+/// runs of consecutive files, and wake the hand-on thread only when the file it waits for is done. The
+/// walk stays at most k_max_queued files ahead of the hand-on, so memory does not grow with the tree.
 class ParallelSearch {
  public:
   ParallelSearch(const SearchScope& scope, const GrepRequest& request, const LineMatcher& matcher, int root_fd)
@@ -92,6 +47,7 @@ class ParallelSearch {
       m_cancelled = true;
     }
     m_work.notify_all();
+    m_room.notify_all();
     walker.join();
     for (std::thread& worker : workers) worker.join();
     if (!handed_on) return handed_on;
@@ -100,12 +56,17 @@ class ParallelSearch {
 
  private:
   static constexpr std::size_t k_run_length = 16;
+  static constexpr std::size_t k_max_queued = 4096;
+
+  Slot& slot(std::size_t index) { return m_slots[index - m_first_slot]; }
+  std::size_t slot_end() const { return m_first_slot + m_slots.size(); }
 
   void walk(const IgnoreRules& overrides) {
     auto walked = walk_files(
         m_scope.workspace, m_request.path, overrides,
         [this](const WalkedFile& file) {
-          std::lock_guard lock(m_mutex);
+          std::unique_lock lock(m_mutex);
+          m_room.wait(lock, [this] { return m_cancelled || m_slots.size() < k_max_queued; });
           m_slots.push_back(Slot{std::string(file.path)});
           m_work.notify_one();
           return m_cancelled ? WalkStep::stop : WalkStep::go_on;
@@ -121,7 +82,7 @@ class ParallelSearch {
   }
 
   void work() {
-    ByteBuffer content;
+    ChunkedSearch search(m_matcher, m_request);
     std::vector<std::string> paths;
     std::vector<std::optional<GrepFile>> results;
     for (;;) {
@@ -130,47 +91,34 @@ class ParallelSearch {
       paths.clear();
       {
         std::unique_lock lock(m_mutex);
-        m_work.wait(lock, [&] { return m_cancelled || m_next_job < m_slots.size() || m_walk_done; });
-        if (m_cancelled || m_next_job >= m_slots.size()) return;
+        m_work.wait(lock, [&] { return m_cancelled || m_next_job < slot_end() || m_walk_done; });
+        if (m_cancelled || m_next_job >= slot_end()) return;
         first = m_next_job;
-        last = std::min(m_slots.size(), first + k_run_length);
+        last = std::min(slot_end(), first + k_run_length);
         m_next_job = last;
         for (std::size_t i = first; i < last; ++i)
-          paths.push_back(m_slots[i].path);  // the walk may grow m_slots meanwhile
+          paths.push_back(slot(i).path);  // the walk may grow m_slots meanwhile
       }
       results.clear();
-      for (const std::string& path : paths) results.push_back(search_file(path, content));
+      for (const std::string& path : paths) results.push_back(search_file(path, search));
       std::lock_guard lock(m_mutex);
-      for (std::size_t i = first; i < last; ++i) {
-        m_slots[i].result = std::move(results[i - first]);
-        m_slots[i].done = true;
+      for (std::size_t i = first; i < last; ++i) {  // not handed on yet, so still in m_slots
+        slot(i).result = std::move(results[i - first]);
+        slot(i).done = true;
       }
       if (m_awaited >= first && m_awaited < last) m_ready.notify_one();
     }
   }
 
-  std::optional<GrepFile> search_file(const std::string& path, ByteBuffer& buffer) const {
+  std::optional<GrepFile> search_file(const std::string& path, ChunkedSearch& search) const {
     auto file = open_beneath(m_root_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (!file) return std::nullopt;
     struct stat info {};
     if (::fstat(file->get(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
-    if (m_scope.hidden && m_scope.hidden->rule_of_file &&
-        !m_scope.hidden->rule_of_file(info).empty()) {
+    if (m_scope.hidden && m_scope.hidden->rule_of_file && !m_scope.hidden->rule_of_file(info).empty()) {
       return std::nullopt;  // swapped for a hidden file since the walk listed it
     }
-    std::size_t size = 0;
-    buffer.reserve(static_cast<std::size_t>(info.st_size));
-    for (;;) {
-      if (size == buffer.capacity() - 1) {
-        std::string keep(buffer.data(), size);
-        std::memcpy(buffer.reserve(size * 2 + 4096), keep.data(), size);
-      }
-      ssize_t n = ::read(file->get(), buffer.data() + size, buffer.capacity() - 1 - size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      size += static_cast<std::size_t>(n);
-    }
-    auto result = search_content(std::string_view(buffer.data(), size), m_matcher, m_request);
+    auto result = search.search(file->get());
     if (result) result->path = path;
     return result;
   }
@@ -183,13 +131,15 @@ class ParallelSearch {
         std::unique_lock lock(m_mutex);
         m_awaited = next;
         bool ready = m_ready.wait_until(lock, m_scope.deadline, [&] {
-          return (next < m_slots.size() && m_slots[next].done) || (m_walk_done && next >= m_slots.size());
+          return (next < slot_end() && slot(next).done) || (m_walk_done && next >= slot_end());
         });
         if (!ready) return make_error("the search timed out");
-        if (next >= m_slots.size()) return {};
-        result = std::move(m_slots[next].result);
-        m_slots[next].result.reset();
+        if (next >= slot_end()) return {};
+        result = std::move(slot(next).result);
+        m_slots.pop_front();  // the first slot is always `next`: handed on in order
+        ++m_first_slot;
       }
+      m_room.notify_one();
       if (result && sink(std::move(*result)) == WalkStep::stop) return {};
     }
   }
@@ -201,7 +151,9 @@ class ParallelSearch {
   std::mutex m_mutex;
   std::condition_variable m_work;   // a job is there, or the walk or the search is over
   std::condition_variable m_ready;  // the awaited slot is done, or the walk is over
-  std::deque<Slot> m_slots;
+  std::condition_variable m_room;   // the walk may queue another file
+  std::deque<Slot> m_slots;         // the files not handed on yet, from index m_first_slot on
+  std::size_t m_first_slot = 0;
   std::size_t m_next_job = 0;
   std::size_t m_awaited = 0;
   bool m_walk_done = false;

@@ -66,19 +66,24 @@ Block equal_either(Block block, Block lower, Block upper) {
 
 }  // namespace
 
-CaselessFinder::CaselessFinder(std::string needle) : m_lower(std::move(needle)) {
-  for (char& c : m_lower) c = ascii_lower(c);
+CaselessFinder::CaselessFinder(std::string needle, FinderCase letter_case)
+    : m_lower(std::move(needle)), m_exact(letter_case == FinderCase::exact) {
+  if (!m_exact) {
+    for (char& c : m_lower) c = ascii_lower(c);
+  }
+  auto rarity = [this](std::size_t i) { return frequency(ascii_lower(m_lower[i])); };
   for (std::size_t i = 1; i < m_lower.size(); ++i) {
-    if (frequency(m_lower[i]) < frequency(m_lower[m_first])) m_first = i;
+    if (rarity(i) < rarity(m_first)) m_first = i;
   }
   m_second = m_first == 0 && m_lower.size() > 1 ? 1 : 0;
   for (std::size_t i = 0; i < m_lower.size(); ++i) {
-    if (i != m_first && frequency(m_lower[i]) < frequency(m_lower[m_second])) m_second = i;
+    if (i != m_first && rarity(i) < rarity(m_second)) m_second = i;
   }
 }
 
 bool CaselessFinder::matches_at(std::string_view text, std::size_t start) const {
   if (start + m_lower.size() > text.size()) return false;
+  if (m_exact) return std::memcmp(text.data() + start, m_lower.data(), m_lower.size()) == 0;
   for (std::size_t i = 0; i < m_lower.size(); ++i) {
     if (ascii_lower(text[start + i]) != m_lower[i]) return false;
   }
@@ -90,9 +95,9 @@ std::size_t CaselessFinder::find(std::string_view text, std::size_t from) const 
   if (m_lower.empty()) return from <= size ? from : std::string_view::npos;
   const std::size_t reach = std::max(m_first, m_second) + 16;  // bytes a block comparison reads past its start
   const Block first_lower = splat(m_lower[m_first]);
-  const Block first_upper = splat(ascii_upper(m_lower[m_first]));
+  const Block first_upper = m_exact ? first_lower : splat(ascii_upper(m_lower[m_first]));
   const Block second_lower = splat(m_lower[m_second]);
-  const Block second_upper = splat(ascii_upper(m_lower[m_second]));
+  const Block second_upper = m_exact ? second_lower : splat(ascii_upper(m_lower[m_second]));
   std::size_t start = from;
   for (; start + std::max(reach, m_lower.size()) <= size; start += 16) {
     const char* at = text.data() + start;

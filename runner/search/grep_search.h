@@ -70,8 +70,9 @@ struct SearchScope {
 Expected<void> search_with_ripgrep(const std::filesystem::path& program, const SearchScope& scope,
                                    const GrepRequest& request, const GrepPatterns& patterns, const GrepSink& sink);
 
-/// The built-in search: walk_files, RE2 over each whole file with a literal prefilter, on every core;
-/// what `scope.hidden` names is never opened (and a file that turns out to be one, once open, is dropped).
+/// The built-in search: walk_files, each file read a chunk at a time (ChunkedSearch) and searched with RE2 or
+/// a literal finder, on every core; what `scope.hidden` names is never opened (and a file that turns out to be
+/// one, once open, is dropped).
 Expected<void> search_builtin(const SearchScope& scope, const GrepRequest& request, const GrepPatterns& patterns,
                               const GrepSink& sink);
 

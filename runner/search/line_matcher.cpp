@@ -26,12 +26,24 @@ std::pair<std::size_t, std::size_t> line_around(std::string_view content, std::s
   return {start, end == std::string_view::npos ? content.size() : end};
 }
 
+/// The alternatives of a pattern made of plain literals only (`a`, `TODO|FIXME`); empty when it is not one.
+std::vector<std::string> literal_set(const std::string& text) {
+  if (text.empty() || text.find_first_of("\\.+*?()[]{}^$") != std::string::npos) return {};
+  std::vector<std::string> literals;
+  for (std::size_t start = 0;;) {
+    const std::size_t bar = text.find('|', start);
+    literals.push_back(text.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    if (literals.back().empty()) return {};  // an empty alternative matches every line: RE2 handles that
+    if (bar == std::string::npos) return literals;
+    start = bar + 1;
+  }
+}
+
 }  // namespace
 
 struct LineMatcher::Compiled {
   std::unique_ptr<RE2> re;
-  std::string literal;                             // a plain literal pattern, matched exactly...
-  std::optional<CaselessFinder> caseless_literal;  // ...or without regard to case
+  std::vector<CaselessFinder> literals;  // a literal pattern or a set of them (exact or ASCII-blind)
   re2::FilteredRE2 filter{k_min_atom_length};
   std::vector<CaselessFinder> atoms;  // the prefilter's atoms (only when all are ASCII)
   bool single_required_atom = false;  // every matching line holds atoms[0]
@@ -43,14 +55,9 @@ struct LineMatcher::Compiled {
     return static_cast<std::size_t>(match.data() - content.data());
   }
 
-  std::optional<std::size_t> literal_match(std::string_view content, std::size_t from) const {
-    if (caseless_literal) {
-      std::size_t at = caseless_literal->find(content, from);
-      return at == std::string_view::npos ? std::nullopt : std::optional<std::size_t>(at);
-    }
-    const void* found = ::memmem(content.data() + from, content.size() - from, literal.data(), literal.size());
-    if (found == nullptr) return std::nullopt;
-    return static_cast<std::size_t>(static_cast<const char*>(found) - content.data());
+  /// Where literal `i` first occurs in `content` at or after `from`, or npos.
+  std::size_t find_literal(std::size_t i, std::string_view content, std::size_t from) const {
+    return literals[i].find(content, from);
   }
 };
 
@@ -69,10 +76,11 @@ Expected<LineMatcher> LineMatcher::compile(const GrepPatterns& patterns, bool ca
     return is_ascii(text) && (!may_fold || text.find_first_of("ksKS") == std::string_view::npos);
   };
   const std::string& text = patterns.for_re2;
-  if (!text.empty() && text.find_first_of("\\.+*?()|[]{}^$") == std::string::npos &&
-      (!case_insensitive || ascii_foldable(text))) {
-    compiled->literal = text;
-    if (case_insensitive) compiled->caseless_literal.emplace(text);
+  std::vector<std::string> literals = literal_set(text);
+  if (!literals.empty() && (!case_insensitive || std::all_of(literals.begin(), literals.end(), ascii_foldable))) {
+    for (const std::string& literal : literals) {
+      compiled->literals.emplace_back(literal, case_insensitive ? FinderCase::ascii_blind : FinderCase::exact);
+    }
   } else {
     int id = 0;
     std::vector<std::string> atoms;
@@ -102,9 +110,12 @@ bool LineMatcher::may_match(std::string_view content) const {
   return !potential.empty();
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::next_line(std::string_view content,
-                                                                          std::size_t from) const {
-  const Compiled& c = *m_compiled;
+LineMatcher::Scan::Scan(const LineMatcher& matcher, std::string_view content)
+    : m_compiled(*matcher.m_compiled), m_content(content), m_next(m_compiled.literals.size(), 0) {}
+
+std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::Scan::next_line(std::size_t from) {
+  const Compiled& c = m_compiled;
+  const std::string_view content = m_content;
   if (from > content.size()) return std::nullopt;
   if (c.single_required_atom) {
     // Only a line holding the atom can match: RE2 looks at those lines alone.
@@ -117,10 +128,22 @@ std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::next_line(std::s
     return std::nullopt;
   }
   std::optional<std::size_t> at =
-      c.literal.empty() ? c.regex_match(content, from, content.size()) : c.literal_match(content, from);
+      c.literals.empty() ? c.regex_match(content, from, content.size()) : literal_match(from);
   if (!at) return std::nullopt;
   if (*at == content.size() && (content.empty() || content.back() == '\n')) return std::nullopt;  // past the last line
   return line_around(content, *at);
+}
+
+std::optional<std::size_t> LineMatcher::Scan::literal_match(std::size_t from) {
+  std::size_t first = std::string_view::npos;
+  for (std::size_t i = 0; i < m_next.size(); ++i) {
+    if (!m_started || (m_next[i] != std::string_view::npos && m_next[i] < from))
+      m_next[i] = m_compiled.find_literal(i, m_content, from);
+    first = std::min(first, m_next[i]);
+  }
+  m_started = true;
+  if (first == std::string_view::npos) return std::nullopt;
+  return first;
 }
 
 }  // namespace agent_run

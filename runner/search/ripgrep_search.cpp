@@ -22,10 +22,19 @@ namespace {
 /// The command line that makes ripgrep walk exactly like walk_files and search like the built-in search.
 std::vector<std::string> ripgrep_arguments(const std::filesystem::path& program, const GrepRequest& request,
                                            const GrepPatterns& patterns) {
-  std::vector<std::string> args = {
-      program.string(), "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global",
-      "--no-messages",  "--sort",      "path",     "--text",          "--encoding",          "none",
-      "--color",        "never"};
+  std::vector<std::string> args = {program.string(),
+                                   "--no-config",
+                                   "--hidden",
+                                   "--no-ignore-dot",
+                                   "--no-ignore-exclude",
+                                   "--no-ignore-global",
+                                   "--no-messages",
+                                   "--sort",
+                                   "path",
+                                   "--encoding",
+                                   "none",
+                                   "--color",
+                                   "never"};
   if (request.output == GrepOutput::content) {
     args.insert(args.end(), {"--json", "--before-context", std::to_string(request.before), "--after-context",
                              std::to_string(request.after)});

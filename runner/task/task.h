@@ -2,6 +2,7 @@
 
 #include "agent/limits.h"
 #include "exec/sandbox.h"
+#include "mcp/server_spec.h"
 #include "model/scripted_turn.h"
 #include "tools/ask_user_answers.h"
 #include "workspace/workspace_spec.h"
@@ -43,12 +44,13 @@ struct Task {
   bool diagnostics = true;
   std::vector<Check> checks;
   int repeat = 1;
-  std::vector<ScriptedTurn> script;     // the scripted model's turns
-  std::optional<CommitSpec> commit;     // nullopt: the changes stay in patch.diff only
-  AskUserAnswers answers;               // how ask_user is answered without a human
-  std::optional<SandboxSpec> sandbox;   // bash and background processes run inside bubblewrap
-  std::vector<std::string> secrets;     // environment names the agent's commands never see
-  std::vector<std::string> web_search;  // `web_search: custom`: the search command; empty: no web_search
+  std::vector<ScriptedTurn> script;        // the scripted model's turns
+  std::optional<CommitSpec> commit;        // nullopt: the changes stay in patch.diff only
+  AskUserAnswers answers;                  // how ask_user is answered without a human
+  std::optional<SandboxSpec> sandbox;      // bash and background processes run inside bubblewrap
+  std::vector<std::string> secrets;        // environment names the agent's commands never see
+  std::vector<std::string> web_search;     // `web_search: custom`: the search command; empty: no web_search
+  std::vector<McpServerSpec> mcp_servers;  // each server's tools are mcp__NAME__TOOL for the model
 };
 
 /// The command `web_search: custom` runs when the task names none: ddgs (pip install ddgs).

@@ -6,6 +6,7 @@
 #include "base/yaml_document.h"
 #include "policy/policy_loader.h"
 #include "policy/sandbox_reading.h"
+#include "task/mcp_server_reading.h"
 
 #include <algorithm>
 #include <cctype>
@@ -370,25 +371,37 @@ void read_web_search(const YamlNode& value, TaskReading& reading) {
   }
 }
 
+void read_mcp_servers_key(const YamlNode& value, TaskReading& reading) {
+  reading.task.mcp_servers = read_mcp_servers(value, reading.checker, reading.task.source.string());
+}
+
 /// The task format's top-level keys, in the order ARCHITECTURE.md lists them.
 constexpr TaskField k_task_fields[] = {
-    {"id", read_id},           {"description", read_description},
-    {"prompt", read_prompt},   {"workspace", read_workspace},
-    {"setup", read_setup},     {"model", read_model},
-    {"limits", read_limits},   {"tools", read_tools},
-    {"policy", read_policy},   {"diagnostics", read_diagnostics},
-    {"checks", read_checks},   {"repeat", read_repeat},
-    {"script", read_script},   {"commit", read_commit},
-    {"answers", read_answers}, {"sandbox", read_sandbox},
-    {"secrets", read_secrets}, {"web_search", read_web_search},
+    {"id", read_id},
+    {"description", read_description},
+    {"prompt", read_prompt},
+    {"workspace", read_workspace},
+    {"setup", read_setup},
+    {"model", read_model},
+    {"limits", read_limits},
+    {"tools", read_tools},
+    {"policy", read_policy},
+    {"diagnostics", read_diagnostics},
+    {"mcp_servers", read_mcp_servers_key},
+    {"checks", read_checks},
+    {"repeat", read_repeat},
+    {"script", read_script},
+    {"commit", read_commit},
+    {"answers", read_answers},
+    {"sandbox", read_sandbox},
+    {"secrets", read_secrets},
+    {"web_search", read_web_search},
 };
 
 void read_task(const YamlNode& root, TaskReading& reading) {
   std::vector<std::string> known;
   for (const TaskField& field : k_task_fields) known.emplace_back(field.key);
-  // Keys of ARCHITECTURE.md's task format that this version refuses rather than ignores.
-  std::vector<std::string> unsupported = {"mcp_servers"};
-  if (!reading.checker.check_map(root, "", known, unsupported)) return;
+  if (!reading.checker.check_map(root, "", known)) return;
   for (const TaskField& field : k_task_fields) {
     if (const YamlNode* value = root.find(field.key)) field.read(*value, reading);
   }

@@ -35,6 +35,7 @@ struct ToolOutput {
   std::optional<EditRecord> edit;          // what an edit_file or write_file call changed
   std::vector<ImageBlock> images;          // pictures the model can look at (read_file on an image)
   std::optional<AttemptEnd> ends_attempt;  // set by a tool that ends the attempt (ask_user's `fail`)
+  std::string error;                       // why the call failed without an answer (an MCP server gone, a timeout)
 };
 
 /// Which search the grep tool runs: ripgrep when it is on PATH (automatic), or one of the two always.

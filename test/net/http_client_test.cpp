@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
+#include <thread>
 
 using namespace agent_run;
 using namespace agent_run::test;
@@ -163,6 +164,51 @@ BOOST_AUTO_TEST_CASE(https_is_chosen_by_scheme_and_the_certificate_is_verified) 
 BOOST_AUTO_TEST_CASE(url_for_messages_drops_user_and_password) {
   BOOST_TEST(url_for_messages("https://u:p@example.com/v1?x=a@b") == "https://example.com/v1?x=a@b");
   BOOST_TEST(url_for_messages("http://127.0.0.1:8080/v1") == "http://127.0.0.1:8080/v1");
+}
+
+BOOST_AUTO_TEST_CASE(an_interrupt_ends_a_wait_for_headers_that_would_never_come) {
+  // A listening socket nobody accepts on: the connection and the request go through, no answer comes.
+  Poco::Net::ServerSocket listener(Poco::Net::SocketAddress("127.0.0.1", 0));
+  HttpInterrupt interrupt;
+  std::thread interrupter([&] {
+    if (interrupt.wait_sent(SteadyClock::now() + 60s)) interrupt.interrupt();
+  });
+  HttpLimits patient;
+  patient.idle = std::chrono::minutes(10);
+  auto stream =
+      HttpStream::open(post_to("http://127.0.0.1:" + std::to_string(listener.address().port())), patient, &interrupt);
+  interrupter.join();
+  BOOST_REQUIRE(!stream.has_value());
+  BOOST_TEST(stream.error().message.find(": interrupted") != std::string::npos, stream.error().message);
+}
+
+BOOST_AUTO_TEST_CASE(an_interrupt_ends_a_read_blocked_on_a_silent_stream) {
+  ScriptedResponse response = sse_response("data: one\n\n");
+  response.end = ResponseEnd::go_silent;
+  ReplayServer server({response});
+  HttpInterrupt interrupt;
+  HttpLimits patient;
+  patient.idle = std::chrono::minutes(10);
+  auto stream = HttpStream::open(post_to(server.url()), patient, &interrupt);
+  BOOST_REQUIRE(stream.has_value());
+  BOOST_TEST(**stream->read_line() == "data: one");
+  std::thread interrupter([&] { interrupt.interrupt(); });  // before or during the next read: either ends it
+  auto line = stream->read_line();
+  while (line && *line) line = stream->read_line();  // what was buffered already may still be read
+  interrupter.join();
+  BOOST_REQUIRE(!line.has_value());
+  BOOST_TEST(line.error().message.find("interrupted") != std::string::npos, line.error().message);
+  BOOST_TEST((stream->last_failure() == HttpFailure::broken));
+}
+
+BOOST_AUTO_TEST_CASE(nothing_is_sent_once_interrupted) {
+  ReplayServer server({sse_response("data: never\n\n")});
+  HttpInterrupt interrupt;
+  interrupt.interrupt();
+  auto stream = HttpStream::open(post_to(server.url()), HttpLimits{}, &interrupt);
+  BOOST_REQUIRE(!stream.has_value());
+  BOOST_TEST(server.requests().empty());
+  BOOST_TEST(!interrupt.wait_sent(SteadyClock::now()));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -74,4 +74,26 @@ BOOST_AUTO_TEST_CASE(a_byte_order_mark_ids_and_unknown_fields_are_handled) {
   BOOST_TEST(events[0].data == "y");
 }
 
+BOOST_AUTO_TEST_CASE(the_last_event_id_is_kept_across_events_and_set_by_one_without_data) {
+  SseParser parser;
+  auto events = parse("id: e1\nretry: 500\ndata: \n\ndata: {}\n\nid: e3\n\n", parser);
+  BOOST_REQUIRE(events.size() == 2u);
+  BOOST_TEST(events[0].data.empty());  // a priming event: an id and empty data
+  BOOST_TEST(parser.last_event_id() == "e3");
+  BOOST_REQUIRE(parser.retry().has_value());
+  BOOST_TEST(parser.retry()->count() == 500);
+}
+
+BOOST_AUTO_TEST_CASE(an_id_in_an_event_the_stream_cut_off_does_not_count) {
+  SseParser parser;
+  parse("id: e1\ndata: a\n\nid: e2\ndata: b\n", parser);
+  BOOST_TEST(parser.last_event_id() == "e1");
+}
+
+BOOST_AUTO_TEST_CASE(a_retry_that_is_not_digits_is_ignored) {
+  SseParser parser;
+  parse("retry: 300\n\nretry: soon\n\nretry: -1\n\n", parser);
+  BOOST_TEST(parser.retry()->count() == 300);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -48,4 +48,20 @@ BOOST_AUTO_TEST_CASE(agrees_with_brute_force_on_random_text) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(exact_mode_agrees_with_std_find_on_random_text) {
+  std::mt19937 random(11);
+  const std::string alphabet = "abAB_(x ";
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(random() % 100, ' ');
+    for (char& c : text) c = alphabet[pick(random)];
+    std::string needle(1 + random() % 5, ' ');
+    for (char& c : needle) c = alphabet[pick(random)];
+    const std::size_t from = text.empty() ? 0 : random() % text.size();
+    BOOST_TEST_REQUIRE(CaselessFinder(needle, FinderCase::exact).find(text, from) == text.find(needle, from),
+                       "needle '" << needle << "' in '" << text << "' from " << from);
+  }
+  BOOST_TEST(CaselessFinder("ToDo", FinderCase::exact).find("todo TODO ToDo", 0) == 10u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -127,6 +127,23 @@ void generate_tree(const fs::path& root, int file_count) {
   std::ofstream(root / "secret.txt", std::ios::binary) << "foo secret\n";
   std::ofstream(root / "big.txt", std::ios::binary)
       << random_text(random, false, true) << std::string(300000, 'q') << "\nfoo at the end\n";
+  // Files larger than the built-in search's chunk (128 KiB): matches, context and NUL bytes across its edges.
+  fs::create_directories(root / "chunky");
+  std::string many_lines;
+  while (many_lines.size() < 1500000) many_lines += random_text(random, false, true);
+  std::ofstream(root / "chunky/many_lines.txt", std::ios::binary) << many_lines;
+  std::ofstream(root / "chunky/many_lines_crlf.txt", std::ios::binary)
+      << random_text(random, true, true) << many_lines.substr(0, 400000);
+  std::ofstream(root / "chunky/nul_after_2mb.txt", std::ios::binary)
+      << many_lines << many_lines.substr(0, 600000) << std::string("\0", 1);
+  std::ofstream(root / "chunky/nul_at_the_chunk_edge.txt", std::ios::binary)
+      << many_lines.substr(0, 131072) << std::string("\0", 1) << many_lines.substr(0, 1000);
+  std::ofstream(root / "chunky/nul_just_after_the_edge.txt", std::ios::binary)
+      << many_lines.substr(0, 131073) << std::string("\0", 1);
+  std::ofstream(root / "chunky/long_line_among_matches.txt", std::ios::binary)
+      << many_lines.substr(0, 200000) << "\n"
+      << std::string(500000, 'w') << " foo TODO " << std::string(9000, 'v') << "\n"
+      << many_lines.substr(0, 300000) << "foo without a final newline";
   fs::create_directories(root / "vendor/repo/.git");
   std::ofstream(root / "vendor/repo/.gitignore", std::ios::binary) << "*.md\n";
   fs::create_symlink("big.txt", root / "link.txt");
@@ -222,10 +239,16 @@ BOOST_AUTO_TEST_CASE(every_file_and_line_agrees_for_many_searches) {
                               "a\\.b",
                               "\\[bracket\\]",
                               "late",
-                              "plain [0-9]+$"}) {
+                              "plain [0-9]+$",
+                              "TODO|FIXME|value",
+                              "foo_123|foo|oo_1",
+                              "caf\xc3\xa9|na\xc3\xafve|bar",
+                              "zzz|TODO:",
+                              "|foo"}) {
     requests.push_back(request_for(pattern));
   }
-  for (const char* pattern : {"todo", "kelvin", "\xcf\x89MEGA", "value", "\xc5\xbf"}) {
+  for (const char* pattern :
+       {"todo", "kelvin", "\xcf\x89MEGA", "value", "\xc5\xbf", "todo|fixme|VALUE", "bar|kelvin"}) {
     GrepRequest request = request_for(pattern);
     request.case_insensitive = true;
     requests.push_back(request);
@@ -243,7 +266,7 @@ BOOST_AUTO_TEST_CASE(every_file_and_line_agrees_for_many_searches) {
     request.globs = {glob};
     requests.push_back(request);
   }
-  for (const char* path : {"src", "build", "vendor/repo", "big.txt", ".github"}) {
+  for (const char* path : {"src", "build", "vendor/repo", "big.txt", ".github", "chunky/many_lines.txt", "chunky"}) {
     GrepRequest request = request_for("foo");
     request.path = path;
     requests.push_back(request);
@@ -258,6 +281,13 @@ BOOST_AUTO_TEST_CASE(every_file_and_line_agrees_for_many_searches) {
   GrepRequest capped = request_for("foo");
   capped.max_results = 7;
   requests.push_back(capped);
+  for (int lines : {1, 7, 50}) {  // context kept across the chunk's edge
+    GrepRequest request = request_for("TODO|FIXME");
+    request.path = "chunky";
+    request.before = lines;
+    request.after = lines;
+    requests.push_back(request);
+  }
 
   std::size_t files_compared = 0;
   for (const GrepRequest& request : requests) {

@@ -63,4 +63,13 @@ std::vector<pid_t> pids_in(const std::string& output) {
   return pids;
 }
 
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds patience) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
 }  // namespace agent_run::test

@@ -3,6 +3,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,10 @@ std::size_t open_descriptor_count();
 
 /// The pids printed one per line in `output` (other lines are skipped).
 std::vector<pid_t> pids_in(const std::string& output);
+
+/// Waits until `condition` holds, looking every 10 ms for at most `patience`: for events nothing
+/// offers a wait for (a logging message arrived, a process is gone). The patience is far longer
+/// than the event needs, so a loaded machine does not fail the test.
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds patience = std::chrono::seconds(60));
 
 }  // namespace agent_run::test

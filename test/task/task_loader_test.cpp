@@ -169,17 +169,18 @@ BOOST_AUTO_TEST_CASE(a_misspelt_required_key_gets_a_suggestion_and_no_second_mes
 BOOST_AUTO_TEST_CASE(a_missing_prompt_is_reported_beside_other_problems) {
   BOOST_TEST(
       error_of("mcp_servers: {}\nfrobnicate: 1\n") ==
-      "tasks/x.yaml:1:1: 'mcp_servers' is not supported yet\n"
       "tasks/x.yaml:1:1: missing required key 'prompt'\n"
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, checks, repeat, script, commit, answers, sandbox, secrets, web_search)");
+      "limits, tools, policy, diagnostics, mcp_servers, checks, repeat, script, commit, answers, sandbox, secrets, "
+      "web_search)");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_key_far_from_any_lists_the_known_keys) {
   BOOST_TEST(
       error_of("prompt: p\nfrobnicate: 1\n") ==
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
-      "limits, tools, policy, diagnostics, checks, repeat, script, commit, answers, sandbox, secrets, web_search)");
+      "limits, tools, policy, diagnostics, mcp_servers, checks, repeat, script, commit, answers, sandbox, secrets, "
+      "web_search)");
 }
 
 BOOST_AUTO_TEST_CASE(wrong_types_are_errors_naming_the_value) {
@@ -243,16 +244,21 @@ BOOST_AUTO_TEST_CASE(every_problem_in_a_file_is_reported_in_file_order) {
              "tasks/x.yaml:5:9: 'limits.time' is not a duration: '15 minutes' (use 90s, 15m or 1h)\n"
              "tasks/x.yaml:6:9: unknown tool 'gerp' (did you mean 'grep'?)\n"
              "tasks/x.yaml:6:21: 'mcp__x' is not a tool name: MCP tools are written mcp__SERVER__TOOL\n"
-             "tasks/x.yaml:7:1: 'mcp_servers' is not supported yet\n"
              "tasks/x.yaml:8:1: duplicate key 'prompt' (first at 2:1)");
 }
 
-BOOST_AUTO_TEST_CASE(keys_of_later_versions_are_not_supported_yet) {
-  BOOST_TEST(error_of("prompt: p\n"
-                      "mcp_servers:\n  fs: {command: npx}\n"
-                      "answers:\n  - otherwise: fail\n"
-                      "commit: {branch: b}\n"
-                      "sandbox: {network: off}\n") == "tasks/x.yaml:2:1: 'mcp_servers' is not supported yet");
+BOOST_AUTO_TEST_CASE(mcp_servers_are_read_into_the_task_and_their_problems_reported_with_the_rest) {
+  auto task =
+      load_task("prompt: p\nmcp_servers:\n  fs: {command: npx, args: [server, .], required: true}\n", "tasks/x.yaml");
+  BOOST_REQUIRE(task.has_value());
+  BOOST_REQUIRE(task->mcp_servers.size() == 1u);
+  BOOST_TEST(task->mcp_servers[0].name == "fs");
+  BOOST_TEST(task->mcp_servers[0].command == (std::vector<std::string>{"npx", "server", "."}));
+  BOOST_TEST(task->mcp_servers[0].required);
+  BOOST_TEST(error_of("prompt: p\nmcp_servers:\n  my__fs: {command: npx}\nrepeat: 0\n") ==
+             "tasks/x.yaml:3:3: the MCP server name 'my__fs' starts or ends with '_' or holds '__', so "
+             "mcp__SERVER__TOOL names with it could be read as another server's\n"
+             "tasks/x.yaml:4:9: 'repeat' must be a positive integer, got '0'");
 }
 
 BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {

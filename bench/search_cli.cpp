@@ -1,0 +1,78 @@
+// search-cli: runs one of the grep tool's search backends, or the glob tool, over a tree as a whole
+// process, printing every result without a cap, so that ci/benchmark.sh can time it and measure its
+// memory against ripgrep run the same way, and compare its output with ripgrep's byte for byte.
+//
+//   search-cli grep builtin|ripgrep TREE PATTERN   prints `path:line:text` per matching line, as
+//                                                   `rg -n --no-heading --sort path` prints it
+//   search-cli glob TREE PATTERN                    prints the glob tool's list, one path a line
+//
+// Not part of ctest's default set beyond the benchmark's smoke test.
+
+#include "search/grep_search.h"
+#include "tools/tool_registry.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+using namespace agent_run;
+
+namespace {
+
+/// Writes each file's lines as ripgrep's no-heading format does, through one big stdio buffer.
+WalkStep print_file(GrepFile&& file) {
+  for (const GrepLine& line : file.lines) {
+    std::fwrite(file.path.data(), 1, file.path.size(), stdout);
+    std::printf(":%lld:", static_cast<long long>(line.number));
+    std::fwrite(line.text.data(), 1, line.text.size(), stdout);
+    std::fputc('\n', stdout);
+  }
+  return WalkStep::go_on;
+}
+
+int grep(const std::string& backend, const std::filesystem::path& tree, const std::string& pattern) {
+  GrepRequest request;
+  request.pattern = pattern;
+  request.max_results = static_cast<std::size_t>(-1) / 2;
+  auto patterns = prepare_patterns(pattern, false);
+  if (!patterns) {
+    std::cerr << "search-cli: " << patterns.error().message << "\n";
+    return 2;
+  }
+  SearchScope scope{tree, std::chrono::steady_clock::now() + std::chrono::hours(1), {"PATH=/usr/bin:/bin"}};
+  Expected<void> done = backend == "builtin"
+                            ? search_builtin(scope, request, *patterns, print_file)
+                            : search_with_ripgrep("/usr/bin/rg", scope, request, *patterns, print_file);
+  if (!done) {
+    std::cerr << "search-cli: " << done.error().message << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+int glob(const std::filesystem::path& tree, const std::string& pattern) {
+  ToolRegistry tools = make_tool_registry(std::nullopt);
+  ToolScope scope;
+  scope.workspace = tree;
+  SessionState session;
+  ToolOutput output = tools.find("glob")->run(Json::object().set("pattern", pattern).set("max_results", 1000000000),
+                                              scope, session, std::chrono::minutes(10));
+  std::fwrite(output.content.data(), 1, output.content.size(), stdout);
+  return output.is_error ? 2 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  static char buffer[1 << 16];
+  std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+  if (argc == 5 && std::strcmp(argv[1], "grep") == 0 &&
+      (std::strcmp(argv[2], "builtin") == 0 || std::strcmp(argv[2], "ripgrep") == 0)) {
+    return grep(argv[2], argv[3], argv[4]);
+  }
+  if (argc == 4 && std::strcmp(argv[1], "glob") == 0) return glob(argv[2], argv[3]);
+  std::cerr << "usage: search-cli grep builtin|ripgrep TREE PATTERN | search-cli glob TREE PATTERN\n";
+  return 2;
+}

@@ -1,0 +1,81 @@
+#include "tools/mcp_tool.h"
+
+#include <algorithm>
+
+namespace agent_run {
+
+namespace {
+
+constexpr std::size_t k_longest_tool_name = 64;
+constexpr const char* k_no_human = "no human in the loop";
+
+std::vector<ImageBlock> images_of(const McpCallResult& result) {
+  std::vector<ImageBlock> images;
+  for (const McpContent& block : result.content) {
+    if (block.kind == McpContentKind::image && !block.dropped && !block.data.empty()) {
+      images.push_back(ImageBlock{block.mime_type, block.data});
+    }
+  }
+  return images;
+}
+
+ElicitationAnswer declined(std::string answered_by, std::string reason) {
+  return ElicitationAnswer{ElicitationAction::decline, nullptr, std::move(answered_by), std::move(reason)};
+}
+
+}  // namespace
+
+McpTool::McpTool(std::string server, McpToolInfo info, McpClient& client)
+    : m_server(std::move(server)), m_info(std::move(info)), m_client(client) {}
+
+ToolSchema McpTool::schema() const {
+  std::string description = m_info.description.empty() ? m_info.title : m_info.description;
+  if (description.empty()) description = "The tool '" + m_info.name + "' of the MCP server '" + m_server + "'.";
+  return ToolSchema{mcp_tool_name(m_server, m_info.name), description, m_info.input_schema};
+}
+
+ToolOutput McpTool::run(const Json& input, const ToolScope&, SessionState&, std::chrono::milliseconds timeout) {
+  McpCallResult result = m_client.call_tool(m_info.name, input, timeout);
+  ToolOutput output;
+  output.content = call_result_text(result);
+  output.is_error = result.is_error;
+  output.images = images_of(result);
+  output.error = result.error;
+  return output;
+}
+
+std::string mcp_tool_name(const std::string& server, const std::string& tool) { return "mcp__" + server + "__" + tool; }
+
+std::optional<std::string> mcp_tool_name_problem(const std::string& server, const std::string& tool) {
+  std::string name = mcp_tool_name(server, tool);
+  bool characters_ok = std::all_of(tool.begin(), tool.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+  if (!characters_ok) return "its name '" + tool + "' holds characters model APIs refuse in tool names";
+  if (name.size() > k_longest_tool_name) {
+    return "'" + name + "' is longer than the " + std::to_string(k_longest_tool_name) + " characters model APIs allow";
+  }
+  return std::nullopt;
+}
+
+ElicitationHandler elicitation_by_answers(const AskUserAnswers& answers) {
+  return [answers](const ElicitationRequest& request) -> ElicitationAnswer {
+    AnswerDecision decision = answer_question(answers, request.message, {});
+    if (decision.answered_by == "rule") {
+      const std::string& choose = answers.rules[static_cast<std::size_t>(decision.rule_index)].choose;
+      std::string by = "rule " + std::to_string(decision.rule_index + 1);
+      auto filled = fill_form(request.requested_schema, choose);
+      if (!filled) return declined(by, "its answer '" + choose + "' does not fit the form: " + filled.error().message);
+      return ElicitationAnswer{ElicitationAction::accept, std::move(*filled), by, ""};
+    }
+    if (answers.otherwise == AnswerFallback::first) {
+      if (auto defaults = form_defaults(request.requested_schema)) {
+        return ElicitationAnswer{ElicitationAction::accept, std::move(*defaults), "first", ""};
+      }
+      return declined("first", std::string(k_no_human) + ", and the form has a required field without a default");
+    }
+    return declined(to_string(answers.otherwise), k_no_human);
+  };
+}
+
+}  // namespace agent_run

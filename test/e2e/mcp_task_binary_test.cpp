@@ -1,0 +1,133 @@
+// A scripted task whose agent calls the tools of a real MCP server (server-everything over stdio),
+// under a policy that allows one of them and denies another: the built binary, end to end.
+#include "base/json.h"
+#include "support/fixtures.h"
+#include "support/mcp_servers.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace agent_run;
+using namespace agent_run::test;
+
+namespace {
+
+constexpr const char* k_policy = R"(version: 1
+unmatched: deny
+rules:
+  - id: echo-and-sum
+    allow: ["mcp__everything__echo", "mcp__everything__get-sum"]
+  - id: no-env
+    deny: mcp__everything__get-env
+    message: the server's environment is off limits
+)";
+
+/// The `mcp_servers:` entry that runs server-everything over stdio with node.
+std::string everything_entry(const std::string& extra = "") {
+  StdioCommand command = everything_command();
+  std::string args;
+  for (std::size_t i = 1; i < command.argv.size(); ++i) args += (i > 1 ? ", " : "") + Json(command.argv[i]).dump();
+  return "  everything: {command: node, args: [" + args + "]" + extra + "}\n";
+}
+
+std::string mcp_task(const std::string& servers) {
+  return "prompt: Use the server.\npolicy: ../policy.yaml\nmcp_servers:\n" + servers + R"(script:
+  - call: {tool: mcp__everything__echo, input: {message: hello from the task}}
+  - call: {tool: mcp__everything__get-env, input: {}}
+  - call: {tool: mcp__everything__get-sum, input: {a: 2, b: 40}}
+  - say: Done.
+)";
+}
+
+struct Run {
+  CommandResult result;
+  Json attempt;
+  std::string transcript;
+};
+
+Run run_task(const std::string& task) {
+  TempFolder repo;
+  TempFolder out;
+  make_git_repository(repo.path(), {{"README", "mcp\n"}, {"policy.yaml", k_policy}, {"tasks/mcp.yaml", task}});
+  Run run;
+  run.result = run_agent_run({"tasks/mcp.yaml", "--out", out.path().string()}, repo.path());
+  auto report = parse_json(out.read("report.json"));
+  BOOST_REQUIRE_MESSAGE(report.has_value(), run.result.output);
+  run.attempt = report->find("attempts")->as_array().at(0);
+  run.transcript = out.read(run.attempt.get_string("transcript_path"));
+  CommandResult schema = run_shell(
+      "/usr/bin/python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
+          " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
+      out.path());
+  BOOST_TEST(schema.exit_code == 0, schema.output);
+  return run;
+}
+
+const Json& call_named(const Json& attempt, const std::string& name) {
+  for (const Json& call : attempt.find("tool_calls")->as_array()) {
+    if (call.get_string("name") == name) return call;
+  }
+  BOOST_FAIL("no call of " + name);
+  return attempt;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(mcp_task_binary)
+
+BOOST_AUTO_TEST_CASE(the_agent_calls_an_allowed_mcp_tool_and_is_denied_another) {
+  Run run = run_task(mcp_task(everything_entry()));
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 0);
+  BOOST_TEST(run.attempt.get_string("outcome") == "passed");
+
+  const Json& echo = call_named(run.attempt, "mcp__everything__echo");
+  BOOST_TEST(echo.get_string("decision") == "allowed");
+  BOOST_TEST(echo.get_string("rule_id") == "echo-and-sum");
+  BOOST_TEST(echo.find("mcp")->get_string("server") == "everything");
+  BOOST_TEST(echo.find("mcp")->get_string("tool") == "echo");
+  BOOST_TEST(echo.find("result_bytes")->as_int() ==
+             static_cast<long long>(std::string("Echo: hello from the task").size()));
+  BOOST_TEST(run.transcript.find("Echo: hello from the task") != std::string::npos);
+
+  const Json& env = call_named(run.attempt, "mcp__everything__get-env");
+  BOOST_TEST(env.get_string("decision") == "denied");
+  BOOST_TEST(env.get_string("rule_id") == "no-env");
+  BOOST_TEST(run.transcript.find("the server's environment is off limits") != std::string::npos);
+  BOOST_TEST(run.transcript.find("\"PATH\"") == std::string::npos);  // get-env never ran
+
+  BOOST_TEST(run.transcript.find("The sum of 2 and 40 is 42.") != std::string::npos);
+
+  const Json& server = run.attempt.find("mcp_servers")->as_array().at(0);
+  BOOST_TEST(server.get_string("name") == "everything");
+  BOOST_TEST(server.get_string("status") == "connected");
+  BOOST_TEST(server.get_string("transport") == "stdio");
+  BOOST_TEST(server.get_string("server_name") == "mcp-servers/everything");
+  BOOST_TEST(server.get_string("protocol_version") == "2025-11-25");
+  // Closing its stdin ends it; server-everything, given roots, waits on timers and is ended by SIGTERM.
+  std::string ending = server.get_string("ending");
+  BOOST_TEST((ending == "exited with code 0" || ending == "was killed by signal 15 (Terminated)"), ending);
+  bool offered = false;
+  for (const Json& tool : server.find("tools")->as_array()) offered |= tool.as_string() == "mcp__everything__echo";
+  BOOST_TEST(offered);
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_cannot_start_leaves_its_tools_out_and_says_why) {
+  Run run = run_task(mcp_task("  everything: {command: no-such-mcp-server-xyz}\n"));
+  BOOST_TEST(run.attempt.get_string("outcome") == "passed");  // the attempt goes on without the server
+  const Json& server = run.attempt.find("mcp_servers")->as_array().at(0);
+  BOOST_TEST(server.get_string("status") == "failed");
+  BOOST_TEST(server.get_string("error").find("not found on PATH") != std::string::npos, server.get_string("error"));
+  BOOST_TEST(run.transcript.find("There is no tool named 'mcp__everything__echo'") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_required_server_that_cannot_start_makes_the_attempt_an_error) {
+  Run run = run_task(mcp_task("  everything: {command: no-such-mcp-server-xyz, required: true}\n"));
+  BOOST_TEST(run.result.exit_code == 3);
+  BOOST_TEST(run.attempt.get_string("outcome") == "error");
+  BOOST_TEST(run.attempt.get_string("outcome_type") == "mcp.unavailable");
+  BOOST_TEST(run.attempt.get_string("message").find("required MCP server 'everything'") != std::string::npos,
+             run.attempt.get_string("message"));
+  BOOST_TEST(run.attempt.find("tool_calls")->as_array().empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
