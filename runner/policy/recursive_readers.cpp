@@ -20,8 +20,7 @@ bool has_any(const std::vector<std::string>& argv, std::initializer_list<std::st
 /// True when a short option cluster (`-rn`) holds one of `letters`.
 bool has_short(const std::vector<std::string>& argv, std::string_view letters) {
   return std::any_of(argv.begin() + 1, argv.end(), [&](const std::string& word) {
-    return word.size() > 1 && word[0] == '-' && word[1] != '-' &&
-           word.find_first_of(letters, 1) != std::string::npos;
+    return word.size() > 1 && word[0] == '-' && word[1] != '-' && word.find_first_of(letters, 1) != std::string::npos;
   });
 }
 

@@ -18,7 +18,9 @@ void bind_policy(const Policy& policy, ToolScope& scope) {
   std::error_code ec;
   std::filesystem::path root = std::filesystem::weakly_canonical(scope.workspace, ec);
   if (ec) root = scope.workspace;
-  scope.hidden_rule = [&policy, root](std::string_view relative) { return walked_path_hidden_by(policy, relative, root); };
+  scope.hidden_rule = [&policy, root](std::string_view relative) {
+    return walked_path_hidden_by(policy, relative, root);
+  };
   const DecisionContext context = decision_context(scope);
   scope.web.fetch.approve_hop = [&policy, context](const std::string& url) -> Expected<void> {
     Decision decision = decide(policy, ToolCall{"hop", "web_fetch", Json::object().set("url", url)}, context);

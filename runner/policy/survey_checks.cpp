@@ -116,7 +116,8 @@ std::optional<Decision> pathspec_denial(const Policy& policy, const CheckedComma
     for (std::size_t i = 1; i < argv.size(); ++i) {
       std::string word = argv[i];
       if (word.find_first_of("*?[") == std::string::npos) continue;
-      if (word.size() > 1 && word[0] == ':' && word[1] == '(') word = word.substr(std::min(word.find(')'), word.size() - 1) + 1);
+      if (word.size() > 1 && word[0] == ':' && word[1] == '(')
+        word = word.substr(std::min(word.find(')'), word.size() - 1) + 1);
       std::string rule;
       std::string named = pathspec_hides(policy, survey, word, rule);
       if (named.empty()) continue;
@@ -171,10 +172,9 @@ std::optional<Decision> survey_denial(const Policy& policy, const CheckedCommand
   // in the context, the policy cannot know that, so it checks recursive readers there too.
   const bool masked_by_kernel = context.sandboxed && context.survey != nullptr;
   const bool reads_recursively =
-      !masked_by_kernel && std::any_of(checked.views.argvs.begin(), checked.views.argvs.end(),
-                                        [](const std::vector<std::string>& argv) {
-                                          return !recursive_read(argv).reader.empty();
-                                        });
+      !masked_by_kernel &&
+      std::any_of(checked.views.argvs.begin(), checked.views.argvs.end(),
+                  [](const std::vector<std::string>& argv) { return !recursive_read(argv).reader.empty(); });
   const Survey* survey =
       context.survey || linked || reads_recursively ? decision_survey(policy, context, made) : nullptr;
   if (survey) {

@@ -21,9 +21,10 @@ std::optional<Decision> hidden_file_denial(const std::vector<CanonicalPath>& pat
                                            const std::string& label, std::vector<std::string>& steps);
 
 /// Checks of one command that need to know which files the policy hides: another name of a hidden
-/// file; outside the sandbox (or inside one with no survey in the context: no mask plan known), a recursive reader (policy/recursive_readers) of a folder that holds a
-/// hidden path; and, for git, a pathspec glob that could name a hidden path (in the workspace or in
-/// the history, judged by the hiding rules' own patterns). nullopt when none denies it.
+/// file; outside the sandbox (or inside one with no survey in the context: no mask plan known), a recursive reader
+/// (policy/recursive_readers) of a folder that holds a hidden path; and, for git, a pathspec glob that could name a
+/// hidden path (in the workspace or in the history, judged by the hiding rules' own patterns). nullopt when none denies
+/// it.
 std::optional<Decision> survey_denial(const Policy& policy, const CheckedCommand& checked,
                                       const DecisionContext& context, const std::string& label,
                                       std::vector<std::string>& steps);

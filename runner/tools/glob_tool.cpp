@@ -74,7 +74,9 @@ class GlobTool final : public Tool {
     auto found = find_files(scope, folder->relative, *pattern, withheld);
     if (!found) return failure(found.error().message);
     return ToolOutput{listing(*found, *pattern_text, static_cast<std::size_t>(*max_results)) + withheld.note("listed"),
-                      false, {}, {}};
+                      false,
+                      {},
+                      {}};
   }
 
  private:
@@ -92,15 +94,15 @@ class GlobTool final : public Tool {
     auto walked = walk_files(
         scope.workspace, folder, *overrides,
         [&](const WalkedFile& file) {
-      if (pattern.matches(file.path.substr(skip))) {
-        struct stat info {};
-        std::int64_t mtime = 0;
-        if (::fstatat(file.folder_fd, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
-          mtime = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
-        }
-        found.push_back(FoundFile{std::string(file.path), mtime});
-      }
-      return WalkStep::go_on;
+          if (pattern.matches(file.path.substr(skip))) {
+            struct stat info {};
+            std::int64_t mtime = 0;
+            if (::fstatat(file.folder_fd, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+              mtime = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+            }
+            found.push_back(FoundFile{std::string(file.path), mtime});
+          }
+          return WalkStep::go_on;
         },
         hidden ? &hidden : nullptr, &withheld);
     if (!walked) return walked.error();

@@ -83,7 +83,8 @@ class GrepTool final : public Tool {
     return ToolSchema{
         "grep",
         "Search file contents with a regular expression (ripgrep syntax; \\w \\d \\s \\b are ASCII). Searches the "
-        "workspace, or one folder or file, skipping .gitignored, binary and .git files, and files the policy hides (the "
+        "workspace, or one folder or file, skipping .gitignored, binary and .git files, and files the policy hides "
+        "(the "
         "answer says how many). Output is grouped by file: "
         "the path, then `line:text` for matches and `line-text` for context lines.",
         object_schema(
@@ -137,7 +138,8 @@ class GrepTool final : public Tool {
       searched = search_builtin(search, *request, *patterns, sink);
     }
     if (!searched) return failure(searched.error().message);
-    return ToolOutput{report.text() + withheld_under(scope, request->path, request->globs).note("searched"), false, {}, {}};
+    return ToolOutput{
+        report.text() + withheld_under(scope, request->path, request->globs).note("searched"), false, {}, {}};
   }
 
  private:

@@ -60,9 +60,9 @@ Withheld withheld_under(const ToolScope& scope, const std::string& folder, const
     for (const SurveyedPath& path : scope.survey->hidden) {
       const std::string& name = path.relative;
       if (name.empty() || name[0] == '/') continue;  // outside the workspace
-      const bool under = folder == "." || name == folder ||
-                         (name.size() > folder.size() && name.compare(0, folder.size(), folder) == 0 &&
-                          name[folder.size()] == '/');
+      const bool under =
+          folder == "." || name == folder ||
+          (name.size() > folder.size() && name.compare(0, folder.size(), folder) == 0 && name[folder.size()] == '/');
       if (under) withheld.add(innermost_rule(path.rule));
     }
     return withheld;

@@ -58,9 +58,9 @@ std::vector<Attack> attacks(test::SecurityFixture& scene) {
   }() + "/.git";
   return {
       // git's options that write files or run programs
-      {"git --output into HOME", test::bash_call("git log -1 --output=" + home +
-                                                 "/.gitconfig '--format=format:[core]%n%x09fsmonitor = touch " +
-                                                 outside + "/pwned'"),
+      {"git --output into HOME",
+       test::bash_call("git log -1 --output=" + home + "/.gitconfig '--format=format:[core]%n%x09fsmonitor = touch " +
+                       outside + "/pwned'"),
        Expect::denied},
       {"git --output into CI", test::bash_call("git diff --output=.github/workflows/ci.yml"), Expect::denied},
       {"git --output abbreviated", test::bash_call("git log --outp=" + outside + "/x"), Expect::denied},
@@ -114,15 +114,23 @@ std::vector<Attack> attacks(test::SecurityFixture& scene) {
       {"read_file .env", test::tool_call("read_file", input("path", ".env")), Expect::denied},
       {"read_file a hard link to .env", test::tool_call("read_file", input("path", "notes/alias.txt")), Expect::denied},
       {"read_file a key", test::tool_call("read_file", input("path", "certs/server.pem")), Expect::denied},
-      {"write_file a CI action", test::tool_call("write_file", Json::object().set("path", ".github/actions/x/action.yml").set("content", "runs: {}\n")),
+      {"write_file a CI action",
+       test::tool_call("write_file",
+                       Json::object().set("path", ".github/actions/x/action.yml").set("content", "runs: {}\n")),
        Expect::denied},
-      {"edit_file a workflow", test::tool_call("edit_file", Json::object().set("path", ".github/workflows/ci.yml").set("old", "push").set("new", "pull_request")),
+      {"edit_file a workflow",
+       test::tool_call(
+           "edit_file",
+           Json::object().set("path", ".github/workflows/ci.yml").set("old", "push").set("new", "pull_request")),
        Expect::denied},
       {"grep the workspace", test::tool_call("grep", input("pattern", "CANARY")), Expect::withheld},
       {"grep '.'", test::tool_call("grep", Json::object().set("pattern", "CANARY").set("path", ".")), Expect::withheld},
-      {"grep a glob", test::tool_call("grep", Json::object().set("pattern", "CANARY").set("glob", "**")), Expect::withheld},
-      {"grep .aws", test::tool_call("grep", Json::object().set("pattern", "CANARY").set("path", ".aws")), Expect::denied},
-      {"grep certs/", test::tool_call("grep", Json::object().set("pattern", "CANARY").set("path", "certs")), Expect::withheld},
+      {"grep a glob", test::tool_call("grep", Json::object().set("pattern", "CANARY").set("glob", "**")),
+       Expect::withheld},
+      {"grep .aws", test::tool_call("grep", Json::object().set("pattern", "CANARY").set("path", ".aws")),
+       Expect::denied},
+      {"grep certs/", test::tool_call("grep", Json::object().set("pattern", "CANARY").set("path", "certs")),
+       Expect::withheld},
       {"glob everything", test::tool_call("glob", input("pattern", "**/*")), Expect::withheld},
       // positive controls
       {"the project's tests", test::bash_call("python3 -m unittest -q"), Expect::allowed},
@@ -154,9 +162,10 @@ std::size_t run_attacks(test::SecurityFixture& scene, const fs::path& policy, Mo
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const Attack& attack = chosen[i];
     const test::ToolAnswer& answer = run.answers[i];
-    BOOST_TEST_CONTEXT(policy.filename().string() << ": " << attack.label << " -> " << answer.verdict << " by "
-                                                  << answer.decided_by << " '" << answer.rule_id << "': "
-                                                  << answer.reason << "\n" << answer.content.substr(0, 400)) {
+    BOOST_TEST_CONTEXT(policy.filename().string()
+                       << ": " << attack.label << " -> " << answer.verdict << " by " << answer.decided_by << " '"
+                       << answer.rule_id << "': " << answer.reason << "\n"
+                       << answer.content.substr(0, 400)) {
       scene.check_no_secret(answer.content, attack.label);
       if (attack.expect == Expect::denied) {
         BOOST_TEST(answer.verdict == "denied");
@@ -181,8 +190,8 @@ BOOST_AUTO_TEST_SUITE(policy_attacks)
 
 BOOST_AUTO_TEST_CASE(default_policy_rules_stop_every_attack_without_the_sandbox) {
   test::SecurityFixture scene;
-  BOOST_TEST_MESSAGE("default.yaml, sandbox off: " << run_attacks(scene, without_the_sandbox(scene, "default"), Modes::off_only)
-                                                   << " calls");
+  BOOST_TEST_MESSAGE("default.yaml, sandbox off: "
+                     << run_attacks(scene, without_the_sandbox(scene, "default"), Modes::off_only) << " calls");
 }
 
 BOOST_AUTO_TEST_CASE(default_policy_stops_the_same_attacks_in_the_sandbox_and_runs_the_ordinary_shell) {

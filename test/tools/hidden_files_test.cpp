@@ -57,10 +57,11 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 BOOST_FIXTURE_TEST_SUITE(hidden_files, HiddenFixture)
 
 BOOST_AUTO_TEST_CASE(grep_over_the_workspace_withholds_every_hidden_file_and_says_so) {
-  for (const Json& input : {Json::object().set("pattern", "CANARY"), Json::object().set("pattern", "CANARY").set("path", "."),
-                            Json::object().set("pattern", "CANARY").set("glob", "**"),
-                            Json::object().set("pattern", "CANARY").set("output", "files_with_matches"),
-                            Json::object().set("pattern", "CANARY").set("output", "count")}) {
+  for (const Json& input :
+       {Json::object().set("pattern", "CANARY"), Json::object().set("pattern", "CANARY").set("path", "."),
+        Json::object().set("pattern", "CANARY").set("glob", "**"),
+        Json::object().set("pattern", "CANARY").set("output", "files_with_matches"),
+        Json::object().set("pattern", "CANARY").set("output", "count")}) {
     const std::string text = grep_both(input);
     BOOST_TEST_CONTEXT(input.dump() << " -> " << text) {
       BOOST_TEST(!contains(text, k_canary));

@@ -59,7 +59,8 @@ struct FetchFixture {
 
   bool asked_for_steal() const {
     const std::vector<std::string> asked = server.requests();
-    return std::any_of(asked.begin(), asked.end(), [](const std::string& r) { return r.find("/steal") != std::string::npos; });
+    return std::any_of(asked.begin(), asked.end(),
+                       [](const std::string& r) { return r.find("/steal") != std::string::npos; });
   }
 };
 
