@@ -167,9 +167,11 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   if (settings.keep == KeepWorkspace::yes && !options.quiet) {
     context.out << "workspaces kept in " << scratch->path().string() << "\n";
   }
-  if (!finished) {
-    context.err << "agent-run: " << finished.error().message << "\n";
-    return static_cast<int>(ExitCode::invalid);
+  if (!finished) {  // the reports could not be written (a full disk, say): the last one written stays
+    context.err << "agent-run: cannot write the reports: " << finished.error().message
+                << "\nagent-run: " << (reports.root() / "report.json").string()
+                << " holds what was written before; free some space and run again with --resume\n";
+    return static_cast<int>(ExitCode::not_judged);
   }
   if (cancellation.cancelled()) return exit_code_for_signal(cancellation.signal());
   return static_cast<int>(exit_code_for(*finished));

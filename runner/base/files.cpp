@@ -34,21 +34,30 @@ Expected<void> write_file_atomically(const std::filesystem::path& path, std::str
   if (fd < 0) {
     return make_error(path.string() + ": cannot create a temporary file: " + std::strerror(errno));
   }
+  auto fail = [&](const char* what, int error) {
+    ::unlink(name.data());
+    return make_error(path.string() + ": " + what + ": " + std::strerror(error));
+  };
   std::size_t written = 0;
   while (written < content.size()) {
     ssize_t n = ::write(fd, content.data() + written, content.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      std::string reason = std::strerror(errno);
+      int error = n < 0 ? errno : ENOSPC;  // a write that writes nothing: the disk is full
       ::close(fd);
-      ::unlink(name.data());
-      return make_error(path.string() + ": cannot write: " + reason);
+      return fail("cannot write", error);
     }
     written += static_cast<std::size_t>(n);
   }
   ::fchmod(fd, 0644);
-  ::fsync(fd);
-  ::close(fd);
+  // Some file systems report a full disk or an I/O error only here: the file must not replace
+  // the last good one unless it is all on disk.
+  if (::fsync(fd) != 0 && errno != EINVAL) {  // EINVAL: a file system that cannot sync, nothing lost
+    int error = errno;
+    ::close(fd);
+    return fail("cannot write", error);
+  }
+  if (::close(fd) != 0) return fail("cannot write", errno);
   if (::rename(name.data(), path.c_str()) != 0) {
     std::string reason = std::strerror(errno);
     ::unlink(name.data());

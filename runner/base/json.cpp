@@ -85,6 +85,7 @@ void append_number(std::string& out, double value) {
     out += "null";
     return;
   }
+  if (value == 0) value = 0.0;  // -0.0 would be "-0", which reads back as the integer 0 and writes "0"
   char buffer[32];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
   out.append(buffer, ec == std::errc() ? end : buffer);

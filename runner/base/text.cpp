@@ -186,4 +186,21 @@ std::size_t count_lines(std::string_view text) {
   return lines;
 }
 
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : repair_utf8(text)) {
+    unsigned char byte = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (byte < 0x20 || byte == 0x7F) {
+      const char* digits = "0123456789ABCDEF";
+      out += "\\x";
+      out += digits[byte >> 4];
+      out += digits[byte & 0xF];
+    } else out += c;
+  }
+  return out;
+}
+
 }  // namespace agent_run

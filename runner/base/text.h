@@ -48,4 +48,8 @@ bool is_identifier(std::string_view text);
 /// Number of lines, counting a last line without a newline.
 std::size_t count_lines(std::string_view text);
 
+/// `text` on one line, for a message that quotes outside input: newline, carriage return and tab
+/// as `\n`, `\r` and `\t`, other control characters and DEL as `\xHH`, invalid UTF-8 repaired.
+std::string one_line(std::string_view text);
+
 }  // namespace agent_run

@@ -346,7 +346,7 @@ Error YamlChecker::error() const {
   std::vector<std::string> lines;
   for (const YamlProblem& problem : sorted) {
     lines.push_back(m_file + ":" + std::to_string(problem.mark.line) + ":" + std::to_string(problem.mark.column) +
-                    ": " + problem.message);
+                    ": " + one_line(problem.message));  // a key or value quoted in it may span lines
   }
   return make_error(join(lines, "\n"));
 }

@@ -53,6 +53,11 @@ void ServerPool::report_failure(LanguageServer* server) {
   }
 }
 
+LanguageServer* ServerPool::running(const std::string& server, const std::filesystem::path& root) const {
+  auto found = m_servers.find(Key{server, root.string()});
+  return found == m_servers.end() ? nullptr : found->second.server.get();
+}
+
 std::optional<SteadyClock::time_point> ServerPool::cooldown_until(const std::string& server,
                                                                   const std::filesystem::path& root) const {
   auto found = m_cooldowns.find(Key{server, root.string()});

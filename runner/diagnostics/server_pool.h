@@ -44,6 +44,9 @@ class ServerPool {
                                     const std::vector<std::string>& environment);
   /// Stops a server that failed (died, garbage, no answer to initialize) and starts its cooldown.
   void report_failure(LanguageServer* server);
+  /// The live server of (`server`, `root`), if any, as it is: neither its failure nor its use is
+  /// recorded (tests wait on it).
+  LanguageServer* running(const std::string& server, const std::filesystem::path& root) const;
   /// When the cooldown of (`server`, `root`) ends, if it is on one.
   std::optional<std::chrono::steady_clock::time_point> cooldown_until(const std::string& server,
                                                                       const std::filesystem::path& root) const;

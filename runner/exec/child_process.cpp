@@ -1,5 +1,6 @@
 #include "exec/child_process.h"
 
+#include "exec/own_children.h"
 #include "exec/process_group.h"
 
 #include <fcntl.h>
@@ -109,8 +110,12 @@ Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv,
   std::string path = program->string();
   std::vector<char*> args = c_strings(argv);
   std::vector<char*> envp = c_strings(environment);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attributes, args.data(), envp.data());
+  int rc = 0;
+  pid_t pid = spawn_own_child([&] {
+    pid_t spawned = -1;
+    rc = ::posix_spawn(&spawned, path.c_str(), &actions, &attributes, args.data(), envp.data());
+    return rc == 0 ? spawned : -1;
+  });
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc != 0) return make_error("cannot run '" + argv.front() + "': " + std::strerror(rc));
@@ -209,6 +214,7 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
     }
     if (rc < 0 && errno == ECHILD) {  // someone else reaped it
       m_reaped = true;
+      forget_own_child(m_pid);
       return true;
     }
     if (std::chrono::steady_clock::now() >= deadline) return false;
@@ -241,6 +247,7 @@ void ChildProcess::reap() {
   }
   if (done == m_pid) m_status = status;
   m_reaped = true;
+  forget_own_child(m_pid);
 }
 
 std::string ChildProcess::exit_description() const {

@@ -1,5 +1,7 @@
 #include "exec/process_group.h"
 
+#include "exec/own_children.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -52,11 +54,11 @@ std::vector<pid_t> list_pids() {
   return pids;
 }
 
-/// Reaps `pid` if it is a zombie child of the runner; true when it was reaped.
+/// Reaps `pid` if it is a zombie child of the runner that its spawner does not wait for (an
+/// orphan re-parented to the runner); true when it was reaped.
 bool reap_if_own_zombie(const ProcessInfo& info) {
   if (info.state != 'Z' || info.parent != ::getpid()) return false;
-  int status = 0;
-  return ::waitpid(info.pid, &status, WNOHANG) == info.pid;
+  return reap_if_orphan(info.pid);
 }
 
 bool contains(const std::vector<pid_t>& pids, pid_t pid) {

@@ -1,5 +1,7 @@
 #include "exec/process_table.h"
 
+#include "exec/own_children.h"
+
 #include "base/cancellation.h"
 #include "exec/process_group.h"
 
@@ -113,6 +115,7 @@ void ProcessTable::note_escapes() {
     if (!in_background) remember_escape(pid);
   }
   m_unreaped = reap_zombies_of(m_unreaped, m_sessions);
+  reap_orphans();  // escapes that died before they could be noted: no marker can be read from a zombie
 }
 
 /// Notes an escaped process and the session it made: when the session's leader was the middle of a
@@ -144,6 +147,7 @@ ProcessTableSummary ProcessTable::stop_everything() {
     m_killed.push_back(EscapedProcess{pid, m_escapes.count(pid) ? m_escapes[pid] : ""});
   }
   m_unreaped = reap_zombies_of(m_unreaped, m_sessions);
+  reap_orphans();
   ProcessTableSummary summary;
   for (const auto& process : m_background) {
     summary.background.push_back(BackgroundSummary{process->handle(), process->command(), process->pid(),

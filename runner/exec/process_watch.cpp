@@ -1,5 +1,7 @@
 #include "exec/process_watch.h"
 
+#include "exec/own_children.h"
+
 #include "base/cancellation.h"
 #include "exec/process_group.h"
 
@@ -136,6 +138,7 @@ void ProcessWatch::check_exited() {
 void ProcessWatch::reap() {
   while (::waitpid(m_pid, &m_status, 0) < 0 && errno == EINTR) {
   }
+  forget_own_child(m_pid);
   m_exited = true;
 }
 

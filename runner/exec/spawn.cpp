@@ -1,5 +1,7 @@
 #include "exec/spawn.h"
 
+#include "exec/own_children.h"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <unistd.h>
@@ -67,8 +69,13 @@ Expected<SpawnedProcess> spawn_in_new_session(const ProcessSpec& spec) {
 
   std::vector<char*> argv = c_strings(spec.argv);
   std::vector<char*> envp = spec.environment ? c_strings(*spec.environment) : std::vector<char*>{};
-  pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), spec.environment ? envp.data() : environ);
+  int rc = 0;
+  pid_t pid = spawn_own_child([&] {
+    pid_t spawned = -1;
+    rc =
+        ::posix_spawnp(&spawned, argv[0], &actions, &attributes, argv.data(), spec.environment ? envp.data() : environ);
+    return rc == 0 ? spawned : -1;
+  });
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc != 0) return make_error("cannot run '" + program + "': " + std::strerror(rc));

@@ -43,6 +43,12 @@ Expected<WebUrl> read_authority(std::string_view authority, WebUrl target, std::
   target.host = to_lower(host);
   if (target.host.size() > 1 && target.host.back() == '.' && target.host[0] != '[') target.host.pop_back();
   if (target.host.empty()) return make_error("the URL '" + shown + "' has no host");
+  if (target.host[0] != '[' &&
+      (target.host[0] == '.' || target.host.back() == '.' || target.host.find("..") != std::string::npos)) {
+    // `a..b`, `.a` and `a..` name no host; `a..` would read as `a.` here and as `a` everywhere else
+    return make_error("the URL '" + shown +
+                      "' has a host with an empty label ('..' or a leading or second trailing dot)");
+  }
   if (target.host[0] != '[' && !std::all_of(target.host.begin(), target.host.end(), is_host_char)) {
     return make_error("the URL '" + shown +
                       "' has a host with characters other than letters, digits, '-' and '.' "

@@ -142,10 +142,10 @@ EditDiagnostics read_edit_diagnostics(FieldReader& in, const Json& json, const s
   in.read(json, "checker_kind", path, diagnostics.checker_kind);
   in.read(json, "status", path, diagnostics.status);
   in.read(json, "note", path, diagnostics.note);
-  for (auto [key, list] :
-       {std::pair{"problems", &diagnostics.problems}, std::pair{"introduced", &diagnostics.introduced},
-        std::pair{"resolved", &diagnostics.resolved}}) {
-    in.for_each(json, key, path,
+  for (auto field : {std::pair{"problems", &diagnostics.problems}, std::pair{"introduced", &diagnostics.introduced},
+                     std::pair{"resolved", &diagnostics.resolved}}) {
+    std::vector<Problem>* list = field.second;  // a named variable: clang 14 cannot capture a structured binding
+    in.for_each(json, field.first, path,
                 [&](const Json& item, const std::string& at) { list->push_back(read_problem(in, item, at)); });
   }
   in.read(json, "compared", path, diagnostics.compared);

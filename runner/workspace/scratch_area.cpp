@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -43,8 +44,18 @@ int try_lock(const fs::path& folder, int open_flags) {
 
 std::string name_of_marker(const fs::path& folder) { return "AGENT_RUN_SCRATCH=" + folder.string(); }
 
+/// Whether `label` (from a dead run's manifest) is one folder name of the kind agent-run makes.
+bool is_plain_label(const std::string& label) {
+  return !label.empty() && label[0] != '.' && std::all_of(label.begin(), label.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+}
+
 /// Undoes a worktree's bookkeeping and branch in its source repository (each step best effort:
-/// a run killed half way through making or removing it leaves only some of them).
+/// a run killed half way through making or removing it leaves only some of them). The names carry
+/// the dead run's own label, so what is found under them is the dead run's to remove: bookkeeping
+/// git cannot prune (killed before its HEAD was written) and the lock it held on its branch
+/// (killed while libgit2 rewrote the ref), which would refuse the branch's deletion for good.
 void undo_worktree(const fs::path& source, const std::string& label, StaleCleanup& cleanup) {
   auto repository = GitRepository::open(source);
   if (!repository) {
@@ -52,11 +63,17 @@ void undo_worktree(const fs::path& source, const std::string& label, StaleCleanu
     return;
   }
   std::string worktree = k_worktree_prefix + label;
+  std::string branch = k_branch_prefix + label;
   auto names = repository->worktree_names();
   if (names && std::find(names->begin(), names->end(), worktree) != names->end()) {
     if (auto pruned = repository->prune_worktree(worktree); !pruned) cleanup.problems.push_back(pruned.error().message);
   }
-  (void)repository->delete_branch(k_branch_prefix + label);  // absent when it was never made
+  if (is_plain_label(label)) {  // a label that could climb out of the repository's folders is never used as a path
+    std::error_code ec;
+    fs::remove_all(repository->common_folder() / "worktrees" / worktree, ec);
+    fs::remove(repository->common_folder() / "refs" / "heads" / (branch + ".lock"), ec);
+  }
+  (void)repository->delete_branch(branch);  // absent when it was never made
 }
 
 /// Undoes one workspace holder of a dead run, guided by its manifest, and removes it.

@@ -97,6 +97,8 @@ BOOST_AUTO_TEST_CASE(integers_stay_exact_and_other_numbers_are_doubles) {
   BOOST_TEST(parsed(Json(0.1).dump()).as_double() == 0.1);
   BOOST_TEST(Json(1.0).dump() == "1");                // a whole double is written as an integer...
   BOOST_TEST(parsed(Json(1.0).dump()).is_integer());  // ...and reads back as one of the same value
+  BOOST_TEST(parsed("-0e-1").dump() == "0");  // negative zero is written as 0, so a second write is the same
+  BOOST_TEST(parsed(parsed("-0.0").dump()).dump() == "0");
   BOOST_TEST(Json(std::nan("")).dump() == "null");    // JSON has no NaN or infinity
   BOOST_TEST(Json(std::numeric_limits<double>::infinity()).dump() == "null");
 }

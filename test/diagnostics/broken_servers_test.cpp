@@ -1,11 +1,13 @@
+#include "diagnostics/languages.h"
 #include "diagnostics/model_text.h"
 #include "diagnostics_fixture.h"
 #include "exec/process.h"
+#include "support/process_probes.h"
+#include "support/waiting.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <csignal>
-#include <thread>
 
 using namespace agent_run;
 using namespace agent_run::test;
@@ -54,34 +56,73 @@ while True:
 )";
 
 /// A workspace with one Python file and a shelf holding pyflakes and a fake pyright-langserver.
+/// The budget is generous and nearly all of it is the linter's reserve: a broken server is given
+/// up as fast as with the defaults, and the linter that answers instead has all the time a loaded
+/// machine needs (the two-second cap has its own test below).
 struct BrokenServerFixture {
   ToolShelf shelf{{"pyflakes3"}};
   TempFolder workspace;
-  DiagnosticsSettings settings;
+  DiagnosticsSettings settings = generous_budget();
   BrokenServerFixture() {
     workspace.write("app.py", "import os\n\nprint(os.getcwd())\n");
-    settings.initialize_timeout = 1s;
+    settings.linter_reserve = settings.budget - 500ms;
+    settings.initialize_timeout = k_patience;  // a slow start is not a failure here (one test sets 1 s)
     settings.cooldown = std::chrono::minutes(5);
   }
   std::filesystem::path root() const { return std::filesystem::canonical(workspace.path()); }
 
-  /// An edit that introduces an undefined name, checked; asserts the linter answered within 2 s.
+  /// An edit that introduces an undefined name, checked; asserts the linter answered.
   EditDiagnostics edit_and_expect_linter(EditChecker& checker, const std::string& suffix) {
     EditRunner edits{checker, workspace, shelf.environment()};
-    auto started = std::chrono::steady_clock::now();
     EditDiagnostics result = edits.write("app.py", "import os\n\nprint(os.getcwd(), undefined_name)\n" + suffix);
-    BOOST_TEST(elapsed_since(started) < 2000);
     BOOST_TEST(result.checker == "pyflakes", describe(result));
     BOOST_TEST(has_problem(result.problems, "app.py", 3, "undefined name 'undefined_name'"), describe(result));
     return result;
   }
+
+  /// Waits until the `language`'s server that an earlier edit started is ready or has failed (it
+  /// exited, wrote garbage or outlived its initialize timeout): the event the next edit depends on.
+  /// Nothing when that server has already been seen to fail and was stopped.
+  void wait_until_settled(EditChecker& checker, Language language, const std::vector<std::string>& environment) {
+    for (const ServerSpec& spec : language_servers(language, root(), environment)) {
+      LanguageServer* server = checker.pool().running(spec.name, root());
+      if (server) server->wait_ready(std::chrono::steady_clock::now() + k_patience);
+    }
+  }
 };
+
+/// A pyflakes that answers --version and hangs on any check, after writing its pid to `pid_file`.
+std::string hanging_pyflakes(const std::filesystem::path& pid_file) {
+  return "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 3.0.1; exit 0; fi\necho $$ > " + pid_file.string() +
+         "\nexec /bin/sleep 1000\n";
+}
 
 }  // namespace
 
-// A language server that cannot do its job never costs the edit more than the two-second budget:
-// the linter answers instead, and a server that failed is not started again for five minutes.
+// A language server that cannot do its job never costs the edit its budget: the linter answers
+// instead, and a server that failed is not started again for five minutes.
 BOOST_FIXTURE_TEST_SUITE(broken_servers, BrokenServerFixture)
+
+// The one test of the two-second cap: a linter that never answers is abandoned when the budget is
+// spent, not before, and its process group is killed. (Without the cap the check would hang.)
+BOOST_AUTO_TEST_CASE(a_check_still_running_after_the_two_second_budget_is_abandoned) {
+  TempFolder marks;
+  ToolShelf hanging({});
+  hanging.add_script("pyflakes3", hanging_pyflakes(marks.path() / "pid"));
+  EditChecker checker;  // the defaults: the contract
+  BOOST_TEST(checker.budget().count() == 2000);
+  EditRunner edits{checker, workspace, hanging.environment()};
+  EditDiagnostics result = edits.write("new.py", "print(undefined_name)\n");  // a new file: no baseline to check
+  BOOST_TEST(result.checker == "pyflakes", describe(result));
+  BOOST_TEST(result.status == "timeout", describe(result));
+  BOOST_TEST(result.duration_ms >= 2000 - 60);  // the budget less the margin kept for the kill
+  BOOST_TEST(
+      diagnostics_text(result, checker.budget()).find("no answer within 2s; check abandoned") != std::string::npos,
+      diagnostics_text(result, checker.budget()));
+  std::string pid = wait_for_line_in(marks.path() / "pid");
+  BOOST_REQUIRE(!pid.empty());
+  BOOST_TEST(is_gone_soon(std::stoi(pid)));
+}
 
 BOOST_AUTO_TEST_CASE(a_shim_that_crashes_gives_the_linters_answer_and_a_cooldown) {
   shelf.add_script("pyright-langserver", "#!/bin/sh\necho 'error: this is only a shim' >&2\nexit 1\n");
@@ -91,7 +132,7 @@ BOOST_AUTO_TEST_CASE(a_shim_that_crashes_gives_the_linters_answer_and_a_cooldown
   BOOST_TEST(
       (first.note == "pyright-langserver is starting" || first.note.find("pyright-langserver failed: it ") == 0u),
       first.note);
-  std::this_thread::sleep_for(200ms);  // it has exited by now
+  wait_until_settled(checker, Language::python, shelf.environment());  // it has exited, and that was seen
   EditDiagnostics second = edit_and_expect_linter(checker, "# again\n");
   BOOST_TEST(second.note.find("; not retried for ") != std::string::npos, second.note);
   BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
@@ -104,17 +145,17 @@ BOOST_AUTO_TEST_CASE(a_shim_that_hangs_gives_the_linters_answer_and_a_cooldown) 
   TempFolder marks;
   shelf.add_script("pyright-langserver",
                    "#!/bin/sh\necho $$ > " + (marks.path() / "pid").string() + "\nexec /bin/sleep 1000\n");
+  settings.initialize_timeout = 1s;
   EditChecker checker(settings);
   edit_and_expect_linter(checker, "");
-  pid_t shim = std::stoi(marks.read("pid"));
-  BOOST_TEST(::kill(shim, 0) == 0);  // still hanging, not yet past its initialize timeout
-  std::this_thread::sleep_for(1200ms);
+  std::string pid = wait_for_line_in(marks.path() / "pid");  // the shim runs on its own: wait for it to start
+  BOOST_REQUIRE(!pid.empty());
+  pid_t shim = std::stoi(pid);
+  wait_until_settled(checker, Language::python, shelf.environment());  // past its initialize timeout
   EditDiagnostics later = edit_and_expect_linter(checker, "# again\n");
   BOOST_TEST(later.note.find("pyright-langserver stopped working; not retried for 300s") == 0u, later.note);
   BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
-  bool gone = false;
-  for (int i = 0; i < 100 && !gone; ++i, std::this_thread::sleep_for(10ms)) gone = ::kill(shim, 0) != 0;
-  BOOST_TEST(gone);  // its process group was killed
+  BOOST_TEST(is_gone_soon(shim));  // its process group was killed
 }
 
 BOOST_AUTO_TEST_CASE(a_shim_that_answers_garbage_gives_the_linters_answer_and_a_cooldown) {
@@ -122,7 +163,7 @@ BOOST_AUTO_TEST_CASE(a_shim_that_answers_garbage_gives_the_linters_answer_and_a_
                    "#!/bin/sh\nprintf 'Usage: not a language server\\r\\n\\r\\n'\nexec /bin/sleep 1000\n");
   EditChecker checker(settings);
   edit_and_expect_linter(checker, "");
-  std::this_thread::sleep_for(200ms);
+  wait_until_settled(checker, Language::python, shelf.environment());  // its garbage has been read
   EditDiagnostics later = edit_and_expect_linter(checker, "# again\n");
   BOOST_TEST(later.note.find("pyright-langserver stopped working") == 0u, later.note);
   BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
@@ -135,7 +176,7 @@ BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_t
   ServerSpec spec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, 50ms, {}};
   auto server = checker.pool().acquire(spec, root(), environment);
   BOOST_REQUIRE(server.has_value());
-  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + 5s));
+  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + k_patience));
   EditDiagnostics result = edit_and_expect_linter(checker, "");
   BOOST_TEST(result.note == "pyright-langserver gave no answer in time");
   BOOST_TEST(result.status == "problems");
@@ -144,8 +185,7 @@ BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_t
   edit_and_expect_linter(checker, "# a third time\n");  // three in a row: stuck, stopped, on cooldown
   BOOST_TEST(checker.pool().cooldown_until("pyright-langserver", root()).has_value());
   BOOST_TEST(checker.pool().live_servers() == 0u);
-  EditDiagnostics after = edit_and_expect_linter(checker, "# once more\n");
-  BOOST_TEST(after.duration_ms < 1000);  // no server is waited for any more
+  EditDiagnostics after = edit_and_expect_linter(checker, "# once more\n");  // no server is tried any more
   BOOST_TEST(after.note.find("pyright-langserver failed to start; not retried for") == 0u, after.note);
 }
 
@@ -157,12 +197,10 @@ BOOST_AUTO_TEST_CASE(a_server_that_ignores_shutdown_is_killed_after_the_grace) {
   ServerSpec spec{"stubborn-server", {"stubborn-server"}, nullptr, 50ms, {}};
   auto server = pool.acquire(spec, root(), shelf.environment());
   BOOST_REQUIRE(server.has_value());
-  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + 5s));
-  auto started = std::chrono::steady_clock::now();
+  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + k_patience));
   PoolShutdown shutdown = pool.shutdown_all();
-  BOOST_TEST(shutdown.killed == 1);
+  BOOST_TEST(shutdown.killed == 1);  // it ignores shutdown, exit and SIGTERM: only the kill after the grace ends it
   BOOST_TEST(shutdown.exited == 0);
-  BOOST_TEST(elapsed_since(started) < 1500);
   BOOST_TEST(pool.live_servers() == 0u);
 }
 
@@ -212,7 +250,7 @@ BOOST_AUTO_TEST_CASE(rust_analyzer_as_a_rustup_proxy_without_the_component_falls
       edits.write("src/main.rs", "fn main() {\n    let x: i32 = \"a\";\n    println!(\"{}\", x);\n}\n");
   BOOST_TEST(first.checker == "cargo check", describe(first));
   BOOST_TEST(has_problem(first.problems, "src/main.rs", 2, "mismatched types"), describe(first));
-  std::this_thread::sleep_for(500ms);
+  wait_until_settled(checker, Language::rust, rust.environment());  // the proxy has exited, and that was seen
   EditDiagnostics second = edits.write("src/main.rs", "fn main() {\n    println!(\"{}\", 1);\n}\n");
   BOOST_TEST(second.checker == "cargo check", describe(second));
   BOOST_TEST(second.status == "clean", describe(second));

@@ -19,7 +19,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   workspace.write("main.cpp", "#include \"helper.hpp\"\n\nint main() {\n  return helper();\n}\n");
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
-  auto warm = checker.warm_up(workspace.path() / "main.cpp", workspace.path(), environment, 30s);
+  auto warm = checker.warm_up(workspace.path() / "main.cpp", workspace.path(), environment, 120s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "clangd", (warm ? *warm : warm.error().message));
 
   EditDiagnostics clean =

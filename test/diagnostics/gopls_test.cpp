@@ -22,7 +22,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
 
-  auto warm = checker.warm_up(workspace.path() / "main.go", workspace.path(), environment, 30s);
+  auto warm = checker.warm_up(workspace.path() / "main.go", workspace.path(), environment, 120s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "gopls", (warm ? *warm : warm.error().message));
   EditDiagnostics clean =
       edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper() + 1)\n}\n");

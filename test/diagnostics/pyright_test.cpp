@@ -19,7 +19,7 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   workspace.write("main.py", "from helper import helper\n\nprint(helper())\n");
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
-  auto warm = checker.warm_up(workspace.path() / "main.py", workspace.path(), environment, 30s);
+  auto warm = checker.warm_up(workspace.path() / "main.py", workspace.path(), environment, 120s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "pyright-langserver", (warm ? *warm : warm.error().message));
 
   EditDiagnostics clean = edits.write("main.py", "from helper import helper\n\nprint(helper() + 1)\n");

@@ -23,7 +23,7 @@ BOOST_AUTO_TEST_CASE(typescript_7_is_its_own_pull_server) {
   workspace.write("main.ts", "import { helper } from \"./helper\";\n\nconsole.log(helper());\n");
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
-  auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 30s);
+  auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 120s);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "tsc --lsp", (warm ? *warm : warm.error().message));
 
   EditDiagnostics broken = edits.write(

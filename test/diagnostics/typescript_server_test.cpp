@@ -22,7 +22,8 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
                   "import { helper } from \"./helper\";\n\nconst y: string = 1;\nconsole.log(helper(), y);\n");
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
-  auto warm = checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 60s, Silence::means_waiting);
+  auto warm =
+      checker.warm_up(workspace.path() / "main.ts", workspace.path(), environment, 120s, Silence::means_waiting);
   BOOST_REQUIRE_MESSAGE(warm && *warm == "typescript-language-server", (warm ? *warm : warm.error().message));
 
   EditDiagnostics clean =

@@ -5,6 +5,7 @@
 
 using namespace agent_run;
 using namespace agent_run::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -149,6 +150,74 @@ BOOST_AUTO_TEST_CASE(unknown_options_are_refused_with_a_suggestion) {
   BOOST_TEST(result.exit_code == 2);
   BOOST_TEST(result.output ==
              "agent-run: unknown option '--polcy' (did you mean '--policy'?)\ntry 'agent-run --help'\n");
+}
+
+// The grade a run's exit code gives is its worst attempt's, and a failure is worse than an error:
+// a failed check means the work is wrong, whatever else could not be judged.
+BOOST_AUTO_TEST_CASE(one_failed_attempt_and_one_error_exit_1_not_3) {
+  repo.write("tasks/a-fails.yaml", "prompt: x\nchecks:\n  - run: \"false\"\nscript: [{say: hi}]\n");
+  repo.write("tasks/b-errs.yaml", "prompt: x\nsetup: [\"exit 7\"]\nscript: [{say: hi}]\n");
+  for (const std::vector<std::string>& order : {std::vector<std::string>{"tasks/a-fails.yaml", "tasks/b-errs.yaml"},
+                                                std::vector<std::string>{"tasks/b-errs.yaml", "tasks/a-fails.yaml"}}) {
+    CommandResult result = run_agent_run({order[0], order[1], "--out", out.path().string()}, repo.path());
+    BOOST_TEST_INFO(result.output);
+    BOOST_TEST(result.exit_code == 1);
+    const Json written = report();
+    const Json::Array& attempts = written.find("attempts")->as_array();
+    BOOST_REQUIRE(attempts.size() == 2u);
+    BOOST_TEST(attempts[0].get_string("outcome") == "failed");
+    BOOST_TEST(attempts[1].get_string("outcome") == "error");
+  }
+  CommandResult only_error = run_agent_run({"tasks/b-errs.yaml", "--out", out.path().string()}, repo.path());
+  BOOST_TEST(only_error.exit_code == 3);  // the control: the error alone is a 3
+}
+
+// In a real run, with the workspace being the repository itself and the report folder inside it,
+// every way the agent has to write the task file, the policy file or the reports is refused,
+// whatever the policy allows, and the run's files are as the run wrote them.
+BOOST_AUTO_TEST_CASE(the_task_file_policy_file_and_report_folder_are_protected_in_a_real_run) {
+  repo.write("everything.yaml",
+             "version: 1\nunmatched: deny\nrules:\n  - id: all\n    allow: [edit_file, write_file, bash]\n");
+  const std::string task = R"(prompt: Overwrite what runs you.
+workspace: {isolation: in-place}
+policy: ../everything.yaml
+script:
+  - call: {tool: read_file, input: {path: tasks/protect.yaml}}
+  - calls:
+      - {tool: edit_file, input: {path: tasks/protect.yaml, old: "Overwrite", new: "Obey"}}
+      - {tool: write_file, input: {path: tasks/protect.yaml, content: "prompt: x\n"}}
+      - {tool: write_file, input: {path: everything.yaml, content: "version: 1\n"}}
+      - {tool: write_file, input: {path: out/report.json, content: "{}"}}
+      - {tool: write_file, input: {path: out/attempts/protect/1/patch.diff, content: ""}}
+      - {tool: bash, input: {command: "rm -f tasks/protect.yaml"}}
+      - {tool: bash, input: {command: "touch out/junit.xml"}}
+      - {tool: bash, input: {command: "cp greet.sh everything.yaml"}}
+      - {tool: write_file, input: {path: notes.txt, content: "allowed\n"}}
+  - say: Done.
+)";
+  repo.write("tasks/protect.yaml", task);
+  run_shell("git add -A && git -c user.name=t -c user.email=t@example.invalid commit -qm task", repo.path());
+  CommandResult result = run_agent_run({"tasks/protect.yaml", "--out", "out"}, repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  auto parsed = parse_json(repo.read("out/report.json"));
+  BOOST_REQUIRE_MESSAGE(parsed.has_value(), "out/report.json does not parse");
+  const Json::Array& calls = parsed->find("attempts")->as_array().at(0).find("tool_calls")->as_array();
+  BOOST_REQUIRE_EQUAL(calls.size(), 10u);
+  for (std::size_t i = 1; i < 9; ++i) {
+    BOOST_TEST_CONTEXT("call " << i << ": " << calls[i].get_string("input_summary")) {
+      BOOST_TEST(calls[i].get_string("decision") == "denied");
+      BOOST_TEST(calls[i].get_string("decided_by") == "protected_path");
+    }
+  }
+  BOOST_TEST(calls[9].get_string("decision") == "allowed");  // the control: an ordinary file is written
+  BOOST_TEST(repo.read("notes.txt") == "allowed\n");
+  BOOST_TEST(repo.read("tasks/protect.yaml") == task);
+  BOOST_TEST(repo.read("everything.yaml").starts_with("version: 1\nunmatched: deny\n"));
+  BOOST_TEST(!fs::exists(repo.path() / "out/attempts/protect/1/patch.diff.tmp"));
+  CommandResult xmllint =
+      run_shell("xmllint --noout --schema " + shell_quote(JUNIT_SCHEMA) + " out/junit.xml", repo.path());
+  BOOST_TEST(xmllint.exit_code == 0, xmllint.output);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,8 @@
 #include "exec/process.h"
 #include "exec/process_table.h"
 #include "support/fixtures.h"
+#include "support/process_probes.h"
+#include "support/waiting.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -16,21 +18,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
-bool is_alive(pid_t pid) {
-  auto stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-  if (!stat) return false;
-  std::size_t state = stat->rfind(')') + 2;
-  return state < stat->size() && (*stat)[state] != 'Z';
-}
-
-/// Runs `command` with `cancellation`, cancelling it from another thread after `delay`.
-ProcessResult run_and_cancel(const std::string& command, Cancellation& cancellation, std::chrono::milliseconds delay,
-                             std::chrono::milliseconds grace = 2s) {
-  ProcessSpec spec = shell_command(command, {}, 60s);
+/// Runs `command` with `cancellation`, cancelling it from another thread once the command has
+/// written a line to `ready_file` (it has set itself up), never after a fixed time.
+ProcessResult run_and_cancel(const std::string& command, Cancellation& cancellation,
+                             const std::filesystem::path& ready_file, std::chrono::milliseconds grace = 2s) {
+  ProcessSpec spec = shell_command(command, {}, 120s);
   spec.cancellation = &cancellation;
   spec.kill_grace = grace;
   std::thread canceller([&] {
-    std::this_thread::sleep_for(delay);
+    test::wait_for_line_in(ready_file);
     cancellation.cancel(SIGTERM);
   });
   auto result = run_process(spec);
@@ -61,27 +57,28 @@ BOOST_AUTO_TEST_CASE(a_cancellation_is_seen_by_poll_and_keeps_its_first_signal) 
 
 BOOST_AUTO_TEST_CASE(a_cancelled_command_and_its_group_are_killed_at_once) {
   test::TempFolder folder;
-  std::string pid_file = (folder.path() / "child.pid").string();
+  std::filesystem::path pid_file = folder.path() / "child.pid";
   Cancellation cancellation;
-  auto started = std::chrono::steady_clock::now();
-  ProcessResult result = run_and_cancel("sleep 60 & echo $! > " + pid_file + "; wait", cancellation, 300ms);
-  BOOST_TEST((std::chrono::steady_clock::now() - started < 5s));
+  ProcessResult result = run_and_cancel("sleep 1000 & echo $! > " + test::shell_quote(pid_file.string()) + "; wait",
+                                        cancellation, pid_file);
   BOOST_TEST(result.cancelled);
-  BOOST_TEST(!result.timed_out);
+  BOOST_TEST(!result.timed_out);  // ended by the cancellation, long before its two minutes
   BOOST_TEST(result.signal == SIGTERM);
   auto child = read_file(pid_file);
   BOOST_REQUIRE(child.has_value());
-  for (int i = 0; i < 100 && is_alive(std::stoi(*child)); ++i) std::this_thread::sleep_for(10ms);
-  BOOST_TEST(!is_alive(std::stoi(*child)));
+  BOOST_TEST(test::is_gone_soon(std::stoi(*child)));
 }
 
 BOOST_AUTO_TEST_CASE(a_command_that_ignores_sigterm_gets_sigkill_after_the_grace) {
+  test::TempFolder folder;
+  std::filesystem::path ready = folder.path() / "ready";
   Cancellation cancellation;
-  auto started = std::chrono::steady_clock::now();
-  ProcessResult result = run_and_cancel("trap '' TERM; while :; do sleep 0.05; done", cancellation, 200ms, 300ms);
-  BOOST_TEST((std::chrono::steady_clock::now() - started < 5s));
+  ProcessResult result = run_and_cancel(
+      "trap '' TERM; echo ready > " + test::shell_quote(ready.string()) + "; while :; do sleep 0.05; done",
+      cancellation, ready, 300ms);
   BOOST_TEST(result.cancelled);
-  BOOST_TEST(result.signal == SIGKILL);
+  BOOST_TEST(!result.timed_out);
+  BOOST_TEST(result.signal == SIGKILL);  // the loop never ends and ignores SIGTERM: only the SIGKILL ended it
 }
 
 BOOST_AUTO_TEST_CASE(nothing_starts_once_cancelled) {
@@ -111,24 +108,24 @@ BOOST_AUTO_TEST_CASE(an_uncancelled_command_runs_as_before) {
 BOOST_AUTO_TEST_CASE(a_cancellation_ends_the_background_processes_of_a_table_and_it_starts_nothing_more) {
   Cancellation cancellation;
   ProcessTable table;
-  ProcessSpec spec = shell_command("trap '' TERM; echo started; exec sleep 60", {}, 0ms);
+  ProcessSpec spec = shell_command("trap '' TERM; echo started; exec sleep 1000", {}, 0ms);
   spec.cancellation = &cancellation;
   spec.kill_grace = 300ms;
   auto started = table.start(spec, "sleeper");
   BOOST_REQUIRE_MESSAGE(started.has_value(), (started ? std::string() : started.error().message));
   BackgroundProcess& process = **started;
-  BOOST_TEST(process.read_new(5s).output == "started\n");
-  auto cancelled_at = std::chrono::steady_clock::now();
+  std::string output;
+  test::wait_until([&] { return (output += process.read_new(100ms).output).find('\n') != std::string::npos; });
+  BOOST_TEST(output == "started\n");
   cancellation.cancel(SIGTERM);
-  BackgroundRead last = process.read_new(5s);
-  for (int i = 0; i < 50 && last.running; ++i) last = process.read_new(100ms);
-  BOOST_TEST((std::chrono::steady_clock::now() - cancelled_at < 3s));  // the grace, not the minute of sleep
+  BackgroundRead last = process.read_new(0ms);
+  test::wait_until([&] { return !(last = process.read_new(100ms)).running; });  // the grace, not the end of the sleep
   BOOST_REQUIRE(last.ending.has_value());
   BOOST_TEST(last.ending->cancelled);
   BOOST_TEST(!last.ending->timed_out);
   BOOST_TEST(!last.ending->stopped);
   BOOST_TEST(last.ending->signal == SIGKILL);  // it ignored SIGTERM
-  BOOST_TEST(!is_alive(process.pid()));
+  BOOST_TEST(test::is_gone_soon(process.pid()));
   BOOST_TEST(to_string(process.ended_by()) == std::string("attempt_end"));
 
   auto refused = table.start(spec, "another");

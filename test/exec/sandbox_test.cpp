@@ -101,7 +101,6 @@ BOOST_AUTO_TEST_CASE(a_timeout_kills_the_sandboxed_command_and_its_children) {
   ProcessTable table;
   ProcessResult result = run_command(table, "sleep 1000 & sleep 1000", workspace.path(), SandboxSpec{}, 300ms);
   BOOST_TEST(result.timed_out);
-  BOOST_TEST(result.duration_ms < 3000);
   BOOST_TEST(processes_marked(table.marker()).empty());
 }
 

@@ -4,6 +4,7 @@
 #include "base/cancellation.h"
 #include "base/text.h"
 #include "support/mcp_servers.h"
+#include "support/waiting.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -98,8 +99,13 @@ struct HttpScriptServer {
       : script(folder.write("server.py", std::string(k_http_base) + handlers + "serve()\n")),
         server({"python3", script.string()}, server_environment()) {}
   std::string url() const { return server.url("/mcp"); }
-  /// The logged requests of one kind (POST, GET, DELETE), as JSON objects.
-  std::vector<Json> requests(const std::string& kind) const {
+  /// The logged requests of one kind (POST, GET, DELETE), as JSON objects, once at least `at_least`
+  /// of them have reached the test (the server logs before it answers, but its output is read by a thread).
+  std::vector<Json> requests(const std::string& kind, std::size_t at_least = 0) const {
+    wait_until([&] { return logged(kind).size() >= at_least; });
+    return logged(kind);
+  }
+  std::vector<Json> logged(const std::string& kind) const {
     std::vector<Json> found;
     for (const std::string& line : split(server.output(), '\n')) {
       if (line.rfind(kind + " ", 0) != 0) continue;
@@ -140,7 +146,7 @@ BOOST_AUTO_TEST_CASE(a_stateless_json_server_gets_no_session_header_and_no_delet
     BOOST_TEST(all_text(client->call_tool("echo", Json::object(), 30s)) == "plain\n");
     client->close();
   }
-  std::vector<Json> posts = server.requests("POST");
+  std::vector<Json> posts = server.requests("POST", 3);
   BOOST_REQUIRE(posts.size() == 3u);  // initialize, notifications/initialized, tools/call
   for (const Json& post : posts) BOOST_TEST(post.find("session")->is_null());
   BOOST_TEST(posts[0].get_string("accept") == "application/json, text/event-stream");
@@ -154,13 +160,13 @@ BOOST_AUTO_TEST_CASE(the_session_id_and_protocol_version_go_with_every_later_req
     auto client = connect_http(server.url());
     (void)client->call_tool("echo", Json::object(), 30s);
   }
-  std::vector<Json> posts = server.requests("POST");
+  std::vector<Json> posts = server.requests("POST", 3);
   BOOST_REQUIRE(posts.size() == 3u);
   BOOST_TEST(posts[0].find("session")->is_null());
   BOOST_TEST(posts[0].find("version")->is_null());  // not on initialize itself
   BOOST_TEST(posts[2].get_string("session") == "sess-42");
   BOOST_TEST(posts[2].get_string("version") == "2025-11-25");
-  std::vector<Json> deletes = server.requests("DELETE");
+  std::vector<Json> deletes = server.requests("DELETE", 1);
   BOOST_REQUIRE(deletes.size() == 1u);
   BOOST_TEST(deletes[0].get_string("session") == "sess-42");
 }
@@ -180,7 +186,7 @@ BOOST_AUTO_TEST_CASE(the_endpoint_headers_are_sent_and_a_secret_echoed_back_is_r
   BOOST_TEST(contains(result.error, "HTTP 401"), result.error);
   BOOST_TEST(contains(result.error, "[redacted]"), result.error);
   BOOST_TEST(!contains(result.error, "tok-123456"), result.error);
-  BOOST_TEST(server.requests("POST")[0].get_string("auth") == "Bearer tok-123456");
+  BOOST_TEST(server.requests("POST", 1)[0].get_string("auth") == "Bearer tok-123456");
 }
 
 BOOST_AUTO_TEST_CASE(a_json_rpc_error_in_an_error_status_answers_the_call) {
@@ -217,8 +223,14 @@ def on_get(handler):
   auto client = connect_http(server.url());
   McpCallResult result = client->call_tool("echo", Json::object(), 60s);
   BOOST_TEST(all_text(result) == "resumed\n", result.error);
+  std::vector<Json> cuts = server.requests("CUT", 1);
+  wait_until([&] {  // the resuming GET is logged before its answer, which the call has read
+    for (const Json& get : server.logged("GET")) {
+      if (get.get_string("last_event_id") == "e1") return true;
+    }
+    return false;
+  });
   std::vector<Json> gets = server.requests("GET");
-  std::vector<Json> cuts = server.requests("CUT");
   BOOST_REQUIRE(cuts.size() == 1u);
   auto resumption = std::find_if(gets.begin(), gets.end(),  // beside the standalone stream's GET (refused)
                                  [](const Json& get) { return get.get_string("last_event_id") == "e1"; });

@@ -32,27 +32,27 @@ HttpRequest post_to(const std::string& url) {
 
 BOOST_AUTO_TEST_SUITE(http_client)
 
+// The server sends each chunk only after the test has read the line before it: a client that
+// waited for the end of the body would never see the first line (its read would time out).
 BOOST_AUTO_TEST_CASE(lines_arrive_as_the_server_flushes_them_not_at_the_end) {
   ScriptedResponse response = sse_response("data: one\n\ndata: two\n\ndata: three\n\n");
-  response.chunk_delay = 300ms;
+  response.gate = std::make_shared<ChunkGate>();
   ReplayServer server({response});
   auto stream = HttpStream::open(post_to(server.url()), HttpLimits{});
   BOOST_REQUIRE_MESSAGE(stream.has_value(), (stream ? std::string() : stream.error().message));
   BOOST_TEST(stream->status() == 200);
   BOOST_TEST(stream->header("Content-Type") == "text/event-stream; charset=utf-8");
-  const auto start = SteadyClock::now();
-  auto first = stream->read_line();
-  const long long first_ms = ms_since(start);
-  BOOST_REQUIRE(first.has_value());
-  BOOST_TEST(**first == "data: one");
-  std::vector<std::string> rest;
-  while (auto line = stream->read_line()) {
-    if (!*line) break;
-    rest.push_back(**line);
+  std::vector<std::string> lines;
+  for (const char* expected : {"data: one", "", "data: two", "", "data: three", ""}) {
+    auto line = stream->read_line();
+    BOOST_REQUIRE_MESSAGE(line.has_value() && line->has_value(), "no line where " << expected << " was due");
+    lines.push_back(**line);
+    if (lines.back().empty() && lines.size() < 6) response.gate->release();  // the next event may come now
   }
-  const long long last_ms = ms_since(start);
-  BOOST_TEST(rest == (std::vector<std::string>{"", "data: two", "", "data: three", ""}));
-  BOOST_TEST(last_ms - first_ms >= 500);  // two more chunks, 300 ms apart, came after the first line
+  BOOST_TEST(lines == (std::vector<std::string>{"data: one", "", "data: two", "", "data: three", ""}),
+             boost::test_tools::per_element());
+  auto end = stream->read_line();
+  BOOST_TEST((end.has_value() && !end->has_value()));  // the end of the body
   auto requests = server.requests();
   BOOST_REQUIRE(requests.size() == 1u);
   BOOST_TEST(requests[0].uri == "/v1/messages");
@@ -87,8 +87,7 @@ BOOST_AUTO_TEST_CASE(a_silent_server_ends_the_read_at_the_idle_timeout) {
   BOOST_REQUIRE(!silent.has_value());
   BOOST_TEST(silent.error().message.find("sent nothing for 0.3s (idle timeout)") != std::string::npos);
   BOOST_TEST((stream->last_failure() == HttpFailure::timeout));
-  BOOST_TEST(waited >= 250);
-  BOOST_TEST(waited < 3000);
+  BOOST_TEST(waited >= 250);  // not before the idle timeout
 }
 
 BOOST_AUTO_TEST_CASE(the_total_limit_stops_a_server_that_trickles_keep_alives_forever) {
@@ -111,9 +110,8 @@ BOOST_AUTO_TEST_CASE(the_total_limit_stops_a_server_that_trickles_keep_alives_fo
   BOOST_TEST_INFO("the read ended with: " << line.error().message);
   BOOST_TEST((stream->last_failure() == HttpFailure::deadline));
   BOOST_TEST(line.error().message.find("time limit") != std::string::npos);
-  BOOST_TEST(lines > 2);
-  BOOST_TEST(waited >= 550);
-  BOOST_TEST(waited < 3000);
+  BOOST_TEST(lines > 0);      // the server was talking, and the total limit ended the read anyway
+  BOOST_TEST(waited >= 550);  // not before the total limit
 }
 
 BOOST_AUTO_TEST_CASE(a_connection_closed_mid_stream_ends_the_body_early) {

@@ -46,4 +46,16 @@ BOOST_AUTO_TEST_CASE(what_two_parsers_could_read_differently_is_refused) {
              "'docs.example.com/x' is not an absolute http or https URL");
 }
 
+// Found by the web_url fuzzer: `localhost..` was read as the host `localhost.`, which any other
+// reader (a rule's hosts, the resolver) takes for `localhost`; empty labels are refused instead.
+BOOST_AUTO_TEST_CASE(a_host_with_an_empty_label_is_refused) {
+  for (const char* url : {"http://localhost../", "http://docs..example.com/", "http://.example.com/", "http://./"}) {
+    auto parsed = parse_web_url(url);
+    BOOST_REQUIRE_MESSAGE(!parsed.has_value(), url);
+    BOOST_TEST(parsed.error().message.find("has a host with an empty label") != std::string::npos,
+               parsed.error().message);
+  }
+  BOOST_TEST(parse_web_url("http://docs.example.com./").value().host == "docs.example.com");  // one final dot is fine
+}
+
 BOOST_AUTO_TEST_SUITE_END()

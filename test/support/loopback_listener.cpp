@@ -6,13 +6,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <chrono>
+#include <cstdint>
 #include <stdexcept>
 
 namespace agent_run::test {
 
 LoopbackListener::LoopbackListener() {
-  m_socket = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  m_socket = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -31,25 +31,30 @@ LoopbackListener::~LoopbackListener() {
   ::close(m_socket);
 }
 
+// Closes each connection at once, so a client that waits for an answer gets its end of file.
 void LoopbackListener::accept_loop() {
   while (!m_stop) {
     pollfd fd{m_socket, POLLIN, 0};
     if (::poll(&fd, 1, 20) <= 0) continue;
-    int client = ::accept4(m_socket, nullptr, nullptr, SOCK_CLOEXEC);
-    if (client >= 0) {
-      ++m_connections;
-      ::close(client);
-    }
+    std::lock_guard lock(m_mutex);
+    accept_queued();
   }
 }
 
-int LoopbackListener::connections() const {
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  return m_connections.load();
+void LoopbackListener::accept_queued() {
+  for (int client; (client = ::accept4(m_socket, nullptr, nullptr, SOCK_CLOEXEC)) >= 0;) {
+    ++m_connections;
+    ::close(client);
+  }
+}
+
+int LoopbackListener::connections() {
+  std::lock_guard lock(m_mutex);
+  accept_queued();
+  return m_connections;
 }
 
 void LoopbackListener::connect_directly() const {
-  int before = m_connections.load();
   int client = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
@@ -60,9 +65,6 @@ void LoopbackListener::connect_directly() const {
     throw std::runtime_error("cannot connect to the test listener");
   }
   ::close(client);
-  for (int i = 0; i < 200 && m_connections.load() == before; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
 }
 
 }  // namespace agent_run::test

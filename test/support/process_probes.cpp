@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -43,6 +44,20 @@ std::vector<pid_t> members_of_group(pid_t group) {
     if (info.group == group) members.push_back(info.pid);
   }
   return members;
+}
+
+std::vector<pid_t> processes_naming(const std::string& text) {
+  std::vector<pid_t> found;
+  for (const ProcessInfo& info : list_processes()) {
+    if (info.pid == ::getpid() || info.state == 'Z') continue;
+    std::string proc = "/proc/" + std::to_string(info.pid);
+    std::ifstream environ(proc + "/environ", std::ios::binary);
+    std::string environment((std::istreambuf_iterator<char>(environ)), std::istreambuf_iterator<char>());
+    std::error_code ec;
+    std::string cwd = std::filesystem::read_symlink(proc + "/cwd", ec).string();
+    if (environment.find(text) != std::string::npos || (!ec && cwd.starts_with(text))) found.push_back(info.pid);
+  }
+  return found;
 }
 
 std::size_t open_descriptor_count() {

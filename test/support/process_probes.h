@@ -31,6 +31,10 @@ std::vector<pid_t> members_of_group(pid_t group);
 /// The number of open file descriptors of the test process.
 std::size_t open_descriptor_count();
 
+/// The live processes (other than this one) whose environment holds `text` or whose working folder
+/// is under it: what a run with `text` as its TMPDIR left running.
+std::vector<pid_t> processes_naming(const std::string& text);
+
 /// The pids printed one per line in `output` (other lines are skipped).
 std::vector<pid_t> pids_in(const std::string& output);
 

@@ -64,8 +64,10 @@ void serve(State& state, const ScriptedResponse& scripted, Poco::Net::HTTPServer
   response.setChunkedTransferEncoding(true);
   std::ostream& out = response.send();
   out.flush();
-  for (const std::string& chunk : scripted.chunks) {
+  for (std::size_t index = 0; index < scripted.chunks.size(); ++index) {
+    const std::string& chunk = scripted.chunks[index];
     if (scripted.chunk_delay.count() > 0 && !pause(state, scripted.chunk_delay)) return;
+    if (scripted.gate && !scripted.gate->wait_for(index)) return;
     out << chunk;
     out.flush();
     if (!out) return;  // the client went away
@@ -142,6 +144,19 @@ std::vector<std::pair<std::string, std::string>> stream_headers(const std::strin
 }
 
 }  // namespace
+
+void ChunkGate::release(std::size_t count) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_released += count;
+  }
+  m_changed.notify_all();
+}
+
+bool ChunkGate::wait_for(std::size_t index) {
+  std::unique_lock lock(m_mutex);
+  return m_changed.wait_for(lock, std::chrono::minutes(1), [&] { return index < m_released; });
+}
 
 std::string ReceivedRequest::header(const std::string& name) const {
   for (const auto& [key, value] : headers) {

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,6 +15,22 @@ namespace agent_run::test {
 /// How a scripted response ends: normally, by dropping the connection, or by going silent.
 enum class ResponseEnd { complete, close_connection, go_silent };
 
+/// Lets a test release a response's chunks one at a time: the server sends the first chunk at
+/// once and each later one only when the test has released it, so a test can tell a line that
+/// arrived as it was sent from one that waited for the end of the body, however loaded the machine.
+class ChunkGate {
+ public:
+  /// Lets the server send `count` more chunks.
+  void release(std::size_t count = 1);
+  /// Server side: waits until chunk `index` (from 0) may be sent; false after a minute without it.
+  bool wait_for(std::size_t index);
+
+ private:
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::size_t m_released = 1;
+};
+
 /// One scripted HTTP response: status, headers, and a body sent chunk by chunk (each chunk
 /// flushed on its own, as a streaming API does), optionally cut short.
 struct ScriptedResponse {
@@ -20,6 +38,7 @@ struct ScriptedResponse {
   std::vector<std::pair<std::string, std::string>> headers;
   std::vector<std::string> chunks;
   std::chrono::milliseconds chunk_delay{0};  // pause before each chunk
+  std::shared_ptr<ChunkGate> gate;           // when set, each chunk after the first waits for the test
   ResponseEnd end = ResponseEnd::complete;
 };
 

@@ -1,6 +1,7 @@
 #include "task/task_loader.h"
 
 #include "base/digest.h"
+#include "base/text.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -173,6 +174,15 @@ BOOST_AUTO_TEST_CASE(a_missing_prompt_is_reported_beside_other_problems) {
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, model, "
       "limits, tools, policy, diagnostics, mcp_servers, checks, repeat, script, commit, answers, sandbox, secrets, "
       "web_search)");
+}
+
+// Found by the task_yaml fuzzer: a key spanning lines (a plain scalar continued on the next line)
+// was quoted as it was, so its problem took two lines and the second named no file.
+BOOST_AUTO_TEST_CASE(a_problem_quoting_a_key_that_spans_lines_stays_on_one_line) {
+  std::string error = error_of("prompt: x\nfirst part\n\n second part\n");  // the blank line folds to a newline
+  BOOST_TEST_INFO(error);
+  BOOST_TEST(error.find("unknown key 'first part\\nsecond part'") != std::string::npos);
+  for (const std::string& line : split(error, '\n')) BOOST_TEST(line.starts_with("tasks/x.yaml:"), line);
 }
 
 BOOST_AUTO_TEST_CASE(unknown_key_far_from_any_lists_the_known_keys) {

@@ -56,18 +56,21 @@ BOOST_AUTO_TEST_CASE(runs_in_the_workspace_with_stdin_from_dev_null) {
 }
 
 BOOST_AUTO_TEST_CASE(a_timeout_kills_the_whole_group_and_says_so) {
-  auto started = std::chrono::steady_clock::now();
-  ToolOutput output = bash("sleep 1000 & echo $!; sleep 1000", 1);
-  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(4)));
+  // On a machine so loaded that the timeout came before the job's pid was printed, the same with a
+  // longer timeout: a timeout before the command set itself up proves nothing.
+  int seconds = 1;
+  ToolOutput output = bash("sleep 1000 & echo $!; sleep 1000", seconds);
+  for (; pids_in(output.content).empty() && seconds < 64; seconds *= 2) {
+    output = bash("sleep 1000 & echo $!; sleep 1000", seconds * 2);
+  }
   BOOST_TEST(output.is_error);
-  BOOST_TEST(output.content.ends_with("[timed out after 1s; its process group was killed]\n"));
-  BOOST_TEST(!is_alive(pids_in(output.content).at(0)));
+  BOOST_TEST(
+      output.content.ends_with("[timed out after " + std::to_string(seconds) + "s; its process group was killed]\n"));
+  BOOST_TEST(is_gone_soon(pids_in(output.content).at(0)));
 }
 
 BOOST_AUTO_TEST_CASE(a_job_left_with_ampersand_does_not_hold_the_call) {
-  auto started = std::chrono::steady_clock::now();
-  ToolOutput output = bash("sleep 1000 & echo started");
-  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(1)));
+  ToolOutput output = bash("sleep 1000 & echo started");  // a call held by the job would time out after 2 minutes
   BOOST_TEST(output.content == "started\n[exit code 0]\n");
 }
 
@@ -110,11 +113,10 @@ BOOST_AUTO_TEST_CASE(escapes_outlive_the_call_and_die_when_the_attempt_ends) {
 }
 
 BOOST_AUTO_TEST_CASE(background_returns_a_handle_at_once) {
-  auto started = std::chrono::steady_clock::now();
   ToolOutput output = tools.find("bash")->run(Json::object().set("command", "sleep 1000").set("background", true),
                                               scope, session, std::chrono::minutes(2));
-  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::milliseconds(500)));
-  BOOST_TEST(!output.is_error);
+  BOOST_TEST(!output.is_error);  // returned while its sleep 1000 runs on
+  BOOST_TEST(!session.processes.find("bg1")->ending().has_value());
   BOOST_TEST(output.content.starts_with("Started in the background as bg1 (pid "));
   BOOST_TEST(session.processes.find("bg1") != nullptr);
 }

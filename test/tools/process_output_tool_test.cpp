@@ -29,10 +29,10 @@ struct BackgroundFixture {
   ToolOutput output(const std::string& handle, int wait = 0) {
     return call("process_output", Json::object().set("handle", handle).set("wait", wait));
   }
-  /// Asks process_output until `text` appears (a few seconds at most); returns everything read.
+  /// Asks process_output until `text` appears (a minute at most); returns everything read.
   std::string output_until(const std::string& handle, const std::string& text) {
     std::string all;
-    for (int i = 0; i < 20 && all.find(text) == std::string::npos; ++i) all += output(handle, 1).content;
+    for (int i = 0; i < 60 && all.find(text) == std::string::npos; ++i) all += output(handle, 1).content;
     return all;
   }
 };
@@ -78,15 +78,17 @@ BOOST_AUTO_TEST_CASE(process_output_reports_the_exit_status_once_it_has_ended) {
 BOOST_AUTO_TEST_CASE(wait_returns_as_soon_as_there_is_new_output) {
   start("sleep 0.3; echo late; sleep 1000");
   auto started = std::chrono::steady_clock::now();
-  ToolOutput got = output("bg1", 10);
-  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(3)));
+  ToolOutput got = output("bg1", 60);                                                   // the longest wait there is
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(60)));  // before the wait was over
   BOOST_TEST(got.content == "late\n[bg1 is still running; 5 new bytes]\n");
 }
 
 BOOST_AUTO_TEST_CASE(process_kill_stops_children_that_left_the_group) {
-  start("setsid sleep 1000 >/dev/null 2>&1 & echo $!; sleep 1000");
+  // The pid comes once setsid's sleep has exec'd: it has left the group by then.
+  start(
+      "setsid sleep 1000 >/dev/null 2>&1 & p=$!; "
+      "until [ \"$(cat /proc/$p/comm 2>/dev/null)\" = sleep ]; do sleep 0.01; done; echo $p; sleep 1000");
   pid_t escaped = pids_in(output_until("bg1", "\n")).at(0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   BOOST_TEST(is_alive(escaped));
   call("process_kill", Json::object().set("handle", "bg1"));
   BOOST_TEST(is_gone_soon(escaped));

@@ -1,6 +1,7 @@
 #include "workspace/scratch_area.h"
 #include "base/files.h"
 #include "support/fixtures.h"
+#include "support/waiting.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -41,14 +42,9 @@ pid_t start_leftover(const fs::path& cwd, const std::string& environment, const 
                           " ]; do sleep 0.01; done",  // leave only once it left the group
                       cwd);
   BOOST_REQUIRE(started.exit_code == 0);
-  auto written = [&] {
-    auto text = read_file(pid_file);
-    return text && text->ends_with("\n");
-  };
-  for (int i = 0; i < 250 && !written(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  auto pid = read_file(pid_file);
-  BOOST_REQUIRE_MESSAGE(written(), "the leftover process did not start");
-  return static_cast<pid_t>(std::stol(*pid));
+  std::string pid = test::wait_for_line_in(pid_file);
+  BOOST_REQUIRE_MESSAGE(!pid.empty(), "the leftover process did not start");
+  return static_cast<pid_t>(std::stol(pid));
 }
 
 std::unique_ptr<Workspace> worktree_in(const fs::path& repo, const fs::path& scratch, const std::string& name) {
@@ -128,8 +124,8 @@ BOOST_AUTO_TEST_CASE(a_dead_runs_worktrees_branches_processes_and_folder_are_cle
   BOOST_TEST(cleanup.processes == 2);
   BOOST_TEST(cleanup.problems.empty());
   BOOST_TEST(!fs::exists(dead));
-  BOOST_TEST(!is_running(in_folder));
-  BOOST_TEST(!is_running(by_marker));
+  BOOST_TEST(test::wait_until([&] { return !is_running(in_folder); }));  // SIGKILL takes effect on its own time
+  BOOST_TEST(test::wait_until([&] { return !is_running(by_marker); }));
   BOOST_TEST(is_running(unrelated));
   ::kill(unrelated, SIGKILL);
   BOOST_TEST(line_count(git("worktree list", repo)) == 2u);
@@ -158,6 +154,34 @@ BOOST_AUTO_TEST_CASE(worktrees_whose_folder_was_wiped_are_pruned_once_a_minute_o
   BOOST_TEST(line_count(git("worktree list", repo)) == 2u);
   BOOST_TEST(git("branch --list 'agent-run/old-*'", repo) == "");
   BOOST_TEST(git("branch --list 'agent-run/young-*'", repo) != "");
+}
+
+// Found by the crash_safety e2e test: a run killed while libgit2 rewrote its branch left the ref's
+// lock file, which refused the branch's deletion for good; one killed while adding its worktree left
+// bookkeeping that `git worktree list` shows but libgit2 cannot prune. Both are the dead run's own.
+BOOST_AUTO_TEST_CASE(what_a_run_killed_inside_git_left_is_removed_with_its_branch) {
+  test::TempFolder temp;
+  fs::path repo = temp.path() / "repo";
+  fs::path dead = temp.path() / "scratch" / "run-dead02";
+  test::make_git_repository(repo, {{"a.txt", "a\n"}});
+  fs::create_directories(dead / "t-abc123");
+  BOOST_REQUIRE(write_file_atomically(dead / "lock", ""));
+  BOOST_REQUIRE(write_file_atomically(
+      dead / "t-abc123" / k_workspace_manifest,
+      "{\"source\":\"" + repo.string() + "\",\"isolation\":\"worktree\",\"label\":\"t-abc123\"}"));
+  git("branch agent-run/t-abc123", repo);
+  BOOST_REQUIRE(write_file_atomically(repo / ".git/refs/heads/agent-run/t-abc123.lock", ""));  // killed mid-rewrite
+  fs::create_directories(repo / ".git/worktrees/agent-run-t-abc123");  // killed before its HEAD was written
+  BOOST_REQUIRE(write_file_atomically(repo / ".git/worktrees/agent-run-t-abc123/gitdir",
+                                      (dead / "t-abc123/repo/.git").string() + "\n"));
+  BOOST_REQUIRE(line_count(git("worktree list", repo)) == 2u);
+
+  StaleCleanup cleanup = clean_stale_runs(temp.path() / "scratch");
+  BOOST_TEST(cleanup.runs == 1);
+  BOOST_TEST(git("branch --list 'agent-run/*'", repo) == "");
+  BOOST_TEST(!fs::exists(repo / ".git/refs/heads/agent-run/t-abc123.lock"));
+  BOOST_TEST(line_count(git("worktree list", repo)) == 1u);
+  BOOST_TEST(!fs::exists(dead));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
