@@ -41,6 +41,7 @@ struct CliOptions {
   std::optional<std::string> task;          // --task: the task file whose attempt `agent-run tool` stands in for
   std::optional<std::string> workspace;     // --workspace: the folder `agent-run tool` works in, and where
                                             // policy explain resolves paths (default: .)
+  std::optional<std::string> sandbox;       // --sandbox on|off: policy explain decides as inside (on) or outside the sandbox
   bool json = false;                        // --json: `agent-run tool` prints one JSON object per call
   bool no_diagnostics = false;              // --no-diagnostics: no per-edit diagnostics in this run
   std::optional<std::string> config;        // --config: the run-wide configuration (default: ./agent-run.yaml);

@@ -99,8 +99,6 @@ class YamlChecker {
   const std::string& file() const { return m_file; }
   /// Every problem in file order, one `FILE:LINE:COL: message` per line.
   Error error() const;
-  /// The file as problems name it.
-  const std::string& file() const { return m_file; }
   /// `FILE:LINE:COL` of `mark` in this file, as problems name it.
   std::string where(YamlMark mark) const;
 
