@@ -142,17 +142,11 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
       {"--task", "FILE", "tool: run the calls as in an attempt of this task (its policy, keys and protected files)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.task = v; return {}; }},
-      {"--sandbox", "on|off", "policy explain: decide the call as inside the sandbox (on, the default) or outside it",
-       [](CliOptions& o, const std::string& v) -> Expected<void> {
-         if (v != "on" && v != "off") return make_error("--sandbox must be on or off, got '" + v + "'");
-         o.sandbox = v;
-         return {};
-       }},
       {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
-      {"--sandbox", "on|off", "run and tool: commands and checks in bubblewrap (on, the default sandbox, whatever the tasks and policies say) or not (off: recorded and warned about)",
+      {"--sandbox", "on|off", "run and tool: commands and checks in bubblewrap (on, the default sandbox, whatever the tasks and policies say) or not (off: recorded and warned about); policy explain: decide as inside the sandbox (on, the default) or outside it",
        [](CliOptions& o, const std::string& v) -> Expected<void> {
          if (v != "on" && v != "off") return make_error("--sandbox needs on or off, got '" + v + "'");
          o.sandbox = v == "on";

@@ -58,7 +58,7 @@ int policy_explain_command(const CliOptions& options, const ProgramContext& cont
     context.err << "agent-run: --workspace '" << workspace.string() << "' is not a folder\n";
     return static_cast<int>(ExitCode::invalid);
   }
-  DecisionContext decision_context{workspace, {}, options.sandbox.value_or("on") == "on"};
+  DecisionContext decision_context{workspace, {}, options.sandbox.value_or(true)};
   Decision decision = decide(*policy, ToolCall{"explain", *options.tool, *input}, decision_context);
   print_decision(*policy, decision, decision_context.sandboxed, context.out);
   return static_cast<int>(decision.verdict == Verdict::allow ? ExitCode::all_passed : ExitCode::some_failed);
