@@ -241,6 +241,9 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.cancellation = &cancellation;
   settings.sandbox_flag = sandbox_flag(options.sandbox);
   settings.runner_home = environment_value(context.environment, "HOME");
+  if (auto refused = sandbox_needed_but_off(inputs->plans, settings.sandbox_flag)) {
+    return nothing_ran(context, make_error(*refused));
+  }
   for (const std::string& warning : unsandboxed_warnings(inputs->plans, settings.sandbox_flag)) {
     context.err << "agent-run: warning: " << warning << "\n";
   }

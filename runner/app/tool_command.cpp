@@ -76,6 +76,7 @@ Expected<void> open_sandbox(const CliOptions& options, const ProgramContext& pro
                             ToolSession& session) {
   session.sandbox_spec = attempt_sandbox(session.task, *session.policy, sandbox_flag(options.sandbox));
   if (session.sandbox_spec.mode == SandboxMode::off) {
+    if (auto refused = sandbox_off_refusal(*session.policy, session.sandbox_spec)) return make_error(*refused);
     program.err << "agent-run tool: warning: " << unsandboxed_warning(session.sandbox_spec, 1) << "\n";
     return {};
   }
@@ -127,9 +128,12 @@ Expected<void> open_session(const CliOptions& options, const ProgramContext& pro
   settings.grep_backend = *grep_backend;
   settings.runner_home = environment_value(program.environment, "HOME");
   if (!options.no_diagnostics) settings.diagnostics = &session.diagnostics.emplace();
-  session.scope = make_tool_scope(session.task, *session.policy, workspace, settings, nullptr);
+  session.scope = make_tool_scope(session.task, *session.policy, workspace, settings, nullptr, nullptr);
   AR_TRY(open_sandbox(options, program, settings, session));
-  if (session.sandbox) session.scope.sandbox = session.sandbox->sandbox.get();
+  if (session.sandbox) {
+    session.scope.sandbox = session.sandbox->sandbox.get();
+    session.scope.survey = &session.sandbox->survey;
+  }
   session.tools = make_tool_registry(session.task.tools);
   return {};
 }

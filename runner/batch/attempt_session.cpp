@@ -3,6 +3,7 @@
 #include "batch/attempt_environment.h"
 #include "exec/child_environment.h"
 #include "exec/sandbox.h"
+#include "policy/scope_context.h"
 
 namespace agent_run {
 
@@ -48,7 +49,7 @@ std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, con
 }
 
 ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::filesystem::path& workspace,
-                          const AttemptSettings& settings, const AttemptSandbox* sandbox) {
+                          const AttemptSettings& settings, const AttemptSandbox* sandbox, const Survey* survey) {
   ToolScope scope;
   scope.workspace = workspace;
   scope.protected_paths = attempt_protected_paths(task, policy, settings);
@@ -58,10 +59,12 @@ ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::fil
   scope.secrets = task.secrets;
   scope.cancellation = settings.cancellation;
   scope.sandbox = sandbox;
+  scope.survey = survey;
   scope.grep_backend = settings.grep_backend;
   if (task.diagnostics) scope.diagnostics = settings.diagnostics;
   scope.answers = task.answers;
   scope.web.search_command = task.web_search;
+  bind_policy(policy, scope);  // what the tools keep to as they run: hidden paths, each web_fetch redirect
   return scope;
 }
 

@@ -27,9 +27,10 @@ std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, con
 /// tool` both use: the run's environment, stop request, grep backend and diagnostics (none when the
 /// task turns them off); the task's keys (answers:, secrets:, web_search:); the attempt's sandbox
 /// (nullptr: commands run unsandboxed); and the paths never written: the policy file, the task file
-/// and the report folder.
+/// and the report folder. `survey` (nullptr: none) is what the sandbox was laid out from: with it the
+/// policy lets recursive readers into folders whose hidden files the sandbox masks.
 ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::filesystem::path& workspace,
-                          const AttemptSettings& settings, const AttemptSandbox* sandbox);
+                          const AttemptSettings& settings, const AttemptSandbox* sandbox, const Survey* survey);
 
 /// Ends every process the attempt left running (background processes, escapes) and copies the
 /// session tools' records (todos, questions, processes) into the result.

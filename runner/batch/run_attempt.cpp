@@ -241,7 +241,9 @@ bool Attempt::run_agent() {
   TranscriptRecorder transcript(m_settings.reports->root() / m_result.transcript_path);
   ToolRegistry tools = make_tool_registry(m_plan.task->tools);
   const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
-  const ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox);
+  const Survey* survey = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
+  const ToolScope scope =
+      make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
   SessionState session;
   session.status.context_window =
       m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();

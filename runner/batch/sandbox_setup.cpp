@@ -3,6 +3,7 @@
 #include "base/paths.h"
 #include "batch/attempt_session.h"
 #include "policy/path_classes.h"
+#include "policy/sandboxed_bash.h"
 
 #include <sys/stat.h>
 
@@ -150,6 +151,22 @@ std::vector<std::string> unsandboxed_warnings(const std::vector<AttemptPlan>& pl
   std::vector<std::string> warnings;
   for (const auto& [where, counted] : off) warnings.push_back(unsandboxed_warning(counted.first, counted.second));
   return warnings;
+}
+
+std::optional<std::string> sandbox_off_refusal(const Policy& policy, const SandboxSpec& spec) {
+  if (spec.mode != SandboxMode::off) return std::nullopt;
+  const bool flag = spec.set_by.rfind("--", 0) == 0;  // "--sandbox off", else FILE:LINE of a sandbox: key
+  return sandbox_off_problem(policy, flag ? "'" + spec.set_by + "'" : spec.set_by + ": 'sandbox: off'");
+}
+
+std::optional<std::string> sandbox_needed_but_off(const std::vector<AttemptPlan>& plans,
+                                                  const std::optional<SandboxSpec>& flag) {
+  for (const AttemptPlan& plan : plans) {
+    if (auto refused = sandbox_off_refusal(*plan.policy, attempt_sandbox(*plan.task, *plan.policy, flag))) {
+      return refused;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace agent_run

@@ -69,4 +69,15 @@ PatchFilter patch_filter(const Policy& policy, const std::filesystem::path& work
 std::vector<std::string> unsandboxed_warnings(const std::vector<AttemptPlan>& plans,
                                               const std::optional<SandboxSpec>& flag);
 
+/// When `spec` turns the sandbox off under a policy that needs one (policy/sandboxed_bash:
+/// `sandboxed_bash: allow` without `unmatched: deny`, as in permissive.yaml): the error naming who
+/// turned it off and the policy's line; nullopt otherwise.
+std::optional<std::string> sandbox_off_refusal(const Policy& policy, const SandboxSpec& spec);
+
+/// The first attempt whose sandbox is turned off (by its task, its policy or `flag`) under a policy
+/// that needs one (policy/sandboxed_bash: `sandboxed_bash: allow` without `unmatched: deny`, as in
+/// permissive.yaml): the error that stops the run before anything runs; nullopt when there is none.
+std::optional<std::string> sandbox_needed_but_off(const std::vector<AttemptPlan>& plans,
+                                                  const std::optional<SandboxSpec>& flag);
+
 }  // namespace agent_run

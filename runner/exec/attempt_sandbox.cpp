@@ -167,8 +167,9 @@ void AttemptSandbox::stop() {
 }
 
 std::vector<std::string> AttemptSandbox::inside_environment(const std::vector<std::string>& environment) const {
-  // Secrets were decided by whoever built `environment`; only the place changes here.
-  return child_environment({environment, {}, TaskSecrets::passed, ChildPlace::sandbox});
+  // Secrets were decided by whoever built `environment` (child_environment): only the place
+  // changes here, so the checks keep the task's secrets and the agent's commands still have none.
+  return moved_into_sandbox(environment);
 }
 
 ProcessSpec AttemptSandbox::wrap(ProcessSpec spec) const {

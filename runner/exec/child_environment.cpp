@@ -89,6 +89,11 @@ std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec) {
   return environment;
 }
 
+std::vector<std::string> moved_into_sandbox(std::vector<std::string> environment) {
+  move_into_sandbox(environment);
+  return environment;
+}
+
 std::vector<std::string> values_of(const std::vector<std::string>& environment, const std::vector<std::string>& names) {
   std::vector<std::string> values;
   for (const std::string& entry : environment) {

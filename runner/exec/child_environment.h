@@ -38,6 +38,12 @@ inline constexpr const char* k_sandbox_home = "/tmp/home";
 /// when they exist and are not set already.
 std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec);
 
+/// `environment`, already built by child_environment for a child beside agent-run, as a command
+/// inside the sandbox gets it: the private HOME and /tmp, no XDG folders or proxies, the tool roots
+/// the machine's HOME held. Nothing else is dropped: what it holds of the task's secrets was decided
+/// by whoever built it (the checks get them, the agent's commands do not).
+std::vector<std::string> moved_into_sandbox(std::vector<std::string> environment);
+
 /// The values of the variables named `names` in `environment`: what to redact from output.
 std::vector<std::string> values_of(const std::vector<std::string>& environment, const std::vector<std::string>& names);
 

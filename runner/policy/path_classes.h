@@ -20,4 +20,16 @@ namespace agent_run {
 /// longer than a path may be) is hidden, so a caller never exposes what it could not classify.
 PathVerdict classify_path(const Policy& policy, std::string_view path, const DecisionContext& context);
 
+/// The id of the rule that hides a workspace-relative path known to hold no symlink (what a walk
+/// that never follows links meets), matched as written without looking at the disk, or "" when no
+/// rule hides it; `root` is the workspace, absolute and resolved.
+std::string walked_path_hidden_by(const Policy& policy, std::string_view relative, const std::filesystem::path& root);
+
+/// True for a rule that hides its paths from reads (what classify_path calls hidden).
+bool hides_paths(const Rule& rule);
+
+/// classify_path as the survey's callback (exec/mount_survey): the workspace-relative path when the
+/// survey gives one, else the absolute one. `policy` must outlive it.
+PathClassifier path_classifier(const Policy& policy, const DecisionContext& context);
+
 }  // namespace agent_run
