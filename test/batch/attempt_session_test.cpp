@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(the_tools_environment_is_built_without_the_task_s_secrets) 
   settings.environment = {"PATH=/usr/bin:/bin", "DATABASE_URL=postgres://app:hunter22@db/app",
                           "MIRROR_URL=https://u:pw123456@mirror.example/", "GITHUB_ENV=/home/runner/_temp/env",
                           "VISIBLE=yes"};
-  ToolScope scope = make_tool_scope(task, policy, workspace.path(), settings, nullptr);
+  ToolScope scope = make_tool_scope(task, policy, workspace.path(), settings, nullptr, nullptr);
   BOOST_TEST(holds(scope.environment, "PATH=/usr/bin:/bin"));
   BOOST_TEST(holds(scope.environment, "VISIBLE=yes"));
   BOOST_TEST(!holds(scope.environment, "DATABASE_URL="));
