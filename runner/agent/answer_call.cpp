@@ -1,5 +1,6 @@
 #include "agent/answer_call.h"
 
+#include "policy/scope_context.h"
 #include "policy/tool_names.h"
 
 namespace agent_run {
@@ -28,7 +29,7 @@ AnsweredCall answer_call(const ToolCall& call, int turn, const ToolRegistry& too
                          const Clock& clock, const ToolScope& scope, SessionState& session,
                          std::chrono::milliseconds timeout) {
   AnsweredCall answered;
-  answered.decision = decide(policy, call, DecisionContext{scope.workspace, scope.protected_paths});
+  answered.decision = decide(policy, call, decision_context(scope));
   const Decision& decision = answered.decision;
   answered.record = ToolCallRecord{turn,
                                    call.id,

@@ -146,6 +146,12 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
+      {"--sandbox", "on|off", "run and tool: commands and checks in bubblewrap (on, the default sandbox, whatever the tasks and policies say) or not (off: recorded and warned about); policy explain: decide as inside the sandbox (on, the default) or outside it",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         if (v != "on" && v != "off") return make_error("--sandbox needs on or off, got '" + v + "'");
+         o.sandbox = v == "on";
+         return {};
+       }},
       {"--config", "FILE", "the run-wide configuration (default: agent-run.yaml in the current folder, when there is one); "
        "mcp: the task file whose mcp_servers: holds the server named",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.config = v; return {}; }},
@@ -313,10 +319,12 @@ std::string usage_text() {
       "usage: agent-run [run] TASK.yaml... [options]\n"
       "       agent-run validate FILE...     check task and policy files; nothing runs\n"
       "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n"
-      "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR]\n"
+      "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR] [--sandbox on|off]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"
-      "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--json] [--no-diagnostics] < calls.jsonl\n"
+      "       agent-run tool --workspace DIR [--task FILE] [--policy FILE] [--sandbox on|off] [--json] "
+      "[--no-diagnostics]\n"
+      "                      < calls.jsonl\n"
       "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent "
       "would\n"
       "       agent-run -p PROMPT [--workspace DIR] [options]   an ad-hoc task with the configuration's defaults\n"

@@ -46,6 +46,8 @@ struct CliOptions {
   std::optional<std::string> config;        // --config: the run-wide configuration (default: ./agent-run.yaml);
                                             // mcp: the task file whose mcp_servers: names the server
   std::vector<std::string> server_command;  // mcp: the stdio server's command line, after `--`
+  std::optional<bool> sandbox;              // --sandbox on|off: over every task's and policy's sandbox: key
+                                            // (run, tool); policy explain decides as inside (on) or outside
   std::optional<std::string> prompt;        // -p, --prompt: an ad-hoc task in --workspace (default: .)
   OutputFormat output_format = OutputFormat::text;  // --output-format
   std::optional<int> thinking_budget;               // --thinking-budget: Anthropic extended thinking

@@ -6,8 +6,9 @@
 
 namespace agent_run {
 
-/// The runner's environment as KEY=VALUE, without what looks like a secret (API keys, tokens,
-/// passwords; base/environment_names), for every command the agent, setup or checks run.
+/// The runner's environment as KEY=VALUE, without the variables whose names look secret
+/// (exec/child_environment's looks_secret: API keys, tokens, passwords): what agent-run hands on.
+/// Each child's environment is then built from it by child_environment.
 std::vector<std::string> scrubbed_environment(char** environ_entries);
 
 /// The values of `names` in the runner's environment (those set): the tasks' `secrets:`, which

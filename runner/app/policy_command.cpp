@@ -18,14 +18,16 @@ std::string decided_by(const Decision& decision) {
     case DecisionBasis::unmatched: return "the policy's 'unmatched' (no rule decided)";
     case DecisionBasis::protected_path: return "a protected path";
     case DecisionBasis::not_understood: return "the parser: the call cannot be checked";
+    case DecisionBasis::sandboxed: return "the sandbox: it confines the command, and no deny rule names a part of it";
   }
   return "";
 }
 
-void print_decision(const Policy& policy, const Decision& decision, std::ostream& out) {
+void print_decision(const Policy& policy, const Decision& decision, bool sandboxed, std::ostream& out) {
   out << "decision: " << to_string(decision.verdict) << "\n"
       << "decided by: " << decided_by(decision) << "\n"
       << "reason: " << decision.reason << "\n"
+      << "sandbox: " << (sandboxed ? "on" : "off") << "\n"
       << "steps:\n";
   for (const std::string& step : decision.steps) out << "  - " << step << "\n";
   out << "policy: " << policy.source.string() << " (sha256 " << policy.sha256 << ")\n";
@@ -56,9 +58,9 @@ int policy_explain_command(const CliOptions& options, const ProgramContext& cont
     context.err << "agent-run: --workspace '" << workspace.string() << "' is not a folder\n";
     return static_cast<int>(ExitCode::invalid);
   }
-  DecisionContext decision_context{workspace, {}};
+  DecisionContext decision_context{workspace, {}, options.sandbox.value_or(true)};
   Decision decision = decide(*policy, ToolCall{"explain", *options.tool, *input}, decision_context);
-  print_decision(*policy, decision, context.out);
+  print_decision(*policy, decision, decision_context.sandboxed, context.out);
   return static_cast<int>(decision.verdict == Verdict::allow ? ExitCode::all_passed : ExitCode::some_failed);
 }
 

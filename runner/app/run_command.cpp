@@ -11,8 +11,10 @@
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "batch/resume.h"
+#include "batch/sandbox_setup.h"
 #include "batch/stream_json.h"
 #include "diagnostics/edit_checker.h"
+#include "exec/child_process.h"
 #include "report/report_folder.h"
 #include "report/report_reader.h"
 #include "workspace/repository_discovery.h"
@@ -237,6 +239,17 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.make_model = make_model_factory(model_wiring(options, context, *inputs, clock, cancellation));
   settings.grep_backend = inputs->grep_backend;
   settings.cancellation = &cancellation;
+  settings.sandbox_flag = sandbox_flag(options.sandbox);
+  settings.runner_home = environment_value(context.environment, "HOME");
+  if (auto refused = sandbox_needed_but_off(inputs->plans, settings.sandbox_flag)) {
+    return nothing_ran(context, make_error(*refused));
+  }
+  for (const std::string& warning : unsandboxed_warnings(inputs->plans, settings.sandbox_flag)) {
+    context.err << "agent-run: warning: " << warning << "\n";
+  }
+  SandboxProbe probe(settings.environment, scratch->path() / "probe",
+                     read_machine_facts(environment_value(context.environment, "KUBERNETES_SERVICE_HOST").has_value()));
+  settings.sandbox_probe = &probe;
   std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends
   if (!options.no_diagnostics) settings.diagnostics = &diagnostics.emplace();
   // With stream-json, stdout carries only the events; the progress lines go to stderr.

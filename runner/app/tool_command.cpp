@@ -6,10 +6,14 @@
 #include "app/signal_scope.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/files.h"
 #include "base/json.h"
 #include "base/text.h"
 #include "batch/attempt_session.h"
+#include "batch/sandbox_setup.h"
 #include "diagnostics/edit_checker.h"
+#include "exec/child_process.h"
+#include "exec/sandbox_probe.h"
 #include "policy/policy_loader.h"
 #include "report/report_writers.h"
 
@@ -20,7 +24,19 @@ namespace agent_run {
 namespace {
 
 /// Everything one `agent-run tool` session shares: one attempt's task, policy, tools, scope and state.
+/// A folder removed when the session ends (after its sandbox, declared after it).
+struct SessionFolder {
+  std::filesystem::path path;
+  ~SessionFolder() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+};
+
 struct ToolSession {
+  SessionFolder scratch;                  // the sandbox's folder goes here
+  std::optional<StartedSandbox> sandbox;  // the attempt's sandbox, as a run would have it; none when off
+  SandboxSpec sandbox_spec;
   LoadedInputs inputs;  // the --task file and its policy (or --policy), when given
   Task task;            // an empty task without --task: no keys, nothing of its own to protect
   const Policy* policy = nullptr;
@@ -53,6 +69,47 @@ Expected<void> load_task_and_policy(const CliOptions& options, ToolSession& sess
   return {};
 }
 
+/// Starts the session's sandbox as a run starts an attempt's: --sandbox, else the task's sandbox:,
+/// else the policy's, else the default; probed, surveyed, and laid out over the workspace as it is
+/// (there is no setup). Says on stderr which sandbox it is, or warns that there is none.
+Expected<void> open_sandbox(const CliOptions& options, const ProgramContext& program, const AttemptSettings& settings,
+                            ToolSession& session) {
+  session.sandbox_spec = attempt_sandbox(session.task, *session.policy, sandbox_flag(options.sandbox));
+  if (session.sandbox_spec.mode == SandboxMode::off) {
+    if (auto refused = sandbox_off_refusal(*session.policy, session.sandbox_spec)) return make_error(*refused);
+    program.err << "agent-run tool: warning: " << unsandboxed_warning(session.sandbox_spec, 1) << "\n";
+    return {};
+  }
+  auto scratch = make_unique_folder(std::filesystem::temp_directory_path(), "agent-run-tool-");
+  if (!scratch) return scratch.error();
+  session.scratch.path = *scratch;
+  SandboxProbe probe(settings.environment, *scratch / "probe",
+                     read_machine_facts(environment_value(program.environment, "KUBERNETES_SERVICE_HOST").has_value()));
+  AR_TRY(probe.check(session.sandbox_spec));
+  SandboxSite site;
+  site.spec = session.sandbox_spec;
+  site.workspace = session.scope.workspace;
+  site.origin = in_place_origin(site.workspace);
+  site.policy = session.policy;
+  site.protected_paths = session.scope.protected_paths;
+  site.runner_home = settings.runner_home;
+  site.scratch = *scratch;
+  site.environment = session.scope.environment;
+  auto started = start_sandbox(site);
+  if (!started) {
+    return make_error("the sandbox (" + sandbox_asker(site.spec) + ") cannot start: " + started.error().message + "; " +
+                      sandbox_advice(started.error().message, read_machine_facts(false)));
+  }
+  session.sandbox = std::move(*started);
+  SandboxRecord record = sandbox_record(site, &*session.sandbox, "");
+  program.err << "agent-run tool: sandbox: bubblewrap, network " << record.network << ", writes: " << record.write
+              << ", " << record.masked_total << (record.masked_total == 1 ? " path" : " paths") << " masked";
+  for (std::size_t i = 0; i < record.masked.size() && i < 5; ++i)
+    program.err << (i == 0 ? " (" : ", ") << record.masked[i];
+  program.err << (record.masked.empty() ? "" : record.masked_total > 5 ? ", ...)" : ")") << "\n";
+  return {};
+}
+
 /// Fills `session` from the command line (the session holds processes, so it is filled in place),
 /// building the tools' scope the way a run builds an attempt's (make_tool_scope).
 Expected<void> open_session(const CliOptions& options, const ProgramContext& program, const Cancellation& cancellation,
@@ -69,8 +126,14 @@ Expected<void> open_session(const CliOptions& options, const ProgramContext& pro
   settings.environment = program.environment;
   settings.cancellation = &cancellation;
   settings.grep_backend = *grep_backend;
+  settings.runner_home = environment_value(program.environment, "HOME");
   if (!options.no_diagnostics) settings.diagnostics = &session.diagnostics.emplace();
-  session.scope = make_tool_scope(session.task, *session.policy, workspace, settings);
+  session.scope = make_tool_scope(session.task, *session.policy, workspace, settings, nullptr, nullptr);
+  AR_TRY(open_sandbox(options, program, settings, session));
+  if (session.sandbox) {
+    session.scope.sandbox = session.sandbox->sandbox.get();
+    session.scope.survey = &session.sandbox->survey;
+  }
   session.tools = make_tool_registry(session.task.tools);
   return {};
 }
@@ -98,7 +161,7 @@ Expected<ToolCall> parse_call(const std::string& line, int number) {
   return call;
 }
 
-Json json_line(int number, const ToolCall& call, const AnsweredCall& answered) {
+Json json_line(int number, const ToolCall& call, const AnsweredCall& answered, bool sandboxed) {
   Json images = Json::array();
   for (const ImageBlock& image : answered.output.images) {
     images.push(Json::object().set("media_type", image.media_type).set("data_base64", image.data_base64));
@@ -125,7 +188,8 @@ Json json_line(int number, const ToolCall& call, const AnsweredCall& answered) {
                          .set("is_error", answered.output.is_error)
                          .set("images", std::move(images)))
       .set("edit", std::move(edit))
-      .set("duration_ms", answered.record.duration_ms);
+      .set("duration_ms", answered.record.duration_ms)
+      .set("sandbox", sandboxed ? "bubblewrap" : "none");
 }
 
 std::string text_block(int number, const ToolCall& call, const AnsweredCall& answered) {
@@ -164,12 +228,12 @@ int tool_command(const CliOptions& options, const ProgramContext& program, std::
     AnsweredCall answered = answer_call(*call, number, session.tools, *session.policy, clock, session.scope,
                                         session.state, session.task.limits.tool_timeout);
     if (answered.output.is_error) exit_code = ExitCode::some_failed;
-    program.out << (options.json ? json_line(number, *call, answered).dump() + "\n"
+    program.out << (options.json ? json_line(number, *call, answered, session.sandbox.has_value()).dump() + "\n"
                                  : text_block(number, *call, answered));
     program.out.flush();
   }
   AttemptResult ended;  // what the session tools recorded; `agent-run tool` prints results as it goes
-  finish_session(session.scope, session.state, ended);
+  finish_session(session.state, ended);
   if (cancellation.cancelled()) return exit_code_for_signal(cancellation.signal());
   return static_cast<int>(exit_code);
 }

@@ -8,12 +8,29 @@
 
 namespace agent_run {
 
-bool looks_secret(std::string_view name) {
-  static constexpr std::array<std::string_view, 7> k_markers = {"key",    "token",      "secret", "password",
-                                                                "passwd", "credential", "auth"};
-  const std::string lower = to_lower(name);
-  return std::any_of(k_markers.begin(), k_markers.end(),
-                     [&](std::string_view marker) { return lower.find(marker) != std::string::npos; });
+namespace {
+
+/// `scheme://user:password@host...`: a URL that carries a password.
+bool holds_url_password(std::string_view value) {
+  for (std::size_t scheme = value.find("://"); scheme != std::string_view::npos;
+       scheme = value.find("://", scheme + 3)) {
+    std::string_view rest = value.substr(scheme + 3);
+    std::string_view authority = rest.substr(0, rest.find_first_of("/?# "));
+    std::size_t at = authority.rfind('@');
+    if (at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool looks_secret(std::string_view name, std::string_view value) {
+  static constexpr std::array<std::string_view, 11> k_markers = {
+      "key", "token", "secret", "password", "passwd", "credential", "auth", "cookie", "session", "private", "dsn"};
+  std::string lower = to_lower(name);
+  bool named = std::any_of(k_markers.begin(), k_markers.end(),
+                           [&](std::string_view marker) { return lower.find(marker) != std::string::npos; });
+  return named || holds_url_password(value);
 }
 
 bool is_environment_name(std::string_view name) {

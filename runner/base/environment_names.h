@@ -4,9 +4,10 @@
 
 namespace agent_run {
 
-/// Whether an environment variable's name looks like it holds a secret (`*KEY*`, `*TOKEN*`,
-/// `*SECRET*`, `*PASSWORD*`, `*PASSWD*`, `*CREDENTIAL*`, `*AUTH*`, in any case).
-bool looks_secret(std::string_view name);
+/// Whether a variable looks like it holds a secret: its name holds KEY, TOKEN, SECRET, PASSWORD,
+/// PASSWD, CREDENTIAL, AUTH, COOKIE, SESSION, PRIVATE or DSN (any case), or its value is a URL with
+/// a password in it (`https://user:password@host`).
+bool looks_secret(std::string_view name, std::string_view value = {});
 
 /// Whether `name` can be an environment variable's name: letters, digits and `_`, not starting
 /// with a digit.

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 
 namespace agent_run {
@@ -12,7 +13,13 @@ std::int64_t Json::as_int() const {
   if (is_integer()) {
     return std::get<std::int64_t>(m_value);
   }
-  return static_cast<std::int64_t>(std::get<double>(m_value));
+  // A double past int64 (8.9e82 in a stream's usage, say) saturates: casting it would be undefined.
+  const double value = std::get<double>(m_value);
+  constexpr double k_two_to_63 = 9223372036854775808.0;
+  if (std::isnan(value)) return 0;
+  if (value >= k_two_to_63) return std::numeric_limits<std::int64_t>::max();
+  if (value < -k_two_to_63) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(value);
 }
 
 double Json::as_double() const {

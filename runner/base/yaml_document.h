@@ -95,10 +95,10 @@ class YamlChecker {
   void add_all(const std::vector<YamlProblem>& problems);
   /// True while no problem has been recorded.
   bool ok() const { return m_problems.empty(); }
+  /// The file, as the user gave it.
+  const std::string& file() const { return m_file; }
   /// Every problem in file order, one `FILE:LINE:COL: message` per line.
   Error error() const;
-  /// The file as problems name it.
-  const std::string& file() const { return m_file; }
   /// `FILE:LINE:COL` of `mark` in this file, as problems name it.
   std::string where(YamlMark mark) const;
 

@@ -1,6 +1,6 @@
 #include "batch/attempt_mcp.h"
 
-#include "exec/sandbox.h"
+#include "exec/attempt_sandbox.h"
 #include "mcp/server_launch.h"
 #include "policy/tool_names.h"
 #include "tools/mcp_tool.h"
@@ -30,10 +30,9 @@ McpLaunchContext launch_context(const ToolScope& scope, const SessionState& sess
   context.environment.push_back(marker);
   context.variables = settings.variables;
   context.workspace = scope.workspace;
-  if (scope.sandbox) {
-    SandboxSpec sandbox = *scope.sandbox;
-    std::filesystem::path workspace = scope.workspace;
-    context.sandbox = [sandbox, workspace](ProcessSpec spec) { return sandboxed(spec, sandbox, workspace); };
+  if (scope.sandbox) {  // the attempt's holder: it outlives the servers (finish() runs before it stops)
+    const AttemptSandbox* sandbox = scope.sandbox;
+    context.sandbox = [sandbox](ProcessSpec spec) { return sandbox->wrap(std::move(spec)); };
   }
   context.cancellation = scope.cancellation;
   context.elicitation = elicitation_by_answers(scope.answers);

@@ -1,7 +1,9 @@
 #include "batch/attempt_session.h"
 
 #include "batch/attempt_environment.h"
+#include "exec/child_environment.h"
 #include "exec/sandbox.h"
+#include "policy/scope_context.h"
 
 namespace agent_run {
 
@@ -30,42 +32,49 @@ void add_escapes(const ProcessTableSummary& processes, AttemptResult& result) {
 
 }  // namespace
 
-std::optional<SandboxSpec> attempt_sandbox(const Task& task, const Policy& policy) {
-  return task.sandbox ? task.sandbox : policy.sandbox;
+SandboxSpec attempt_sandbox(const Task& task, const Policy& policy, const std::optional<SandboxSpec>& flag) {
+  if (flag) return *flag;
+  if (task.sandbox) return *task.sandbox;
+  if (policy.sandbox) return *policy.sandbox;
+  return SandboxSpec{};
 }
 
-Expected<void> check_attempt_sandbox(const Task& task, const Policy& policy) {
-  std::optional<SandboxSpec> sandbox = attempt_sandbox(task, policy);
-  if (!sandbox) return {};
-  return check_sandbox_works(*sandbox, task.sandbox ? "the task" : "the policy " + policy.source.string());
+std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, const Policy& policy,
+                                                           const AttemptSettings& settings) {
+  std::vector<std::filesystem::path> paths;
+  if (!policy.source.empty()) paths.push_back(policy.source);  // the runner's own files
+  if (!task.source.empty()) paths.push_back(task.source);
+  if (settings.reports) paths.push_back(settings.reports->root());
+  return paths;
 }
 
 ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::filesystem::path& workspace,
-                          const AttemptSettings& settings) {
+                          const AttemptSettings& settings, const AttemptSandbox* sandbox, const Survey* survey) {
   ToolScope scope;
   scope.workspace = workspace;
-  if (!policy.source.empty()) scope.protected_paths.push_back(policy.source);  // the runner's own files
-  if (!task.source.empty()) scope.protected_paths.push_back(task.source);
-  if (settings.reports) scope.protected_paths.push_back(settings.reports->root());
-  scope.environment = agent_environment(task, settings.environment);
+  scope.protected_paths = attempt_protected_paths(task, policy, settings);
+  // The agent's commands, web_search and the per-edit checks: the task's env:, never its secrets.
+  scope.environment = child_environment(
+      {agent_environment(task, settings.environment), task.secrets, TaskSecrets::withheld, ChildPlace::runner});
   scope.secrets = task.secrets;
   scope.cancellation = settings.cancellation;
-  scope.sandbox = attempt_sandbox(task, policy);
+  scope.sandbox = sandbox;
+  scope.survey = survey;
   scope.grep_backend = settings.grep_backend;
   if (task.diagnostics) scope.diagnostics = settings.diagnostics;
   scope.answers = task.answers;
   scope.web.search_command = task.web_search;
+  bind_policy(policy, scope);  // what the tools keep to as they run: hidden paths, each web_fetch redirect
   return scope;
 }
 
-void finish_session(const ToolScope& scope, SessionState& session, AttemptResult& result) {
+void finish_session(SessionState& session, AttemptResult& result) {
   ProcessTableSummary processes = session.processes.stop_everything();
   for (const BackgroundSummary& process : processes.background)
     result.background_processes.push_back(record_of(process));
   add_escapes(processes, result);
   result.todos = session.todos;
   result.questions = session.questions;
-  result.sandboxed = scope.sandbox.has_value();
 }
 
 void finish_commands(ProcessTable& commands, AttemptResult& result) { add_escapes(commands.stop_everything(), result); }

@@ -4,6 +4,8 @@
 #include "base/text.h"
 #include "batch/attempt_environment.h"
 #include "batch/no_new_diagnostics.h"
+#include "exec/attempt_sandbox.h"
+#include "exec/child_environment.h"
 #include "exec/process.h"
 #include "exec/process_table.h"
 
@@ -13,14 +15,17 @@ namespace {
 
 constexpr std::size_t k_output_tail_bytes = 4096;
 
-/// Runs one setup or check command in the workspace.
+/// Runs one setup or check command in the workspace (inside `sandbox` unless it is nullptr).
 CheckRecord run_command(const std::string& command, const std::filesystem::path& root, const Task& task,
-                        const AttemptSettings& settings, ProcessTable& commands) {
+                        const AttemptSettings& settings, ProcessTable& commands, const AttemptSandbox* sandbox) {
   CheckRecord record;
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
-  spec.environment = command_environment(task, settings);
+  // The task author's own commands get the task's env: and secrets; their values never reach the report.
+  spec.environment =
+      child_environment({command_environment(task, settings), task.secrets, TaskSecrets::passed, ChildPlace::runner});
   spec.cancellation = settings.cancellation;
+  if (sandbox) spec = sandbox->wrap(spec);
   auto result = commands.run(spec);
   const std::vector<std::string> secrets = secret_values_of(task, settings);  // a check may print one
   if (!result) {
@@ -68,7 +73,7 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
   const Clock::SteadyTime started = settings.clock->now();
   bool ok = true;
   for (const std::string& command : task.setup) {
-    result.setup.push_back(run_command(command, root, task, settings, commands));
+    result.setup.push_back(run_command(command, root, task, settings, commands, nullptr));  // the author's: outside
     if (!result.setup.back().passed) {
       set_outcome(result, OutcomeType::setup_failed, "setup " + why_failed(result.setup.back()));
       ok = false;
@@ -79,19 +84,21 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
   return ok;
 }
 
+bool agent_finished(const AttemptResult& result) { return result.stop_reason && !outcome_type_of(*result.stop_reason); }
+
 std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
                                     const std::filesystem::path& root, const AttemptSettings& settings,
-                                    ProcessTable& commands) {
+                                    ProcessTable& commands, const AttemptSandbox* sandbox) {
   std::vector<CheckRecord> checks;
   for (const Check& check : task.checks) {
     checks.push_back(check.no_new_diagnostics ? judge_no_new_diagnostics(edits, settings.diagnostics != nullptr)
-                                              : run_command(check.run, root, task, settings, commands));
+                                              : run_command(check.run, root, task, settings, commands, sandbox));
   }
   return checks;
 }
 
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           ProcessTable& commands, AttemptResult& result) {
+           ProcessTable& commands, const AttemptSandbox* sandbox, AttemptResult& result) {
   if (std::optional<OutcomeType> stopped = outcome_type_of(*result.stop_reason)) {
     set_outcome(result, *stopped, describe_stop(result, run, task.limits));
     return;
@@ -100,7 +107,7 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
     result.checks = result.check_rounds.back().checks;  // the round the agent stopped on decides
   } else {
     const Clock::SteadyTime started = settings.clock->now();
-    result.checks = run_checks(task, result.edits, root, settings, commands);
+    result.checks = run_checks(task, result.edits, root, settings, commands, sandbox);
     result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   }
   for (const CheckRecord& check : result.checks) {

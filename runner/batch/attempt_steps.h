@@ -2,6 +2,7 @@
 
 #include "agent/agent_loop.h"
 #include "batch/run_attempt.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/process_table.h"
 
 #include <filesystem>
@@ -21,16 +22,19 @@ void set_outcome(AttemptResult& result, OutcomeType type, std::string message);
 bool run_setup(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
                ProcessTable& commands, AttemptResult& result);
 
-/// Runs the task's checks in the workspace, in order, through `commands` (their output redacted of
-/// the task's secrets); `no_new_diagnostics` judges `edits`.
+/// Whether the agent finished on its own (no limit, no error), so that the task's checks judge it.
+bool agent_finished(const AttemptResult& result);
+
+/// Runs the task's checks in the workspace, in order, through `commands` (inside `sandbox` unless
+/// it is nullptr; their output redacted of the task's secrets); `no_new_diagnostics` judges `edits`.
 std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
                                     const std::filesystem::path& root, const AttemptSettings& settings,
-                                    ProcessTable& commands);
+                                    ProcessTable& commands, const AttemptSandbox* sandbox);
 
 /// Decides the outcome from how the agent stopped (the result's stop_reason, explained by `run`)
 /// and, when it finished, from the task's checks: the last round's when check_feedback already ran
-/// them with the agent, else run now through `commands`.
+/// them with the agent, else run now through `commands`, inside `sandbox` unless it is nullptr.
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           ProcessTable& commands, AttemptResult& result);
+           ProcessTable& commands, const AttemptSandbox* sandbox, AttemptResult& result);
 
 }  // namespace agent_run

@@ -17,11 +17,12 @@ namespace agent_run {
 /// (judge in attempt_steps.h).
 class CheckFeedbackReview final : public FinishReview {
  public:
-  /// `observer` (may be null) hears each round.
+  /// The checks run inside `sandbox` unless it is nullptr; `observer` (may be null) hears each round.
   CheckFeedbackReview(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
-                      ProcessTable& commands, Durations& durations, AttemptObserver* observer)
-      : m_task(task), m_root(root), m_settings(settings), m_commands(commands), m_durations(durations),
-        m_observer(observer) {}
+                      ProcessTable& commands, const AttemptSandbox* sandbox, Durations& durations,
+                      AttemptObserver* observer)
+      : m_task(task), m_root(root), m_settings(settings), m_commands(commands), m_sandbox(sandbox),
+        m_durations(durations), m_observer(observer) {}
 
   std::string name() const override { return "checks"; }
   ReviewVerdict review(const std::string& final_text, const ReviewContext& context, AgentRecord& record) override;
@@ -31,6 +32,7 @@ class CheckFeedbackReview final : public FinishReview {
   std::filesystem::path m_root;
   const AttemptSettings& m_settings;
   ProcessTable& m_commands;
+  const AttemptSandbox* m_sandbox;
   Durations& m_durations;
   AttemptObserver* m_observer;
 };

@@ -6,13 +6,17 @@
 #include "agent/transcript_recorder.h"
 #include "base/cancellation.h"
 #include "base/files.h"
+#include "base/paths.h"
 #include "batch/attempt_environment.h"
 #include "batch/attempt_mcp.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
+#include "batch/sandbox_setup.h"
+#include "exec/child_environment.h"
 #include "workspace/repository_discovery.h"
 
+#include <algorithm>
 #include <csignal>
 
 namespace agent_run {
@@ -31,7 +35,7 @@ class Attempt {
   bool set_up();
   bool run_agent();
   void run_checks();
-  void end_commands() { finish_commands(m_commands, m_result); }
+  void end_commands();
   void save_patch();
   void commit();
   void remove_workspace();
@@ -43,6 +47,9 @@ class Attempt {
   bool still_wanted(const std::string& phase);
   void mark_interrupted(const std::string& during);
   Expected<std::unique_ptr<Workspace>> prepare_workspace() const;
+  SandboxSite sandbox_site() const;
+  bool check_sandbox();
+  bool start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous);
   AgentRequest agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews);
   void save_structured_output();
 
@@ -54,6 +61,9 @@ class Attempt {
   std::unique_ptr<Workspace> m_workspace;
   ProcessTable m_commands;  // setup and checks: what they leave running lives until the attempt ends
   AgentRun m_agent;         // how the agent loop went, for the checks
+  SandboxSpec m_sandbox;    // the attempt's (resolved once, before setup)
+  std::optional<StartedSandbox> m_agent_sandbox;  // the agent's commands; its survey tells the checks' what it hid
+  std::optional<StartedSandbox> m_check_sandbox;  // a fresh one for the checks
   std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
 };
 
@@ -113,12 +123,64 @@ bool Attempt::make_workspace() {
 
 bool Attempt::set_up() {
   m_reporter.phase("setup");
-  if (auto sandbox = check_attempt_sandbox(*m_plan.task, *m_plan.policy); !sandbox) {
-    set_outcome(m_result, OutcomeType::sandbox_unavailable, sandbox.error().message);
-    return false;
-  }
+  if (!check_sandbox()) return false;
   bool set_up = run_setup(*m_plan.task, m_workspace->root(), m_settings, m_commands, m_result);
   return still_wanted("setup") && set_up;
+}
+
+/// Resolves the attempt's sandbox and, when it is on, checks that bubblewrap works here before setup
+/// is spent on an attempt that cannot run: an attempt is never run unsandboxed instead.
+bool Attempt::check_sandbox() {
+  m_sandbox = attempt_sandbox(*m_plan.task, *m_plan.policy, m_settings.sandbox_flag);
+  if (m_sandbox.mode == SandboxMode::off) {
+    m_result.sandbox = sandbox_record(sandbox_site(), nullptr, why_unsandboxed(m_sandbox));
+    m_result.warnings.push_back(unsandboxed_warning(m_sandbox, 1));
+    return true;
+  }
+  if (!m_settings.sandbox_probe) return true;  // start_sandbox_for says what fails
+  if (auto works = m_settings.sandbox_probe->check(m_sandbox); !works) {
+    m_result.sandbox = sandbox_record(sandbox_site(), nullptr, "unavailable: " + works.error().message);
+    set_outcome(m_result, OutcomeType::sandbox_unavailable, works.error().message);
+    return false;
+  }
+  return true;
+}
+
+SandboxSite Attempt::sandbox_site() const {
+  SandboxSite site;
+  site.spec = m_sandbox;
+  site.workspace = resolved_path(m_workspace->root());
+  site.origin = m_workspace->origin();
+  site.policy = m_plan.policy;
+  site.protected_paths = attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings);
+  site.runner_home = m_settings.runner_home;
+  site.scratch = m_settings.scratch_folder.empty() ? std::filesystem::temp_directory_path() : m_settings.scratch_folder;
+  site.hidden_roots = {site.scratch};
+  site.environment =
+      child_environment({m_settings.environment, m_plan.task->secrets, TaskSecrets::withheld, ChildPlace::runner});
+  return site;
+}
+
+/// Starts a sandbox for `phase` (the agent, the checks); when it cannot start, the attempt is
+/// `sandbox.unavailable`.
+bool Attempt::start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous) {
+  if (m_sandbox.mode == SandboxMode::off) return true;
+  SandboxSite site = sandbox_site();
+  auto started = start_sandbox(site, previous);
+  if (!started) {
+    std::string message = "the sandbox for " + phase + " (" + sandbox_asker(m_sandbox) +
+                          ") cannot start: " + started.error().message + "; " +
+                          sandbox_advice(started.error().message, read_machine_facts(false));
+    if (phase == "the agent") m_result.sandbox = sandbox_record(site, nullptr, "unavailable: " + message);
+    set_outcome(m_result, OutcomeType::sandbox_unavailable, message);
+    return false;
+  }
+  into = std::move(*started);
+  if (phase == "the agent") {
+    m_result.sandbox = sandbox_record(site, &*into, "");
+    m_result.sandboxed = true;
+  }
+  return true;
 }
 
 /// The workspace as the system prompt names it: the repository's folder name and how it was made.
@@ -155,8 +217,11 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::
     }
   }
   if (task.check_feedback.rounds > 0 && !task.checks.empty()) {
+    // The rounds run in the agent's sandbox (they see what it left running); the checks' fresh one
+    // is only for checks run after the agent stopped.
+    const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
     reviews.push_back(std::make_unique<CheckFeedbackReview>(task, m_workspace->root(), m_settings, m_commands,
-                                                            m_result.durations, m_observer.get()));
+                                                            sandbox, m_result.durations, m_observer.get()));
   }
   for (const auto& review : reviews) request.reviews.push_back(review.get());
   return request;
@@ -171,10 +236,14 @@ bool Attempt::run_agent() {
     return false;
   }
   m_reporter.phase("agent");
+  if (!start_sandbox_for("the agent", m_agent_sandbox, nullptr)) return false;
   m_result.transcript_path = m_plan.folder + "/transcript.jsonl";
   TranscriptRecorder transcript(m_settings.reports->root() / m_result.transcript_path);
   ToolRegistry tools = make_tool_registry(m_plan.task->tools);
-  const ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings);
+  const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
+  const Survey* survey = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
+  const ToolScope scope =
+      make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
   SessionState session;
   session.status.context_window =
       m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();
@@ -182,7 +251,7 @@ bool Attempt::run_agent() {
   AttemptMcpServers mcp(*m_plan.task, scope, session, m_settings, tools);
   if (auto failure = mcp.required_failure()) {
     mcp.finish(m_result);
-    finish_session(scope, session, m_result);
+    finish_session(session, m_result);
     set_outcome(m_result, OutcomeType::mcp_unavailable, *failure);
     return false;
   }
@@ -193,7 +262,8 @@ bool Attempt::run_agent() {
   AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, observers);
   m_agent = loop.run(request, scope, session, m_result);
   mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
-  finish_session(scope, session, m_result);
+  finish_session(session, m_result);
+  if (m_agent_sandbox) m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;
   save_structured_output();
@@ -211,14 +281,34 @@ void Attempt::save_structured_output() {
 void Attempt::run_checks() {
   if (!still_wanted("the agent loop")) return;
   m_reporter.phase("checks");
+  // The checks run code the agent wrote: in a sandbox of their own, surveyed afresh (what the agent
+  // renamed stays hidden), with a /tmp and HOME of their own. With check feedback the last round,
+  // run in the agent's sandbox while it worked, decides, and none is started.
   const bool judged_in_rounds = !m_result.check_rounds.empty();
-  judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, m_result);
+  const bool runs_commands = std::any_of(m_plan.task->checks.begin(), m_plan.task->checks.end(),
+                                         [](const Check& check) { return !check.no_new_diagnostics; });
+  if (runs_commands && agent_finished(m_result) && !judged_in_rounds) {
+    const Survey* previous = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
+    if (!start_sandbox_for("the checks", m_check_sandbox, previous)) return;
+  }
+  const AttemptSandbox* sandbox = m_check_sandbox ? m_check_sandbox->sandbox.get() : nullptr;
+  judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, sandbox, m_result);
   if (m_observer && !judged_in_rounds && !m_result.checks.empty()) m_observer->checks_ran(1, m_result.checks);
   still_wanted("the checks");
 }
 
+void Attempt::end_commands() {
+  finish_commands(m_commands, m_result);                  // what setup and the checks left running
+  if (m_check_sandbox) m_check_sandbox->sandbox->stop();  // its survey stays, for the patch
+}
+
 void Attempt::save_patch() {
   m_reporter.phase("patch");
+  const Survey* survey = m_check_sandbox   ? &m_check_sandbox->survey
+                         : m_agent_sandbox ? &m_agent_sandbox->survey
+                                           : nullptr;
+  m_workspace->withhold(patch_filter(*m_plan.policy, resolved_path(m_workspace->root()),
+                                     attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings), survey));
   auto patch = m_workspace->diff();
   if (!patch) {
     m_result.message += m_result.message.empty() ? "" : "; ";
@@ -226,6 +316,15 @@ void Attempt::save_patch() {
     return;
   }
   m_result.patch = PatchStats{patch->files_changed, patch->lines_added, patch->lines_removed};
+  for (const WithheldChange& change : patch->withheld) m_result.patch_withheld.push_back({change.path, change.why});
+  if (!patch->withheld.empty()) {
+    m_result.warnings.push_back(
+        "the agent changed " + std::to_string(patch->withheld.size()) +
+        (patch->withheld.size() == 1 ? " path" : " paths") + " the policy keeps from it (" +
+        patch->withheld.front().path + ": " + patch->withheld.front().why +
+        (patch->withheld.size() > 1 ? ", ..." : "") +
+        "); they are not in patch.diff nor in the commit (the report's patch_withheld lists them)");
+  }
   m_result.patch_path = m_plan.folder + "/patch.diff";
   (void)write_file_atomically(m_settings.reports->root() / m_result.patch_path, patch->text);
 }

@@ -5,6 +5,7 @@
 #include "batch/attempt_plan.h"
 #include "batch/attempt_progress.h"
 #include "diagnostics/diagnostics_checker.h"
+#include "exec/sandbox_probe.h"
 #include "model/model_client.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"
@@ -37,6 +38,9 @@ struct AttemptSettings {
   const Cancellation* cancellation = nullptr;         // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/
   DiagnosticsChecker* diagnostics = nullptr;  // per-edit diagnostics for every attempt; nullptr: off (--no-diagnostics)
+  std::optional<SandboxSpec> sandbox_flag;    // --sandbox on|off: over every task's and policy's sandbox:
+  SandboxProbe* sandbox_probe = nullptr;      // whether bubblewrap works here, asked once per network kind
+  std::optional<std::filesystem::path> runner_home;  // agent-run's HOME: its credential folders are masked
   AttemptObserverFactory observe;             // another observer of each attempt (stream-json); unset: none
 };
 

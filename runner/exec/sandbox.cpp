@@ -1,57 +1,16 @@
 #include "exec/sandbox.h"
 
-#include "base/text.h"
-
 namespace agent_run {
 
-namespace {
+const char* to_string(SandboxNetwork network) { return network == SandboxNetwork::on ? "on" : "off"; }
 
-constexpr const char* k_bubblewrap = "bwrap";
-
-/// bwrap's options before the command: namespaces, then mounts in order (later ones win). A user
-/// namespace always: bubblewrap makes one by itself for other users, but root without CAP_SYS_ADMIN
-/// (a container's root) can make no other namespace without one.
-std::vector<std::string> bubblewrap_options(const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
-  std::vector<std::string> argv = {k_bubblewrap,    "--unshare-user", "--die-with-parent",
-                                   "--unshare-pid", "--unshare-ipc",  "--unshare-uts"};
-  if (sandbox.network == SandboxNetwork::off) argv.push_back("--unshare-net");
-  if (sandbox.write == SandboxWrite::workspace) {
-    argv.insert(argv.end(), {"--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
-    argv.insert(argv.end(), {"--bind", workspace.string(), workspace.string()});
-  } else {
-    argv.insert(argv.end(), {"--bind", "/", "/"});
+const char* to_string(SandboxWrite write) {
+  switch (write) {
+    case SandboxWrite::workspace: return "workspace";
+    case SandboxWrite::none: return "none";
+    case SandboxWrite::anywhere: return "anywhere";
   }
-  argv.insert(argv.end(), {"--dev", "/dev", "--proc", "/proc"});
-  return argv;
-}
-
-}  // namespace
-
-ProcessSpec sandboxed(const ProcessSpec& spec, const SandboxSpec& sandbox, const std::filesystem::path& workspace) {
-  ProcessSpec wrapped = spec;
-  wrapped.argv = bubblewrap_options(sandbox, workspace);
-  if (!spec.cwd.empty()) wrapped.argv.insert(wrapped.argv.end(), {"--chdir", spec.cwd.string()});
-  wrapped.argv.push_back("--");
-  wrapped.argv.insert(wrapped.argv.end(), spec.argv.begin(), spec.argv.end());
-  return wrapped;
-}
-
-Expected<void> check_sandbox_works(const SandboxSpec& sandbox, const std::string& asked_by) {
-  ProcessSpec probe;
-  probe.argv = {"true"};
-  probe.timeout = std::chrono::seconds(20);
-  auto result = run_process(sandboxed(probe, sandbox, "/"));
-  if (!result) {
-    return make_error(asked_by + " asks for a sandbox, but bubblewrap is not installed (" + result.error().message +
-                      "); install Debian's 'bubblewrap' package (apt-get install bubblewrap), or remove 'sandbox:'");
-  }
-  if (result->exit_code != 0) {
-    std::string said(trim(result->output));
-    return make_error(asked_by + " asks for a sandbox, but bubblewrap cannot make its namespaces here: " +
-                      (said.empty() ? "exit code " + std::to_string(result->exit_code) : said) +
-                      " (unprivileged user namespaces may be disabled on this machine)");
-  }
-  return {};
+  return "workspace";
 }
 
 }  // namespace agent_run

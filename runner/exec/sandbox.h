@@ -1,36 +1,38 @@
 #pragma once
 
-#include "base/expected.h"
-#include "exec/process.h"
-
-#include <filesystem>
 #include <string>
 
 namespace agent_run {
 
+/// Whether the agent's commands and the task's checks run inside bubblewrap at all.
+enum class SandboxMode {
+  bubblewrap,  // the default
+  off,         // only when a task, a policy or --sandbox says so; recorded in the report and warned about
+};
+
 /// Whether sandboxed commands may use the network.
-enum class SandboxNetwork { off, on };
+enum class SandboxNetwork {
+  off,  // a loopback of their own, shared by the attempt's commands
+  on,   // the machine's network, its loopback services and cloud metadata included
+};
 
 /// Where sandboxed commands may write.
 enum class SandboxWrite {
-  workspace,  // only the workspace (and a private, empty /tmp that vanishes with the command)
-  anywhere,   // wherever the runner may write
+  workspace,  // only the workspace, a private /tmp and an empty HOME
+  none,       // not even the workspace: only the private /tmp and HOME
+  anywhere,   // wherever the runner may write, but the protected paths
 };
 
-/// The task's `sandbox:` key: bash and background processes run inside bubblewrap.
+/// The sandbox an attempt's commands run in: the `sandbox:` key of a task or policy, `--sandbox`,
+/// or the default (bubblewrap, network off, writes to the workspace).
 struct SandboxSpec {
+  SandboxMode mode = SandboxMode::bubblewrap;
   SandboxNetwork network = SandboxNetwork::off;
   SandboxWrite write = SandboxWrite::workspace;
+  std::string set_by = "default";  // who said so: "tasks/t.yaml:9", "policies/p.yaml:3", "--sandbox off", "default"
 };
 
-/// `spec` run inside bubblewrap: the whole file system read-only but the workspace (or writable
-/// everywhere), its own /dev, /proc and PID namespace, and no network but its own loopback when the
-/// network is off. The command keeps its folder, environment, timeout and process group.
-ProcessSpec sandboxed(const ProcessSpec& spec, const SandboxSpec& sandbox, const std::filesystem::path& workspace);
-
-/// Checks that bubblewrap is installed and can make the namespaces `sandbox` needs on this machine,
-/// by running it once. The error says who asked (`asked_by`: "the task", "the policy FILE"), what is
-/// missing and how to get it.
-Expected<void> check_sandbox_works(const SandboxSpec& sandbox, const std::string& asked_by = "the task");
+const char* to_string(SandboxNetwork network);  // "off" | "on"
+const char* to_string(SandboxWrite write);      // "workspace" | "none" | "anywhere"
 
 }  // namespace agent_run

@@ -38,7 +38,12 @@ Expected<void> StdioTransport::open(TransportListener& listener) {
   spec.argv = m_command.argv;
   spec.cwd = m_command.cwd;
   spec.environment = m_command.environment;
-  if (m_wrap) spec = m_wrap(std::move(spec));
+  if (m_wrap) {  // inside the sandbox a missing program would be the entry's shell's word: said plainly here
+    if (!spec.argv.empty() && !find_program(spec.argv.front(), m_command.environment)) {
+      return make_error("cannot run '" + spec.argv.front() + "': not found on PATH");
+    }
+    spec = m_wrap(std::move(spec));
+  }
   Expected<ChildProcess> child =
       ChildProcess::spawn(spec.argv, spec.cwd, spec.environment.value_or(m_command.environment));
   if (!child) return child.error();

@@ -159,11 +159,14 @@ Expected<WebPage> fetch_web_page(const std::string& url, const WebFetchOptions& 
   WebPage page;
   std::string current = url;
   for (int hop = 0;; ++hop) {
-    auto target = check_web_target(current, resolver);
-    if (!target) {
-      std::string via = hop == 0 ? "" : " (redirected from " + page.redirects.back() + ")";
-      return make_error("refused " + current + via + ": " + target.error().message);
+    const std::string via = hop == 0 ? "" : " (redirected from " + page.redirects.back() + ")";
+    if (options.approve_hop) {
+      if (auto approved = options.approve_hop(current); !approved) {
+        return make_error("refused " + current + via + ": " + approved.error().message);
+      }
     }
+    auto target = check_web_target(current, resolver);
+    if (!target) return make_error("refused " + current + via + ": " + target.error().message);
     auto response = fetch_once(*target, options, deadline);
     if (!response) return response.error();
     if (is_redirect(response->status) && !response->location.empty()) {

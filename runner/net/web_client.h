@@ -33,6 +33,9 @@ struct WebFetchOptions {
   /// Test only: where a connection to an endpoint that passed every check really goes (a loopback
   /// server standing in for a public host). Applied after the checks, never instead of them.
   std::function<WebEndpoint(const WebEndpoint&)> route_for_test;
+  /// Asked for every URL of a fetch, the first and each redirect's, before the address checks: an
+  /// error refuses that hop with its message (the policy's web rules, policy/scope_context). Unset: every hop may go on.
+  std::function<Expected<void>(const std::string& url)> approve_hop;
 };
 
 /// A fetched page.
@@ -46,7 +49,8 @@ struct WebPage {
   std::vector<std::string> redirects;  // the URLs that redirected, in order
 };
 
-/// GETs `url`. Each hop, the first and every redirect, is checked by check_web_target before any
+/// GETs `url`. Each hop, the first and every redirect, is approved by `approve_hop` (when set) and
+/// checked by check_web_target before any
 /// connection, and the connection goes to one of the addresses that were checked, never to a name
 /// resolved again. No proxy from the environment is used. Fails, with a sentence for the model, when
 /// a hop is refused, the server cannot be reached, or a cap is hit (except the body cap, which

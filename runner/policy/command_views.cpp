@@ -1,5 +1,7 @@
 #include "policy/command_views.h"
 
+#include "policy/shell_parts.h"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -32,7 +34,7 @@ struct WrapperSpec {
   WrapperKind kind;
 };
 
-constexpr std::array<WrapperSpec, 27> k_wrappers = {{
+constexpr std::array<WrapperSpec, 30> k_wrappers = {{
     {"env", "uCS", "--unset --chdir --split-string", 0, true, 'S', "--split-string", WrapperKind::plain},
     {"sudo", "ugChpDrtTUR", "--user --group --close-from --host --prompt --chdir --role --type --other-user --chroot",
      0, true, 0, "", WrapperKind::plain},
@@ -53,6 +55,9 @@ constexpr std::array<WrapperSpec, 27> k_wrappers = {{
     {"xargs", "adEILnPs", "--arg-file --delimiter --max-args --max-procs --max-chars --max-lines --process-slot-var", 0,
      false, 0, "", WrapperKind::plain},
     {"busybox", "", "", 0, false, 0, "", WrapperKind::plain},
+    {"exec", "a", "", 0, false, 0, "", WrapperKind::plain},  // builtins that run their words as a command
+    {"command", "", "", 0, false, 0, "", WrapperKind::plain},
+    {"builtin", "", "", 0, false, 0, "", WrapperKind::plain},
     {"su", "cgGsw", "--command --group --supp-group --shell --whitelist-environment", 0, false, 'c', "--command",
      WrapperKind::plain},
     {"runuser", "cgGsuw", "--command --group --supp-group --shell --user", 0, false, 'c', "--command",
@@ -153,7 +158,7 @@ std::optional<std::string> late_command_option(const std::vector<std::string>& a
 /// Collects the views of one argv and of everything it wraps, depth first.
 class ViewCollector {
  public:
-  explicit ViewCollector(CommandViews& views) : m_views(views) {}
+  ViewCollector(CommandViews& views, ScriptReading reading) : m_views(views), m_reading(reading) {}
 
   void add(const std::vector<std::string>& argv, int depth) {
     if (argv.empty() || !m_views.problem.empty()) return;
@@ -187,6 +192,7 @@ class ViewCollector {
 
  private:
   void add_script(const std::string& script, int depth, std::string_view wrapper) {
+    if (m_reading == ScriptReading::parts) return add_script_parts(script, depth, wrapper);
     ShellParse parse = parse_shell(script);
     if (!parse.understood()) {
       m_views.problem = "the script run by " + std::string(wrapper) + " is not understood: " + parse.problem;
@@ -194,6 +200,19 @@ class ViewCollector {
     }
     for (const SimpleCommand& command : parse.commands) {
       m_views.redirects.insert(m_views.redirects.end(), command.redirects.begin(), command.redirects.end());
+      add(command.argv, depth + 1);
+    }
+  }
+
+  void add_script_parts(const std::string& script, int depth, std::string_view wrapper) {
+    ShellParts parts = shell_parts(script);
+    if (!parts.complete) {
+      m_views.problem = "the script run by " + std::string(wrapper) + " is nested too deeply to check";
+      return;
+    }
+    for (const SimpleCommand& command : parts.commands) {
+      m_views.redirects.insert(m_views.redirects.end(), command.redirects.begin(), command.redirects.end());
+      m_views.assignments.insert(m_views.assignments.end(), command.assignments.begin(), command.assignments.end());
       add(command.argv, depth + 1);
     }
   }
@@ -208,6 +227,7 @@ class ViewCollector {
   }
 
   CommandViews& m_views;
+  ScriptReading m_reading;
 };
 
 }  // namespace
@@ -217,10 +237,12 @@ std::string_view program_name(std::string_view argv0) {
   return slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1);
 }
 
-CommandViews command_views(const SimpleCommand& command) {
+CommandViews command_views(const SimpleCommand& command, ScriptReading reading) {
   CommandViews views;
   views.redirects = command.redirects;
-  ViewCollector(views).add(command.argv, 0);
+  views.assignments = command.assignments;
+  views.folder = command.folder;
+  ViewCollector(views, reading).add(command.argv, 0);
   if (!views.problem.empty()) views.argvs.clear();
   return views;
 }

@@ -1,6 +1,7 @@
 #include "policy/path_pattern.h"
 
 #include "base/paths.h"
+#include "policy/kernel_path.h"
 
 #include <algorithm>
 #include <cctype>
@@ -132,7 +133,7 @@ Expected<PathPattern> compile_path_pattern(std::string_view text) {
 }
 
 std::vector<CanonicalPath> canonical_paths(const fs::path& workspace, std::string_view text) {
-  if (text.empty() || text.find('\0') != std::string_view::npos || text.size() > 4096) return {};
+  if (text.empty() || text.find('\0') != std::string_view::npos || text.size() > k_max_path_bytes) return {};
   const bool virtual_root = workspace.empty();
   std::error_code ec;
   fs::path root = virtual_root ? fs::path("/workspace") : fs::weakly_canonical(fs::absolute(workspace, ec), ec);
@@ -140,10 +141,14 @@ std::vector<CanonicalPath> canonical_paths(const fs::path& workspace, std::strin
   const fs::path written(text);
   const fs::path lexical = (written.is_absolute() ? written : root / written).lexically_normal();
   std::vector<CanonicalPath> views{view_of(root, lexical)};
+  std::string magic = magic_prefix(lexical);
   if (!virtual_root) {
-    fs::path resolved = fs::weakly_canonical(lexical, ec);
-    if (!ec && resolved.lexically_normal() != lexical) views.push_back(view_of(root, resolved.lexically_normal()));
+    KernelPath resolved = kernel_resolve(root, text);
+    if (magic.empty()) magic = resolved.magic;
+    CanonicalPath kernel_view = view_of(root, resolved.resolved.lexically_normal());
+    if (kernel_view.absolute != views.front().absolute) views.push_back(std::move(kernel_view));
   }
+  for (CanonicalPath& view : views) view.magic = magic;
   return views;
 }
 

@@ -3,6 +3,7 @@
 #include "base/expected.h"
 #include "search/glob_pattern.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -34,13 +35,19 @@ struct CanonicalPath {
   bool inside = false;
   std::string relative;  // '/'-separated, "." for the workspace itself; empty when outside
   std::string absolute;  // '/'-separated, always set
+  std::string magic;     // the path goes through /proc/self, /proc/<pid>, /dev/fd...: which (policy/kernel_path)
 };
 
-/// The views of `text` as a path named in `workspace`: as written (normalised, `..` applied) and,
-/// when the workspace exists, with symlinks resolved; one view when both agree, none for an empty
-/// path. An empty `workspace` means a virtual one at /workspace, resolved without the filesystem
-/// (policy examples).
+/// The views of `text` as a path named in `workspace`: as written (normalised, `..` applied
+/// lexically) and, when the workspace exists, as the kernel resolves it (policy/kernel_path:
+/// symlinks followed before `..`); one view when both agree, none for an empty path, a NUL or a
+/// path over 4,096 bytes (callers refuse those). Both views carry `magic` when either goes through
+/// a name that means the opening process. An empty `workspace` means a virtual one at /workspace,
+/// resolved without the filesystem (policy examples).
 std::vector<CanonicalPath> canonical_paths(const std::filesystem::path& workspace, std::string_view text);
+
+/// The longest path canonical_paths reads (PATH_MAX).
+inline constexpr std::size_t k_max_path_bytes = 4096;
 
 /// True when `pattern` matches `path` or one of the folders holding it.
 bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path);

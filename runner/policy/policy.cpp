@@ -2,6 +2,7 @@
 
 #include "policy/bash_decision.h"
 #include "policy/rule_matching.h"
+#include "policy/survey_checks.h"
 #include "tools/tool_call.h"
 
 #include <algorithm>
@@ -57,6 +58,25 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
   return std::nullopt;
 }
 
+/// A file tool's path that is a file the survey hides by another name (a hard link, a rename).
+std::optional<Decision> hidden_file_of_call(const Policy& policy, const CallFacts& facts,
+                                            const DecisionContext& context) {
+  std::optional<Survey> made;
+  const Survey* survey = context.survey;
+  if (!survey) {
+    const bool linked = std::any_of(facts.paths.begin(), facts.paths.end(), [](const CanonicalPath& path) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path.absolute, ec)) return false;
+      const std::uintmax_t links = std::filesystem::hard_link_count(path.absolute, ec);
+      return !ec && links > 1;
+    });
+    if (linked) survey = decision_survey(policy, context, made);
+  }
+  if (!survey) return std::nullopt;
+  std::vector<std::string> steps;
+  return hidden_file_denial(facts.paths, *survey, "the call", steps);
+}
+
 }  // namespace
 
 Decision decide(const Policy& policy, const ToolCall& call, const DecisionContext& context) {
@@ -73,7 +93,10 @@ Decision decide(const Policy& policy, const ToolCall& call, const DecisionContex
   if (!facts.problem.empty()) {
     return Decision{Verdict::deny, DecisionBasis::not_understood, "", facts.problem, {facts.problem}};
   }
-  if (std::optional<Decision> decision = decide_by_rules(policy, call, facts, context)) return std::move(*decision);
+  std::optional<Decision> decision = decide_by_rules(policy, call, facts, context);
+  if (decision && decision->verdict == Verdict::deny) return std::move(*decision);
+  if (auto hidden = hidden_file_of_call(policy, facts, context)) return std::move(*hidden);
+  if (decision) return std::move(*decision);
   if (approval == ApprovalClass::automatic) {
     return Decision{Verdict::allow,
                     DecisionBasis::approval_class,
@@ -125,6 +148,7 @@ const char* to_string(DecisionBasis basis) {
     case DecisionBasis::unmatched: return "unmatched";
     case DecisionBasis::protected_path: return "protected_path";
     case DecisionBasis::not_understood: return "not_understood";
+    case DecisionBasis::sandboxed: return "sandboxed";
   }
   return "unknown";
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/json.h"
+#include "exec/mount_survey.h"
 #include "exec/sandbox.h"
 #include "policy/path_pattern.h"
 #include "policy/regex_pattern.h"
@@ -17,6 +18,24 @@ namespace agent_run {
 struct ToolCall;
 
 enum class Verdict { allow, deny };
+
+/// How a rule's `options` read the words after its argv_prefix (`option_syntax:`).
+enum class OptionSyntax {
+  getopt,  // GNU getopt_long, argparse, git, npm: `--long` abbreviated to any prefix, `-x` in a cluster (`-abx`)
+  go,      // Go's flag package: `-name`, `--name`, `-name=v`, `--name=v`, no abbreviations, no clusters
+};
+
+/// Which words after the argv_prefix a rule's `options` look at (`options_scan:`).
+enum class OptionsScan {
+  all,      // every word, those after `--` too
+  leading,  // the words before the first one that is not an option (git's global options, before the subcommand)
+};
+
+/// Whether the policy lets the sandbox confine bash (`sandboxed_bash:`).
+enum class SandboxedBash {
+  rules,  // bash is decided by the rules, with the sandbox on or off
+  allow,  // with the sandbox on, a command is allowed unless a deny rule or protected path names one of its parts
+};
 
 /// One of a rule's `examples`: a call it must (or must not) decide, checked when the policy loads.
 struct RuleExample {
@@ -41,6 +60,9 @@ struct Rule {
   std::vector<std::vector<std::string>> argv_prefix;  // bash: leading words; each holds alternatives
   std::vector<RegexPattern> argv_regex;               // bash: one RE2 full match per word
   bool argv_regex_any_tail = false;                   // argv_regex ended with `...`
+  std::vector<std::string> options;  // bash deny rules with argv_prefix: any of these options after the prefix
+  OptionSyntax option_syntax = OptionSyntax::getopt;
+  OptionsScan options_scan = OptionsScan::all;
   std::vector<std::string> redirects;  // bash allow rules: redirection targets allowed (`/dev/null`, `&1`)
   std::vector<std::string> hosts;      // web_fetch: exact hosts, `*.domain` or `*`
   std::vector<std::string> schemes;    // web_fetch: default https in allow rules, any in deny rules
@@ -56,16 +78,21 @@ struct Policy {
   std::vector<Rule> rules;
   std::optional<SandboxSpec> sandbox;  // `sandbox:`: bash and background processes inside bubblewrap,
                                        // unless the task has its own `sandbox:`, which wins
+  SandboxedBash sandboxed_bash = SandboxedBash::rules;
+  int sandboxed_bash_line = 0;  // where `sandboxed_bash:` is written; 0 when it is not
 };
 
 /// Where a call would act: what the policy needs beyond the call to decide it.
 struct DecisionContext {
   std::filesystem::path workspace;  // paths resolve here and bash runs here; empty: a virtual /workspace
   std::vector<std::filesystem::path> protected_paths;  // never written, besides .git/ and the policy file
+  bool sandboxed = false;  // the call's commands run inside the attempt's sandbox (bubblewrap), not in the runner
+  const Survey* survey = nullptr;  // what the policy hides, by path and by file (exec/mount_survey); null: none made.
+                                   // Sandboxed with a survey: the kernel masks what it hides (the mount plan's)
 };
 
 /// Why a decision came out as it did.
-enum class DecisionBasis { rule, approval_class, unmatched, protected_path, not_understood };
+enum class DecisionBasis { rule, approval_class, unmatched, protected_path, not_understood, sandboxed };
 
 /// The policy's answer for one tool call, recorded in the report whatever it is.
 struct Decision {

@@ -80,7 +80,7 @@ namespace {
 void read_version(const YamlNode& root, YamlChecker& checker) {
   const YamlNode* version = root.find("version");
   if (!version) {
-    if (!has_misspelling_of(root, "version", {"version", "unmatched", "rules", "sandbox"})) {
+    if (!has_misspelling_of(root, "version", {"version", "unmatched", "rules", "sandbox", "sandboxed_bash"})) {
       checker.add(root.mark, "missing required key 'version' (write 'version: 1')");
     }
   } else if (!version->is_scalar() || version->style != ScalarStyle::plain || version->scalar != "1") {
@@ -197,6 +197,31 @@ void read_sandbox(const YamlNode& root, YamlChecker& checker, Policy& policy) {
   policy.sandbox = read_sandbox_spec(*sandbox, checker);
 }
 
+const YamlEntry* entry_of(const YamlNode& root, std::string_view key) {
+  for (const YamlEntry& entry : root.entries) {
+    if (entry.key == key) return &entry;
+  }
+  return nullptr;
+}
+
+/// `sandboxed_bash: allow | rules`; `allow` in a file that also says `sandbox: off` is an error.
+void read_sandboxed_bash(const YamlNode& root, YamlChecker& checker, Policy& policy) {
+  const YamlEntry* entry = entry_of(root, "sandboxed_bash");
+  if (!entry) return;
+  std::optional<std::string> choice = checker.choice(entry->value, "sandboxed_bash", {"allow", "rules"});
+  if (!choice) return;
+  policy.sandboxed_bash = *choice == "allow" ? SandboxedBash::allow : SandboxedBash::rules;
+  policy.sandboxed_bash_line = entry->key_mark.line;
+  const YamlEntry* sandbox = entry_of(root, "sandbox");
+  if (policy.sandboxed_bash == SandboxedBash::allow && sandbox && sandbox->value.is_scalar() &&
+      sandbox->value.scalar == "off") {
+    checker.add(entry->key_mark,
+                "'sandboxed_bash: allow' needs the sandbox, but this policy turns it off ('sandbox: "
+                "off' at line " +
+                    std::to_string(sandbox->key_mark.line) + "): remove one of them");
+  }
+}
+
 /// Runs every example; each failure is a problem at the example's position.
 void check_examples_at_load(const Policy& policy, YamlChecker& checker) {
   for (const ExampleOutcome& outcome : check_examples(policy)) {
@@ -213,11 +238,13 @@ Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::
   YamlChecker checker(source.string());
   YamlDocument document = parse_yaml(yaml_text);
   checker.add_all(document.problems);
-  if (document.root && checker.check_map(*document.root, "", {"version", "unmatched", "rules", "sandbox"})) {
+  if (document.root &&
+      checker.check_map(*document.root, "", {"version", "unmatched", "rules", "sandbox", "sandboxed_bash"})) {
     read_version(*document.root, checker);
     read_unmatched(*document.root, checker, policy);
     read_rules(*document.root, checker, policy);
     read_sandbox(*document.root, checker, policy);
+    read_sandboxed_bash(*document.root, checker, policy);
   }
   if (checker.ok() && examples == ExampleCheck::at_load) check_examples_at_load(policy, checker);
   if (!checker.ok()) return checker.error();

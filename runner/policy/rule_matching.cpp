@@ -1,6 +1,7 @@
 #include "policy/rule_matching.h"
 
 #include "policy/host_pattern.h"
+#include "policy/option_matching.h"
 #include "policy/tool_names.h"
 #include "tools/protected_paths.h"
 #include "tools/tool_call.h"
@@ -80,16 +81,6 @@ bool rule_names_a_path(const Rule& rule) {
   return !rule.argv_regex.empty() && rule.argv_regex[0].text().find('/') != std::string::npos;
 }
 
-void add_word_paths(const std::string& word, const DecisionContext& context, std::vector<CanonicalPath>& paths) {
-  auto add = [&](std::string_view text) {
-    for (CanonicalPath& path : canonical_paths(context.workspace, text)) paths.push_back(std::move(path));
-  };
-  add(word);
-  if (std::size_t equals = word.find('='); equals != std::string::npos && equals + 1 < word.size()) {
-    add(std::string_view(word).substr(equals + 1));
-  }
-}
-
 }  // namespace
 
 bool writes_files(std::string_view tool_name) {
@@ -102,6 +93,12 @@ CallFacts call_facts(const ToolCall& call, const DecisionContext& context) {
   if (takes_a_path(call.name)) {
     if (std::optional<std::string> path = path_of(call, *find_builtin_tool(call.name))) {
       facts.paths = canonical_paths(context.workspace, *path);
+      if (path->size() > k_max_path_bytes) {
+        facts.problem = "a path of " + std::to_string(path->size()) + " bytes is too long to check";
+      } else if (!facts.paths.empty() && !facts.paths.front().magic.empty()) {
+        facts.problem = "'" + path->substr(0, 200) + "' goes through " + facts.paths.front().magic +
+                        ": the file tools run in agent-run itself and never open a process's own files";
+      }
     }
   } else if (call.name == "web_fetch") {
     const Json* url = call.input.find("url");
@@ -147,20 +144,12 @@ bool argv_matches(const Rule& rule, const std::vector<std::string>& argv) {
   return true;
 }
 
-std::vector<CanonicalPath> command_paths(const CommandViews& views, const DecisionContext& context) {
-  std::vector<CanonicalPath> paths;
-  for (const std::vector<std::string>& argv : views.argvs) {
-    for (const std::string& word : argv) add_word_paths(word, context, paths);
-  }
-  for (const ShellRedirect& redirect : views.redirects) {
-    if (redirect.op != ">&") add_word_paths(redirect.target, context, paths);
-  }
-  return paths;
-}
-
 bool bash_deny_matches(const Rule& rule, const CommandViews& views, const std::vector<CanonicalPath>& paths) {
-  bool argv_ok = std::any_of(views.argvs.begin(), views.argvs.end(),
-                             [&](const std::vector<std::string>& argv) { return argv_matches(rule, argv); });
+  const bool any_argv = !rule.argv_prefix.empty() || !rule.argv_regex.empty();
+  bool argv_ok =
+      !any_argv || std::any_of(views.argvs.begin(), views.argvs.end(), [&](const std::vector<std::string>& argv) {
+        return argv_matches(rule, argv) && options_match(rule, argv);
+      });
   return argv_ok && paths_match(rule, paths);
 }
 

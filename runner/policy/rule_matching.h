@@ -39,13 +39,9 @@ bool rule_matches_facts(const Rule& rule, const CallFacts& facts);
 /// accept a path-qualified program (`./git`).
 bool argv_matches(const Rule& rule, const std::vector<std::string>& argv);
 
-/// The canonical views of every word of every view of a command, and of its redirection targets:
-/// what path rules and protected paths are checked against for bash. `NAME=value` and
-/// `--option=value` words also give their value.
-std::vector<CanonicalPath> command_paths(const CommandViews& views, const DecisionContext& context);
-
-/// True when a deny (or ask) rule for bash matches one command: its argv matcher matches one of
-/// the views and its path patterns match one of `paths`.
+/// True when a deny (or ask) rule for bash matches one command: its argv matcher (and its
+/// `options`) match one of the views, or it has no argv matcher; and its path patterns match one of
+/// `paths`, or it has none.
 bool bash_deny_matches(const Rule& rule, const CommandViews& views, const std::vector<CanonicalPath>& paths);
 
 /// True when an allow rule for bash accepts `command` as written, its redirections included.

@@ -1,6 +1,7 @@
 #include "policy/rule_reading.h"
 
 #include "policy/host_pattern.h"
+#include "policy/option_matching.h"
 #include "policy/policy_loader.h"
 #include "tools/tool_table.h"
 
@@ -82,6 +83,18 @@ void read_argv_regex(const YamlNode& node, const std::string& name, YamlChecker&
   }
 }
 
+void read_options(const YamlNode& node, const std::string& name, YamlChecker& checker, Rule& rule) {
+  const std::vector<YamlNode>* items = checker.list(node, name);
+  if (!items) return;
+  if (items->empty()) checker.add(node.mark, "'" + name + "' must list at least one option");
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    std::optional<std::string> entry = checker.text((*items)[i], name + "[" + std::to_string(i) + "]");
+    if (!entry) continue;
+    if (std::string problem = option_entry_problem(*entry); !problem.empty()) checker.add((*items)[i].mark, problem);
+    else rule.options.push_back(*entry);
+  }
+}
+
 void read_hosts(const YamlNode& node, const std::string& name, YamlChecker& checker, Rule& rule) {
   const std::vector<YamlNode>* items = checker.list(node, name);
   if (!items) return;
@@ -155,10 +168,25 @@ void require_tools(const YamlNode& rule_node, const std::string& key, const std:
 }
 
 void check_combinations(const YamlNode& value, YamlChecker& checker, const Rule& rule) {
-  for (const char* key : {"argv_prefix", "argv_regex", "redirects"}) require_tools(value, key, "bash", checker, rule);
+  for (const char* key : {"argv_prefix", "argv_regex", "redirects", "options", "option_syntax", "options_scan"}) {
+    require_tools(value, key, "bash", checker, rule);
+  }
   for (const char* key : {"hosts", "schemes", "ports"}) require_tools(value, key, "web_fetch", checker, rule);
   if (value.find("argv_prefix") && value.find("argv_regex")) {
     checker.add(value.find("argv_regex")->mark, "a rule takes argv_prefix or argv_regex, not both");
+  }
+  if (const YamlNode* options = value.find("options")) {
+    if (rule.verdict == Verdict::allow) {
+      checker.add(options->mark,
+                  "'options' narrows a deny rule to commands that use them; an allow rule cannot take it");
+    } else if (!value.find("argv_prefix")) {
+      checker.add(options->mark, "'options' needs 'argv_prefix': the program (and subcommand) whose options they are");
+    }
+  }
+  for (const char* key : {"option_syntax", "options_scan"}) {
+    if (const YamlNode* node = value.find(key); node && !value.find("options")) {
+      checker.add(node->mark, "'" + std::string(key) + "' applies to a rule's 'options', and this rule has none");
+    }
   }
   if (const YamlNode* redirects = value.find("redirects"); redirects && rule.verdict != Verdict::allow) {
     checker.add(redirects->mark, "'redirects' opts an allow rule in to redirections; a deny rule cannot take it");
@@ -168,7 +196,8 @@ void check_combinations(const YamlNode& value, YamlChecker& checker, const Rule&
 }  // namespace
 
 std::vector<std::string> matcher_keys() {
-  return {"paths", "argv_prefix", "argv_regex", "redirects", "hosts", "schemes", "ports", "examples"};
+  return {"paths",     "argv_prefix", "argv_regex", "options", "option_syntax", "options_scan",
+          "redirects", "hosts",       "schemes",    "ports",   "examples"};
 }
 
 void read_rule_matchers(const YamlNode& value, const std::string& name, YamlChecker& checker, Rule& rule) {
@@ -177,7 +206,13 @@ void read_rule_matchers(const YamlNode& value, const std::string& name, YamlChec
     if (entry.key == "paths") read_paths(entry.value, key_name, checker, rule);
     else if (entry.key == "argv_prefix") read_argv_prefix(entry.value, key_name, checker, rule);
     else if (entry.key == "argv_regex") read_argv_regex(entry.value, key_name, checker, rule);
-    else if (entry.key == "hosts") read_hosts(entry.value, key_name, checker, rule);
+    else if (entry.key == "options") read_options(entry.value, key_name, checker, rule);
+    else if (entry.key == "option_syntax") {
+      if (checker.choice(entry.value, key_name, {"getopt", "go"}) == "go") rule.option_syntax = OptionSyntax::go;
+    } else if (entry.key == "options_scan") {
+      if (checker.choice(entry.value, key_name, {"all", "leading"}) == "leading")
+        rule.options_scan = OptionsScan::leading;
+    } else if (entry.key == "hosts") read_hosts(entry.value, key_name, checker, rule);
     else if (entry.key == "ports") read_ports(entry.value, key_name, checker, rule);
     else if (entry.key == "examples") read_examples(entry.value, key_name, checker, rule);
     else if (entry.key == "redirects")

@@ -7,9 +7,10 @@
 
 namespace agent_run {
 
-/// Reads a `sandbox: {network: off|on, write: workspace|anywhere}` value, the same key in a task
-/// file and a policy file; an empty value is the default sandbox. Problems go to `checker`
-/// (file:line:col); nullopt when the value is not a map.
+/// Reads a `sandbox:` value, the same key in a task file and a policy file: `on` (the default
+/// sandbox), `off`, or a map `{network: off|on, write: workspace|none|anywhere}` (an empty map is the
+/// default sandbox). The spec's set_by names the file and line. Problems go to `checker`
+/// (file:line:col); nullopt when the value is wrong.
 std::optional<SandboxSpec> read_sandbox_spec(const YamlNode& value, YamlChecker& checker);
 
 }  // namespace agent_run

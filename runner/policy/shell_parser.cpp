@@ -66,6 +66,29 @@ std::string hex_code(std::uint32_t c) {
   return "U+" + hex;
 }
 
+}  // namespace
+
+std::optional<TextProblem> shell_text_problem(std::string_view text, std::size_t max_bytes) {
+  if (text.size() > max_bytes) {
+    return TextProblem{max_bytes, "the command is " + std::to_string(text.size()) + " bytes long, over the limit of " +
+                                      std::to_string(max_bytes)};
+  }
+  for (std::size_t i = 0; i < text.size();) {
+    CodePoint c = decode_utf8(text, i);
+    if (c.length == 0) return TextProblem{i, "invalid UTF-8"};
+    if ((c.value < 0x20 && c.value != '\t' && c.value != '\n') || c.value == 0x7F) {
+      return TextProblem{i, "control character " + hex_code(c.value)};
+    }
+    if (is_invisible_or_bidi(c.value)) {
+      return TextProblem{i, "invisible or bidirectional Unicode character " + hex_code(c.value)};
+    }
+    i += c.length;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -136,19 +159,8 @@ class ShellParser {
   char peek(std::size_t ahead = 0) const { return m_i + ahead < m_text.size() ? m_text[m_i + ahead] : '\0'; }
 
   bool check_characters() {
-    if (m_text.size() > m_max_bytes) {
-      return fail(m_max_bytes, "the command is " + std::to_string(m_text.size()) + " bytes long, over the limit of " +
-                                   std::to_string(m_max_bytes));
-    }
-    for (std::size_t i = 0; i < m_text.size();) {
-      CodePoint c = decode_utf8(m_text, i);
-      if (c.length == 0) return fail(i, "invalid UTF-8");
-      if ((c.value < 0x20 && c.value != '\t' && c.value != '\n') || c.value == 0x7F) {
-        return fail(i, "control character " + hex_code(c.value));
-      }
-      if (is_invisible_or_bidi(c.value))
-        return fail(i, "invisible or bidirectional Unicode character " + hex_code(c.value));
-      i += c.length;
+    if (std::optional<TextProblem> problem = shell_text_problem(m_text, m_max_bytes)) {
+      return fail(problem->at, problem->message);
     }
     return true;
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,9 @@ struct SimpleCommand {
   std::vector<std::string> argv;
   std::vector<ShellRedirect> redirects;
   std::string text;  // the command as written, for messages
+  // Only the best-effort part parser (shell_parts) fills these; parse_shell refuses what needs them.
+  std::vector<std::string> assignments;  // leading NAME=value words, as written after quote removal
+  std::string folder;                    // where an earlier `cd` of the same line moved to, when it named one
 };
 
 /// A command line split into the simple commands joined by `&&`, `||`, `;`, `|` and newlines,
@@ -38,6 +42,17 @@ struct ShellParse {
 
   bool understood() const { return problem.empty(); }
 };
+
+/// What makes a command's text unreadable whatever parses it, and where.
+struct TextProblem {
+  std::size_t at = 0;
+  std::string message;
+};
+
+/// The first byte that no check should read past: input over `max_bytes`, invalid UTF-8, control
+/// characters other than tab and newline, and invisible or bidirectional Unicode (which can hide
+/// part of a command from whoever reads it); nullopt when there is none.
+std::optional<TextProblem> shell_text_problem(std::string_view text, std::size_t max_bytes = k_max_shell_command_bytes);
 
 /// Parses the small part of the POSIX shell language that can be checked word by word: plain
 /// words, '...' and "..." quoting, backslash escapes and line continuations, the operators

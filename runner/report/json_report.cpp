@@ -251,6 +251,30 @@ Json model_call_to_json(const ModelCallRecord& call) {
   return json;
 }
 
+Json strings_json(const std::vector<std::string>& strings) {
+  return array_of(strings, [](const std::string& text) { return Json(text); });
+}
+
+Json sandbox_to_json(const SandboxRecord& sandbox) {
+  Json json = Json::object();
+  json.set("kind", sandbox.kind)
+      .set("why_none", sandbox.why_none.empty() ? Json(nullptr) : Json(sandbox.why_none))
+      .set("set_by", sandbox.set_by)
+      .set("network", sandbox.network)
+      .set("write", sandbox.write)
+      .set("bubblewrap", sandbox.bubblewrap)
+      .set("masked", strings_json(sandbox.masked))
+      .set("masked_total", sandbox.masked_total)
+      .set("read_only", strings_json(sandbox.read_only))
+      .set("survey_complete", sandbox.survey_complete)
+      .set("survey_note", sandbox.survey_note);
+  return json;
+}
+
+Json withheld_to_json(const WithheldPath& withheld) {
+  return Json::object().set("path", withheld.path).set("why", withheld.why);
+}
+
 Json attempt_to_json(const AttemptResult& attempt) {
   Json json = Json::object();
   json.set("task_id", attempt.task_id)
@@ -286,6 +310,8 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("background_processes", array_of(attempt.background_processes, background_process_to_json))
       .set("escaped_processes", array_of(attempt.escaped_processes, escaped_process_to_json))
       .set("sandboxed", attempt.sandboxed)
+      .set("sandbox", sandbox_to_json(attempt.sandbox))
+      .set("patch_withheld", array_of(attempt.patch_withheld, withheld_to_json))
       .set("mcp_servers", array_of(attempt.mcp_servers, mcp_server_to_json));
   set_agent_extras(attempt, json);
   return json;

@@ -258,6 +258,29 @@ EscapedProcessRecord read_escaped_process(FieldReader& in, const Json& json, con
   return process;
 }
 
+SandboxRecord read_sandbox(FieldReader& in, const Json& json, const std::string& path) {
+  SandboxRecord sandbox;
+  in.read(json, "kind", path, sandbox.kind);
+  in.read(json, "why_none", path, sandbox.why_none);
+  in.read(json, "set_by", path, sandbox.set_by);
+  in.read(json, "network", path, sandbox.network);
+  in.read(json, "write", path, sandbox.write);
+  in.read(json, "bubblewrap", path, sandbox.bubblewrap);
+  in.read_strings(json, "masked", path, sandbox.masked);
+  in.read(json, "masked_total", path, sandbox.masked_total);
+  in.read_strings(json, "read_only", path, sandbox.read_only);
+  in.read(json, "survey_complete", path, sandbox.survey_complete);
+  in.read(json, "survey_note", path, sandbox.survey_note);
+  return sandbox;
+}
+
+WithheldPath read_withheld(FieldReader& in, const Json& json, const std::string& path) {
+  WithheldPath withheld;
+  in.read(json, "path", path, withheld.path);
+  in.read(json, "why", path, withheld.why);
+  return withheld;
+}
+
 ContextEvent read_context_event(FieldReader& in, const Json& json, const std::string& path) {
   ContextEvent event;
   in.read(json, "turn", path, event.turn);
@@ -365,6 +388,11 @@ void read_attempt_session(FieldReader& in, const Json& json, const std::string& 
     attempt.escaped_processes.push_back(read_escaped_process(in, item, at));
   });
   in.read(json, "sandboxed", path, attempt.sandboxed);
+  if (const Json* sandbox = in.member(json, "sandbox", path))
+    attempt.sandbox = read_sandbox(in, *sandbox, path + ".sandbox");
+  in.for_each(json, "patch_withheld", path, [&](const Json& item, const std::string& at) {
+    attempt.patch_withheld.push_back(read_withheld(in, item, at));
+  });
   in.for_each(json, "mcp_servers", path, [&](const Json& item, const std::string& at) {
     attempt.mcp_servers.push_back(read_mcp_server(in, item, at));
   });

@@ -88,6 +88,30 @@ struct EscapedProcessRecord {
   std::string command;
 };
 
+/// Which sandbox an attempt's commands (bash, background processes, checks) ran in, or why none,
+/// and what it kept from them.
+struct SandboxRecord {
+  std::string kind = "none";        // bubblewrap | none
+  std::string why_none;             // "sandbox: off (tasks/t.yaml:9)", "--sandbox off", "unavailable: ..."
+  std::string set_by = "default";   // where the setting came from: file:line, --sandbox on|off, default
+  std::string network = "off";      // off (a loopback of the attempt's own) | host
+  std::string write = "workspace";  // workspace | none | anywhere
+  std::string bubblewrap;           // its version
+  std::vector<std::string> masked;  // paths made unreadable (the first k_max_listed)
+  std::size_t masked_total = 0;
+  std::vector<std::string> read_only;  // paths kept read-only inside the workspace (the first k_max_listed)
+  bool survey_complete = true;         // false: the walk of the workspace stopped early
+  std::string survey_note;             // why it stopped
+
+  static constexpr std::size_t k_max_listed = 200;
+};
+
+/// A changed path the patch leaves out, and why.
+struct WithheldPath {
+  std::string path;  // workspace-relative
+  std::string why;   // "hidden by rule 'secrets'", "read-only: rule 'ci-config'", "read-only: protected path"
+};
+
 /// One message an MCP server logged (notifications/message).
 struct McpLogRecord {
   std::string level;
@@ -223,6 +247,8 @@ struct AttemptResult : AgentRecord {
   std::vector<BackgroundProcessRecord> background_processes;
   std::vector<EscapedProcessRecord> escaped_processes;  // killed at the end of the attempt
   bool sandboxed = false;                               // bash and background processes ran inside bubblewrap
+  SandboxRecord sandbox;                                // which sandbox, or why none
+  std::vector<WithheldPath> patch_withheld;             // changes left out of patch.diff and the commit
   std::vector<McpServerRecord> mcp_servers;             // the task's MCP servers, started for this attempt
 };
 

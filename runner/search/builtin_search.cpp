@@ -62,13 +62,16 @@ class ParallelSearch {
   std::size_t slot_end() const { return m_first_slot + m_slots.size(); }
 
   void walk(const IgnoreRules& overrides) {
-    auto walked = walk_files(m_scope.workspace, m_request.path, overrides, [this](const WalkedFile& file) {
-      std::unique_lock lock(m_mutex);
-      m_room.wait(lock, [this] { return m_cancelled || m_slots.size() < k_max_queued; });
-      m_slots.push_back(Slot{std::string(file.path)});
-      m_work.notify_one();
-      return m_cancelled ? WalkStep::stop : WalkStep::go_on;
-    });
+    auto walked = walk_files(
+        m_scope.workspace, m_request.path, overrides,
+        [this](const WalkedFile& file) {
+          std::unique_lock lock(m_mutex);
+          m_room.wait(lock, [this] { return m_cancelled || m_slots.size() < k_max_queued; });
+          m_slots.push_back(Slot{std::string(file.path)});
+          m_work.notify_one();
+          return m_cancelled ? WalkStep::stop : WalkStep::go_on;
+        },
+        m_scope.hidden);
     {
       std::lock_guard lock(m_mutex);
       m_walk_result = std::move(walked);
@@ -112,6 +115,9 @@ class ParallelSearch {
     if (!file) return std::nullopt;
     struct stat info {};
     if (::fstat(file->get(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
+    if (m_scope.hidden && m_scope.hidden->rule_of_file && !m_scope.hidden->rule_of_file(info).empty()) {
+      return std::nullopt;  // swapped for a hidden file since the walk listed it
+    }
     auto result = search.search(file->get());
     if (result) result->path = path;
     return result;

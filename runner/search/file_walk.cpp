@@ -79,8 +79,9 @@ unsigned char entry_type(int folder_fd, const Entry& entry) {
 /// The depth-first walk, holding the chain of .gitignore frames from the folder being listed up to `/`.
 class Walker {
  public:
-  Walker(const IgnoreRules& overrides, const std::function<WalkStep(const WalkedFile&)>& visit)
-      : m_overrides(overrides), m_visit(visit) {}
+  Walker(const IgnoreRules& overrides, const std::function<WalkStep(const WalkedFile&)>& visit,
+         const HiddenPaths* hidden, Withheld* withheld)
+      : m_overrides(overrides), m_visit(visit), m_hidden(hidden), m_withheld(withheld) {}
 
   /// Adds the frames of the folders above `start`: inside the workspace, then above it up to `/`.
   void add_parents(const fs::path& root, std::string_view start) {
@@ -142,15 +143,24 @@ class Walker {
   void visit_entry(int folder_fd, const Entry& entry) {
     unsigned char type = entry_type(folder_fd, entry);
     if (type == DT_DIR) {
-      if (ignored(EntryKind::folder)) return;
+      if (ignored(EntryKind::folder) || withhold(folder_fd, entry)) return;
       int fd = ::openat(folder_fd, entry.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (fd < 0) return;
       UniqueFd child(fd);
       walk_folder(fd);
     } else if (type == DT_REG) {
-      if (ignored(EntryKind::file)) return;
+      if (ignored(EntryKind::file) || withhold(folder_fd, entry)) return;
       if (m_visit(WalkedFile{m_path, folder_fd, entry.name.c_str()}) == WalkStep::stop) m_stopped = true;
     }
+  }
+
+  /// True when the policy hides the entry at m_path: it is counted and left out.
+  bool withhold(int folder_fd, const Entry& entry) {
+    if (m_hidden == nullptr || !*m_hidden) return false;
+    std::string rule = m_hidden->rule_of(m_path, folder_fd, entry.name.c_str());
+    if (rule.empty()) return false;
+    if (m_withheld) m_withheld->add(rule);
+    return true;
   }
 
   /// ripgrep's order: overrides first; then, inside a git repository, the nearest matching .gitignore.
@@ -179,6 +189,8 @@ class Walker {
 
   const IgnoreRules& m_overrides;
   const std::function<WalkStep(const WalkedFile&)>& m_visit;
+  const HiddenPaths* m_hidden;
+  Withheld* m_withheld;
   std::vector<IgnoreFrame> m_parents;  // nearest first
   std::vector<IgnoreFrame> m_frames;   // the search root first, the folder being listed last
   std::string m_path;
@@ -194,7 +206,8 @@ Expected<IgnoreRules> search_overrides(const std::vector<std::string>& globs) {
 }
 
 Expected<void> walk_files(const fs::path& workspace, std::string_view start, const IgnoreRules& overrides,
-                          const std::function<WalkStep(const WalkedFile&)>& visit) {
+                          const std::function<WalkStep(const WalkedFile&)>& visit, const HiddenPaths* hidden,
+                          Withheld* withheld) {
   auto root = open_workspace(workspace);
   if (!root) return root.error();
   const std::string relative(start == "." ? "" : start);
@@ -208,13 +221,19 @@ Expected<void> walk_files(const fs::path& workspace, std::string_view start, con
         open_beneath(root->get(), slash == std::string::npos ? "" : relative.substr(0, slash), O_PATH | O_DIRECTORY);
     if (!folder) return folder.error();
     std::string name = slash == std::string::npos ? relative : relative.substr(slash + 1);
+    if (hidden && *hidden) {
+      if (std::string rule = hidden->rule_of(relative, folder->get(), name.c_str()); !rule.empty()) {
+        if (withheld) withheld->add(rule);
+        return {};
+      }
+    }
     visit(WalkedFile{relative, folder->get(), name.c_str()});
     return {};
   }
   if (!S_ISDIR(info.st_mode)) return make_error("'" + std::string(start) + "' is not a file or a folder");
   auto folder = open_beneath(root->get(), relative, O_RDONLY | O_DIRECTORY);
   if (!folder) return folder.error();
-  Walker walker(overrides, visit);
+  Walker walker(overrides, visit, hidden, withheld);
   walker.add_parents(fs::weakly_canonical(workspace), start);
   walker.path() = relative;
   walker.walk_folder(folder->get());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
+#include "search/hidden_paths.h"
 #include "search/ignore_rules.h"
 
 #include <filesystem>
@@ -28,9 +29,12 @@ enum class WalkStep { go_on, stop };
 ///   - `overrides` (the -g globs, .git exclusion included) decide before any .gitignore.
 ///   - Symlinks are never followed; FIFOs, sockets and devices are skipped.
 ///   - A `start` that is a file is visited on its own, whatever the rules say.
+///   - What `hidden` names (the policy's hidden paths and files) is neither visited nor entered, a
+///     `start` file included; each is counted in `withheld` (when given) unless an ignore rule left it out first.
 /// Folders that cannot be read are skipped. Stops early when `visit` says so.
 Expected<void> walk_files(const std::filesystem::path& workspace, std::string_view start, const IgnoreRules& overrides,
-                          const std::function<WalkStep(const WalkedFile&)>& visit);
+                          const std::function<WalkStep(const WalkedFile&)>& visit, const HiddenPaths* hidden = nullptr,
+                          Withheld* withheld = nullptr);
 
 /// The override rules every search uses: the caller's globs, then `!.git`.
 Expected<IgnoreRules> search_overrides(const std::vector<std::string>& globs);

@@ -61,15 +61,18 @@ struct SearchScope {
   std::filesystem::path workspace;
   std::chrono::steady_clock::time_point deadline;
   std::vector<std::string> environment;  // for the ripgrep child (PATH among them)
+  const HiddenPaths* hidden = nullptr;   // what the policy hides: never handed on (the built-in search never reads it)
 };
 
 /// Searches with ripgrep (`rg` at `program`), as `rg --json` (or -l / -c) with the flags that make it
-/// walk like walk_files; a file holding a NUL byte is left out, as the built-in search leaves it out.
+/// walk like walk_files; a file holding a NUL byte is left out, as the built-in search leaves it out,
+/// and so is a file `scope.hidden` names (ripgrep read it; nothing of it is handed on).
 Expected<void> search_with_ripgrep(const std::filesystem::path& program, const SearchScope& scope,
                                    const GrepRequest& request, const GrepPatterns& patterns, const GrepSink& sink);
 
 /// The built-in search: walk_files, each file read a chunk at a time (ChunkedSearch) and searched with RE2 or
-/// a literal finder, on every core.
+/// a literal finder, on every core; what `scope.hidden` names is never opened (and a file that turns out to be
+/// one, once open, is dropped).
 Expected<void> search_builtin(const SearchScope& scope, const GrepRequest& request, const GrepPatterns& patterns,
                               const GrepSink& sink);
 

@@ -117,8 +117,8 @@ bool file_holds_nul(int root_fd, const std::string& path) {
 /// Turns ripgrep's output, as it arrives, into GrepFiles for the sink (binary files left out).
 class OutputReader {
  public:
-  OutputReader(const GrepRequest& request, const GrepSink& sink, int root_fd)
-      : m_request(request), m_sink(sink), m_root_fd(root_fd) {}
+  OutputReader(const GrepRequest& request, const GrepSink& sink, int root_fd, const HiddenPaths* hidden)
+      : m_request(request), m_sink(sink), m_root_fd(root_fd), m_hidden(hidden) {}
 
   /// Takes the next bytes; returns stop once the sink has enough.
   WalkStep feed(std::string_view bytes) {
@@ -171,13 +171,23 @@ class OutputReader {
   }
 
   WalkStep hand_on(GrepFile file) {
-    if (file_holds_nul(m_root_fd, file.path)) return WalkStep::go_on;
+    if (is_hidden(file.path) || file_holds_nul(m_root_fd, file.path)) return WalkStep::go_on;
     return m_sink(std::move(file));
+  }
+
+  /// True when the policy hides the file ripgrep found: by its path, or by the file it is.
+  bool is_hidden(const std::string& path) const {
+    if (m_hidden == nullptr || !*m_hidden) return false;
+    if (m_hidden->rule_of_path && !m_hidden->rule_of_path(path).empty()) return true;
+    auto file = open_beneath(m_root_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (!file) return true;  // it cannot be looked at: nothing of it is handed on
+    return !m_hidden->rule_of(path, -1, "", file->get()).empty();
   }
 
   const GrepRequest& m_request;
   const GrepSink& m_sink;
   int m_root_fd;
+  const HiddenPaths* m_hidden;
   std::string m_pending;
   GrepFile m_file;
 };
@@ -216,7 +226,7 @@ Expected<void> search_with_ripgrep(const std::filesystem::path& program, const S
   if (!root) return root.error();
   auto child = spawn(ripgrep_arguments(program, request, patterns), scope);
   if (!child) return child.error();
-  OutputReader reader(request, sink, root->get());
+  OutputReader reader(request, sink, root->get(), scope.hidden);
   auto errors = pump(*child, reader, scope.deadline);
   ::kill(-child->pid, SIGKILL);  // it may still be running when the reader had enough or time ran out
   int status = 0;

@@ -1,6 +1,6 @@
 #include "base/duration.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/process.h"
-#include "exec/sandbox.h"
 #include "tools/builtin_tools.h"
 #include "tools/tool_input.h"
 
@@ -30,27 +30,16 @@ std::string ending_of(const ProcessResult& result, std::chrono::milliseconds tim
   return "[exit code " + std::to_string(result.exit_code) + "]";
 }
 
-/// The environment for the agent's commands: the runner's (already without what looks secret)
-/// without the names the task marks secret.
-std::vector<std::string> agent_environment(const ToolScope& scope) {
-  std::vector<std::string> environment = scope.environment;
-  std::erase_if(environment, [&](const std::string& entry) {
-    std::string name = entry.substr(0, entry.find('='));
-    return std::find(scope.secrets.begin(), scope.secrets.end(), name) != scope.secrets.end();
-  });
-  return environment;
-}
-
 /// `command` for bash (sh where there is no bash) in the workspace, sandboxed when the task says so.
 ProcessSpec command_spec(const std::string& command, const ToolScope& scope, std::chrono::milliseconds timeout) {
   ProcessSpec spec = shell_command(command, scope.workspace, timeout);
   std::error_code ec;
   if (std::filesystem::exists("/bin/bash", ec)) spec.argv.front() = "/bin/bash";
-  spec.environment = agent_environment(scope);
+  spec.environment = scope.environment;  // built by exec/child_environment: no secret, no task secret
   spec.cancellation = scope.cancellation;
   spec.output_head_bytes = k_output_head_bytes;
   spec.output_tail_bytes = k_output_tail_bytes;
-  if (scope.sandbox) spec = sandboxed(spec, *scope.sandbox, scope.workspace);
+  if (scope.sandbox) spec = scope.sandbox->wrap(spec);
   return spec;
 }
 

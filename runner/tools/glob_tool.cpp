@@ -1,6 +1,7 @@
 #include "search/file_walk.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
+#include "tools/hidden_files.h"
 #include "tools/tool_input.h"
 
 #include <fcntl.h>
@@ -41,7 +42,8 @@ class GlobTool final : public Tool {
     return ToolSchema{
         "glob",
         "Find files by name with a glob, newest first. A pattern without '/' matches at any depth (\"*.go\"); "
-        "\"**\" spans folders and {a,b} alternates (\"src/**/*.{ts,tsx}\"). Skips .gitignored files and .git.",
+        "\"**\" spans folders and {a,b} alternates (\"src/**/*.{ts,tsx}\"). Skips .gitignored files, .git, and files "
+        "the policy hides (the answer says how many).",
         object_schema(
             Json::object()
                 .set("pattern",
@@ -68,9 +70,13 @@ class GlobTool final : public Tool {
     if (!folder) return failure(folder.error().message);
     if (!std::filesystem::is_directory(folder->absolute)) return failure("'" + path + "' is not a folder");
 
-    auto found = find_files(scope.workspace, folder->relative, *pattern);
+    Withheld withheld;
+    auto found = find_files(scope, folder->relative, *pattern, withheld);
     if (!found) return failure(found.error().message);
-    return ToolOutput{listing(*found, *pattern_text, static_cast<std::size_t>(*max_results)), false, {}, {}};
+    return ToolOutput{listing(*found, *pattern_text, static_cast<std::size_t>(*max_results)) + withheld.note("listed"),
+                      false,
+                      {},
+                      {}};
   }
 
  private:
@@ -78,23 +84,27 @@ class GlobTool final : public Tool {
     return ToolOutput{tool_error_text("glob", message), true, {}, {}};
   }
 
-  static Expected<std::vector<FoundFile>> find_files(const std::filesystem::path& workspace, const std::string& folder,
-                                                     const GlobPattern& pattern) {
+  static Expected<std::vector<FoundFile>> find_files(const ToolScope& scope, const std::string& folder,
+                                                     const GlobPattern& pattern, Withheld& withheld) {
     const std::size_t skip = folder == "." ? 0 : folder.size() + 1;
     auto overrides = search_overrides({});
     if (!overrides) return overrides.error();
+    const HiddenPaths hidden = hidden_paths(scope);
     std::vector<FoundFile> found;
-    auto walked = walk_files(workspace, folder, *overrides, [&](const WalkedFile& file) {
-      if (pattern.matches(file.path.substr(skip))) {
-        struct stat info {};
-        std::int64_t mtime = 0;
-        if (::fstatat(file.folder_fd, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
-          mtime = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
-        }
-        found.push_back(FoundFile{std::string(file.path), mtime});
-      }
-      return WalkStep::go_on;
-    });
+    auto walked = walk_files(
+        scope.workspace, folder, *overrides,
+        [&](const WalkedFile& file) {
+          if (pattern.matches(file.path.substr(skip))) {
+            struct stat info {};
+            std::int64_t mtime = 0;
+            if (::fstatat(file.folder_fd, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+              mtime = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+            }
+            found.push_back(FoundFile{std::string(file.path), mtime});
+          }
+          return WalkStep::go_on;
+        },
+        hidden ? &hidden : nullptr, &withheld);
     if (!walked) return walked.error();
     return found;
   }

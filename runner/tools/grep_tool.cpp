@@ -3,6 +3,7 @@
 #include "search/grep_report.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
+#include "tools/hidden_files.h"
 #include "tools/tool_input.h"
 
 #include <sys/stat.h>
@@ -82,7 +83,9 @@ class GrepTool final : public Tool {
     return ToolSchema{
         "grep",
         "Search file contents with a regular expression (ripgrep syntax; \\w \\d \\s \\b are ASCII). Searches the "
-        "workspace, or one folder or file, skipping .gitignored, binary and .git files. Output is grouped by file: "
+        "workspace, or one folder or file, skipping .gitignored, binary and .git files, and files the policy hides "
+        "(the "
+        "answer says how many). Output is grouped by file: "
         "the path, then `line:text` for matches and `line-text` for context lines.",
         object_schema(
             Json::object()
@@ -119,7 +122,9 @@ class GrepTool final : public Tool {
     if (!patterns) return failure(patterns.error().message);
     if (auto globs = search_overrides(request->globs); !globs) return failure(globs.error().message);
 
-    SearchScope search{scope.workspace, std::chrono::steady_clock::now() + timeout, scope.environment};
+    const HiddenPaths hidden = hidden_paths(scope);
+    SearchScope search{scope.workspace, std::chrono::steady_clock::now() + timeout, scope.environment,
+                       hidden ? &hidden : nullptr};
     GrepReport report(*request);
     auto sink = [&report](GrepFile&& file) { return report.add(std::move(file)); };
     Expected<void> searched = make_error("");
@@ -133,7 +138,8 @@ class GrepTool final : public Tool {
       searched = search_builtin(search, *request, *patterns, sink);
     }
     if (!searched) return failure(searched.error().message);
-    return ToolOutput{report.text(), false, {}, {}};
+    return ToolOutput{
+        report.text() + withheld_under(scope, request->path, request->globs).note("searched"), false, {}, {}};
   }
 
  private:

@@ -1,6 +1,7 @@
 #include "base/base64.h"
 #include "base/digest.h"
 #include "base/safe_open.h"
+#include "tools/hidden_files.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
 #include "tools/image_file.h"
@@ -149,6 +150,11 @@ class ReadFileTool final : public Tool {
     if (!where) return failure(where.error().message);
     auto file = open_regular_file(scope.workspace, where->relative);
     if (!file) return failure(file.error().message);
+    if (const HiddenPaths hidden = hidden_paths(scope); hidden.rule_of_file) {
+      if (std::string rule = hidden.rule_of_file(file->info); !rule.empty()) {
+        return failure("'" + where->relative + "' is a file the policy hides (rule '" + rule + "'); it was not read");
+      }
+    }
     auto head = read_some(file->fd.get(), k_chunk_bytes);
     if (!head) return failure("cannot read '" + where->relative + "': " + head.error().message);
     if (auto kind = image_kind(*head)) return read_image(*file, *where, *kind, std::move(*head), session);

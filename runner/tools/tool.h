@@ -1,7 +1,8 @@
 #pragma once
 
 #include "base/json.h"
-#include "exec/sandbox.h"
+#include "exec/attempt_sandbox.h"
+#include "exec/mount_survey.h"
 #include "net/web_client.h"
 #include "report/outcome.h"
 #include "report/run_report.h"
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,7 +57,10 @@ struct ToolScope {
   std::vector<std::string> environment;                // KEY=VALUE for child processes, secrets scrubbed
   std::vector<std::string> secrets;                    // the task's secret names: bash never passes them on
   const Cancellation* cancellation = nullptr;          // the run's stop request: kill what runs, start nothing new
-  std::optional<SandboxSpec> sandbox;                  // bash and background processes run inside bubblewrap
+  const AttemptSandbox* sandbox = nullptr;             // bash and background processes run inside it; nullptr: off
+  const Survey* survey = nullptr;                      // what the policy hides and keeps read-only, surveyed; null: none
+  std::function<std::string(std::string_view)> hidden_rule;  // the rule hiding a walked workspace-relative path, or ""
+                                                             // (policy/scope_context: hidden_rule_lookup)
   GrepBackend grep_backend = GrepBackend::automatic;   // AGENT_RUN_GREP=builtin forces the built-in search
   DiagnosticsChecker* diagnostics = nullptr;           // per-edit diagnostics; nullptr: off
   AskUserAnswers answers;                              // the task's answers:, for ask_user

@@ -16,15 +16,19 @@ struct CopyOrigin {
 /// A copy of the task's folder in a repository of its own, compared with its baseline commit.
 class CopyWorkspace final : public Workspace {
  public:
-  CopyWorkspace(ScratchPlace place, std::string baseline, std::optional<CopyOrigin> origin)
-      : m_place(std::move(place)), m_baseline(std::move(baseline)), m_origin(std::move(origin)) {}
+  CopyWorkspace(ScratchPlace place, std::string baseline, std::optional<CopyOrigin> origin,
+                std::filesystem::path source)
+      : m_place(std::move(place)), m_baseline(std::move(baseline)), m_origin(std::move(origin)),
+        m_source(std::move(source)) {}
 
   const std::filesystem::path& root() const override { return m_place.root; }
+
+  WorkspaceOrigin origin() const override { return origin_of(m_place.root, m_source); }
 
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_place.root);
     if (!repository) return repository.error();
-    return repository->diff_from(m_baseline);
+    return repository->diff_from(m_baseline, withholding());
   }
 
   Expected<void> finish(KeepWorkspace keep) override {
@@ -47,6 +51,7 @@ class CopyWorkspace final : public Workspace {
   ScratchPlace m_place;
   std::string m_baseline;
   std::optional<CopyOrigin> m_origin;  // nullopt: a copy of a plain folder
+  std::filesystem::path m_source;      // the folder copied
 };
 
 bool is_same_folder(const std::filesystem::path& a, const std::filesystem::path& b) {
@@ -113,7 +118,8 @@ Expected<std::unique_ptr<Workspace>> make_copy_workspace(const std::filesystem::
   std::optional<CopyOrigin> origin;
   auto baseline = fill_and_commit(source, ref, place, origin);
   if (!baseline) return baseline.error();
-  return std::unique_ptr<Workspace>(std::make_unique<CopyWorkspace>(place, std::move(*baseline), std::move(origin)));
+  return std::unique_ptr<Workspace>(
+      std::make_unique<CopyWorkspace>(place, std::move(*baseline), std::move(origin), source));
 }
 
 }  // namespace agent_run

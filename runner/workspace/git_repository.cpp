@@ -207,7 +207,30 @@ Expected<std::string> GitRepository::commit_everything(const std::string& messag
   return hex_id(commit_id);
 }
 
-Expected<Patch> GitRepository::diff_from(const std::string& commit) const {
+namespace {
+
+/// What diff_from's libgit2 callback needs: the filter and where to list what it left out.
+struct WithholdingPayload {
+  const PatchFilter* filter;
+  std::vector<WithheldChange>* withheld;
+};
+
+/// libgit2's notify callback: 1 leaves the delta out of the diff.
+int withhold_delta(const git_diff*, const git_diff_delta* delta, const char*, void* payload) {
+  auto* withholding = static_cast<WithholdingPayload*>(payload);
+  for (const char* path : {delta->new_file.path, delta->old_file.path}) {
+    if (path == nullptr) continue;
+    std::string why = (*withholding->filter)(path);
+    if (why.empty()) continue;
+    withholding->withheld->push_back(WithheldChange{path, std::move(why)});
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Expected<Patch> GitRepository::diff_from(const std::string& commit, const PatchFilter& withhold) const {
   auto tree = tree_of(commit);
   if (!tree) return tree.error();
   std::string failure = "cannot compare " + quoted(m_folder) + " with its starting point";
@@ -216,6 +239,12 @@ Expected<Patch> GitRepository::diff_from(const std::string& commit) const {
   // commit_patch) instead of saying "Binary files differ".
   options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT |
                   GIT_DIFF_SHOW_BINARY;
+  Patch patch;
+  WithholdingPayload payload{&withhold, &patch.withheld};
+  if (withhold) {
+    options.notify_cb = withhold_delta;
+    options.payload = &payload;
+  }
   git_diff* raw_diff = nullptr;
   if (git_diff_tree_to_workdir_with_index(&raw_diff, m_repository.get(), tree->get(), &options) != 0) {
     return git_failure(failure);
@@ -223,7 +252,6 @@ Expected<Patch> GitRepository::diff_from(const std::string& commit) const {
   GitHandle<git_diff> diff(raw_diff);
   git_buf buffer = GIT_BUF_INIT;
   if (git_diff_to_buf(&buffer, diff.get(), GIT_DIFF_FORMAT_PATCH) != 0) return git_failure(failure);
-  Patch patch;
   patch.text.assign(buffer.ptr, buffer.size);
   git_buf_dispose(&buffer);
   git_diff_stats* raw_stats = nullptr;

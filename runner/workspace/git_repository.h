@@ -42,8 +42,9 @@ class GitRepository {
   Expected<std::string> commit_everything(const std::string& message);
 
   /// The working folder (index and untracked files included) compared with `commit`, as a patch
-  /// that applies (binary files included).
-  Expected<Patch> diff_from(const std::string& commit) const;
+  /// that applies (binary files included), without the paths `withhold` gives a reason for (listed
+  /// in the patch's `withheld`).
+  Expected<Patch> diff_from(const std::string& commit, const PatchFilter& withhold = {}) const;
 
   /// Applies `patch` (as diff_from writes it) to the tree of `base`, commits the result as a child
   /// of `base` and points the local branch `branch` at it (created, or moved when it exists);

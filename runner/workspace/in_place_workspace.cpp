@@ -13,10 +13,12 @@ class InPlaceWorkspace final : public Workspace {
 
   const std::filesystem::path& root() const override { return m_root; }
 
+  WorkspaceOrigin origin() const override { return origin_of(m_root, std::nullopt); }
+
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_root);
     if (!repository) return repository.error();
-    return repository->diff_from(m_baseline);
+    return repository->diff_from(m_baseline, withholding());
   }
 
   Expected<void> finish(KeepWorkspace) override { return {}; }

@@ -31,6 +31,10 @@ Expected<std::unique_ptr<Workspace>> make_copy_workspace(const std::filesystem::
 /// The git repository `source` itself, compared with the commit HEAD named when it was prepared.
 Expected<std::unique_ptr<Workspace>> make_in_place_workspace(const std::filesystem::path& source);
 
+/// The origin of a workspace at `root` made from `source` (nullopt: in place): its repository's
+/// common folder and config as libgit2 finds them.
+WorkspaceOrigin origin_of(const std::filesystem::path& root, const std::optional<std::filesystem::path>& source);
+
 /// Commits what `workspace` changed to `branch` of `repository` as a child of `base` (the shared
 /// part of every Workspace::commit).
 Expected<std::string> commit_changes(const Workspace& workspace, const std::filesystem::path& repository,

@@ -104,6 +104,18 @@ Expected<std::unique_ptr<Workspace>> Workspace::prepare(const WorkspaceSpec& spe
   return workspace;
 }
 
+WorkspaceOrigin origin_of(const std::filesystem::path& root, const std::optional<std::filesystem::path>& source) {
+  WorkspaceOrigin origin;
+  if (source) origin.source = std::filesystem::absolute(*source).lexically_normal();
+  auto repository = GitRepository::open(root);
+  origin.git_folder = repository ? repository->common_folder().lexically_normal() : root / ".git";
+  if (origin.git_folder.filename().empty()) origin.git_folder = origin.git_folder.parent_path();
+  origin.git_config = origin.git_folder / "config";
+  return origin;
+}
+
+WorkspaceOrigin in_place_origin(const std::filesystem::path& folder) { return origin_of(folder, std::nullopt); }
+
 Expected<std::string> commit_changes(const Workspace& workspace, const std::filesystem::path& repository,
                                      const std::string& base, const std::string& branch, const std::string& message) {
   auto patch = workspace.diff();

@@ -4,20 +4,45 @@
 #include "workspace/workspace_spec.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace agent_run {
 
 /// What the agent changed in its workspace, as one unified diff with untracked files included.
+/// A changed path left out of a patch, and why.
+struct WithheldChange {
+  std::string path;  // workspace-relative
+  std::string why;   // "hidden by rule 'secrets'", ...
+};
+
 struct Patch {
   std::string text;
   int files_changed = 0;
   int lines_added = 0;
   int lines_removed = 0;
+  std::vector<WithheldChange> withheld;  // changes the patch leaves out (Workspace::withhold)
 };
 
+/// Why a changed path (workspace-relative) must stay out of the patch and the commit; empty: it goes in.
+using PatchFilter = std::function<std::string(std::string_view relative)>;
+
 enum class KeepWorkspace { no, yes };
+
+/// Where a workspace came from, for the sandbox: what to hide and what to keep read-only around it.
+struct WorkspaceOrigin {
+  std::optional<std::filesystem::path> source;  // the task's folder it was made from; nullopt in place
+  std::filesystem::path git_folder;             // the repository's common folder (.git), inside the workspace or not
+  std::filesystem::path git_config;             // the config git reads there (it may hold a CI token)
+};
+
+/// The origin of a folder used as it is (`agent-run tool --workspace DIR`): no source apart from it,
+/// and the git folder of the repository it is the top of, if any.
+WorkspaceOrigin in_place_origin(const std::filesystem::path& folder);
 
 /// The folder one attempt works in, made from the task's repository (a git worktree at the task's
 /// ref, a copy with a baseline commit, or the folder itself) and removed when the attempt is over.
@@ -31,8 +56,13 @@ class Workspace {
 
   /// The folder the agent works in.
   virtual const std::filesystem::path& root() const = 0;
-  /// Everything changed since the workspace was made, untracked files included.
+  /// Where it came from: the source folder and the git folders the sandbox must treat apart.
+  virtual WorkspaceOrigin origin() const = 0;
+  /// Everything changed since the workspace was made, untracked files included, but what the
+  /// filter given to withhold() leaves out (diff() and commit() both).
   virtual Expected<Patch> diff() const = 0;
+  /// From now on, diff() and commit() leave out every changed path `filter` gives a reason for.
+  void withhold(PatchFilter filter) { m_withhold = std::move(filter); }
   /// Removes the folder (and the worktree's bookkeeping in the source repository) unless kept.
   virtual Expected<void> finish(KeepWorkspace keep) = 0;
   /// Commits everything changed (diff()) to the local branch `branch` of the task's repository,
@@ -40,6 +70,12 @@ class Workspace {
   /// HEAD, index and files of the task's repository stay as they are. Fails for a copy of a
   /// folder that is not a git repository.
   virtual Expected<std::string> commit(const std::string& branch, const std::string& message) const = 0;
+
+ protected:
+  const PatchFilter& withholding() const { return m_withhold; }
+
+ private:
+  PatchFilter m_withhold;  // empty: nothing withheld
 };
 
 }  // namespace agent_run

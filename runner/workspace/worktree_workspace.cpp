@@ -17,10 +17,12 @@ class WorktreeWorkspace final : public Workspace {
 
   const std::filesystem::path& root() const override { return m_place.root; }
 
+  WorkspaceOrigin origin() const override { return origin_of(m_place.root, m_source); }
+
   Expected<Patch> diff() const override {
     auto repository = GitRepository::open(m_place.root);
     if (!repository) return repository.error();
-    return repository->diff_from(m_baseline);
+    return repository->diff_from(m_baseline, withholding());
   }
 
   Expected<std::string> commit(const std::string& branch, const std::string& message) const override {

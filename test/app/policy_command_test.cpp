@@ -138,10 +138,15 @@ BOOST_AUTO_TEST_CASE(the_stock_policies_load_and_pass_their_examples) {
 
 BOOST_AUTO_TEST_CASE(the_default_policy_runs_tests_and_keeps_the_network_and_secrets_out) {
   TempFolder folder;
-  auto verdict = [&](const std::string& policy, const std::string& tool, const std::string& input) {
-    return run_agent_run({"policy", "explain", "--policy", stock(policy), "--tool", tool, "--input", input},
-                         folder.path())
+  auto verdict_in = [&](const std::string& sandbox, const std::string& policy, const std::string& tool,
+                        const std::string& input) {
+    return run_agent_run(
+               {"policy", "explain", "--policy", stock(policy), "--tool", tool, "--input", input, "--sandbox", sandbox},
+               folder.path())
         .exit_code;
+  };
+  auto verdict = [&](const std::string& policy, const std::string& tool, const std::string& input) {
+    return verdict_in("off", policy, tool, input);
   };
   BOOST_TEST(verdict("default.yaml", "bash", R"j({"command": "python3 -m pytest -q 2>&1 | tail -5"})j") == 0);
   BOOST_TEST(verdict("default.yaml", "bash", R"j({"command": "make -j2 && ctest --output-on-failure"})j") == 0);
@@ -152,9 +157,19 @@ BOOST_AUTO_TEST_CASE(the_default_policy_runs_tests_and_keeps_the_network_and_sec
   BOOST_TEST(verdict("default.yaml", "edit_file", R"j({"path": "src/main.py"})j") == 0);
   BOOST_TEST(verdict("read-only.yaml", "edit_file", R"j({"path": "src/main.py"})j") == 1);
   BOOST_TEST(verdict("read-only.yaml", "bash", R"j({"command": "git log --oneline -5"})j") == 0);
-  BOOST_TEST(verdict("permissive.yaml", "bash", R"j({"command": "./configure && make install 2>&1"})j") == 0);
-  BOOST_TEST(verdict("permissive.yaml", "bash", R"j({"command": "make install > .git/hooks/post-merge"})j") == 1);
+  // Inside the sandbox (policy explain's default) the stock policies allow a real shell, deny rules excepted.
+  BOOST_TEST(verdict_in("on", "default.yaml", "bash", R"j({"command": "PYTHONPATH=src python3 -m unittest"})j") == 0);
+  BOOST_TEST(verdict_in("on", "default.yaml", "bash", R"j({"command": "for f in *.py; do curl x; done"})j") == 1);
+  BOOST_TEST(verdict_in("on", "permissive.yaml", "bash", R"j({"command": "./configure && make install 2>&1"})j") == 0);
+  BOOST_TEST(verdict_in("on", "permissive.yaml", "bash", R"j({"command": "make install > .git/hooks/post-merge"})j") ==
+             1);
+  BOOST_TEST(verdict_in("on", "permissive.yaml", "bash", R"j({"command": "make $(cat .env)"})j") == 1);
   BOOST_TEST(verdict("permissive.yaml", "bash", R"j({"command": "make $(evil)"})j") == 1);
+  CommandResult shown = run_agent_run({"policy", "explain", "--policy", stock("default.yaml"), "--tool", "bash",
+                                       "--input", R"j({"command": "ls *.py"})j"},
+                                      folder.path());
+  BOOST_TEST(contains(shown.output, "sandbox: on\n"));
+  BOOST_TEST(contains(shown.output, "decided by: the sandbox"));
 }
 
 BOOST_AUTO_TEST_CASE(a_run_reports_every_decision_with_its_rule_and_the_policy_hash) {

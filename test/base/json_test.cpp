@@ -92,6 +92,8 @@ BOOST_AUTO_TEST_CASE(integers_stay_exact_and_other_numbers_are_doubles) {
   BOOST_TEST(!parsed("1e3").is_integer());
   BOOST_TEST(parsed("-2.5E-3").as_double() == -0.0025);
   BOOST_TEST(parsed("2.75").as_int() == 2);  // as_int of a double truncates
+  BOOST_TEST(parsed("8.9e82").as_int() == max);  // and saturates past int64, where a cast is undefined
+  BOOST_TEST(parsed("-1e300").as_int() == min);
   BOOST_TEST(parsed("7").as_double() == 7.0);
   BOOST_TEST(Json(0.1).dump() == "0.1");  // the shortest text that reads back the same
   BOOST_TEST(parsed(Json(0.1).dump()).as_double() == 0.1);

@@ -20,9 +20,10 @@ using test::RecordingObserver;
 /// A task whose check passes only when `count` attempts are in their checks at the same time
 /// (each waits up to two minutes for the others, and goes on as soon as they are all there).
 std::string barrier_task(const fs::path& barrier, int count) {
-  return "prompt: wait for the others\npolicy: ../policy.yaml\nchecks:\n  - run: \"touch " + barrier.string() +
-         "/$(basename $(dirname $(pwd)))-$$; for i in $(seq 12000); do [ $(ls " + barrier.string() + " | wc -l) -ge " +
-         std::to_string(count) +
+  // Out of the sandbox: its checks meet in a folder of the machine's /tmp, which a sandbox's own /tmp hides.
+  return "prompt: wait for the others\npolicy: ../policy.yaml\nsandbox: off\nchecks:\n  - run: \"touch " +
+         barrier.string() + "/$(basename $(dirname $(pwd)))-$$; for i in $(seq 12000); do [ $(ls " + barrier.string() +
+         " | wc -l) -ge " + std::to_string(count) +
          " ] && exit 0; sleep 0.01; done; exit 1\"\nlimits: {tool_timeout: 3m}\nscript:\n  - say: Done.\n";
 }
 
@@ -98,7 +99,9 @@ BOOST_AUTO_TEST_CASE(a_cancellation_kills_the_running_command_and_starts_nothing
   fs::path script =
       marks.write("slow.sh", "echo $$ > " + pid_file.string() + "\nexec sleep 1000\n");  // no `$` in a bash call
   BatchFixture fixture({{"a-slow.yaml",
-                         "prompt: p\npolicy: ../policy.yaml\nscript:\n  - call: {tool: bash, input: "
+                         // Out of the sandbox, so that the runner sees the command's pid (sandbox_test has
+                         // the sandboxed timeout and escape cases).
+                         "prompt: p\npolicy: ../policy.yaml\nsandbox: off\nscript:\n  - call: {tool: bash, input: "
                          "{command: \"sh " +
                              script.string() + "\"}}\n  - say: x\n"},
                         {"b-next.yaml", test::sleeping_task("0")},
@@ -132,11 +135,14 @@ BOOST_AUTO_TEST_CASE(a_cancellation_kills_the_running_command_and_starts_nothing
 BOOST_AUTO_TEST_CASE(what_setup_leaves_running_serves_the_checks_and_is_killed_when_the_attempt_ends) {
   test::TempFolder marks;
   std::string pid_file = (marks.path() / "daemon.pid").string();
-  BatchFixture fixture({{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - \"setsid -f sh -c 'echo $$ > " +
-                                       pid_file + "; exec sleep 60' </dev/null >/dev/null 2>&1; while [ ! -s " +
-                                       pid_file + " ] || ! grep -qx sleep /proc/$(cat " + pid_file +
-                                       ")/comm 2>/dev/null; do sleep 0.01; done\"\nchecks:\n  - run: \"kill -0 $(cat " +
-                                       pid_file + ")\"\nscript:\n  - say: Done.\n"}});
+  // sandbox: off: sandboxed checks have processes and a network of their own, where setup's daemon
+  // is neither seen nor reached.
+  BatchFixture fixture(
+      {{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nsandbox: off\nsetup:\n  - \"setsid -f sh -c 'echo $$ > " +
+                      pid_file + "; exec sleep 60' </dev/null >/dev/null 2>&1; while [ ! -s " + pid_file +
+                      " ] || ! grep -qx sleep /proc/$(cat " + pid_file +
+                      ")/comm 2>/dev/null; do sleep 0.01; done\"\nchecks:\n  - run: \"kill -0 $(cat " + pid_file +
+                      ")\"\nscript:\n  - say: Done.\n"}});
   AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
   BOOST_TEST((result.outcome_type == OutcomeType::passed), result.message);  // the daemon was alive during the checks
   auto pid = read_file(pid_file);

@@ -1,3 +1,4 @@
+#include "base/files.h"
 #include "base/json.h"
 #include "support/fixtures.h"
 
@@ -129,6 +130,32 @@ BOOST_AUTO_TEST_CASE(a_missing_policy_names_the_task_that_wants_it) {
   BOOST_TEST(result.output == (repo.path() / "nowhere.yaml").string() +
                                   ": cannot read: No such file or directory\n  (the policy named by tasks/lost.yaml:2:9)\n"
                                   "agent-run: nothing ran\n");
+}
+
+// permissive.yaml allows the commands its rules do not name only because the sandbox confines them:
+// turning the sandbox off, by the task or by the flag, must stop the run before anything runs.
+BOOST_AUTO_TEST_CASE(a_sandbox_turned_off_under_permissive_yaml_stops_the_run_before_anything_runs) {
+  auto permissive = read_file(source_root() / "policies/permissive.yaml");
+  BOOST_REQUIRE(permissive.has_value());
+  repo.write("permissive.yaml", *permissive);
+  repo.write("tasks/open.yaml", "prompt: x\npolicy: ../permissive.yaml\nsandbox: off\n"
+                                "script:\n  - call: {tool: bash, input: {command: \"touch ran-anyway\"}}\n  - say: done\n");
+  repo.write("tasks/flagged.yaml", "prompt: x\npolicy: ../permissive.yaml\n"
+                                   "script:\n  - call: {tool: bash, input: {command: \"touch ran-anyway\"}}\n  - say: done\n");
+  CommandResult by_task = run_agent_run({"tasks/open.yaml", "--out", (out.path() / "a").string()}, repo.path());
+  BOOST_TEST(by_task.exit_code == 2, by_task.output);
+  BOOST_TEST(by_task.output.find("tasks/open.yaml:3: 'sandbox: off' turns the sandbox off, but its policy") !=
+                 std::string::npos,
+             by_task.output);
+  BOOST_TEST(by_task.output.find("sandboxed_bash: allow") != std::string::npos, by_task.output);
+  BOOST_TEST(by_task.output.find("nothing ran") != std::string::npos, by_task.output);
+  CommandResult by_flag =
+      run_agent_run({"tasks/flagged.yaml", "--sandbox", "off", "--out", (out.path() / "b").string()}, repo.path());
+  BOOST_TEST(by_flag.exit_code == 2, by_flag.output);
+  BOOST_TEST(by_flag.output.find("'--sandbox off' turns the sandbox off") != std::string::npos, by_flag.output);
+  BOOST_TEST(!std::filesystem::exists(repo.path() / "ran-anyway"));
+  BOOST_TEST(!std::filesystem::exists(out.path() / "a"));
+  BOOST_TEST(!std::filesystem::exists(out.path() / "b"));
 }
 
 BOOST_AUTO_TEST_CASE(validate_checks_files_without_running_them) {

@@ -1,8 +1,8 @@
 #include "base/json.h"
-#include "exec/sandbox.h"
 #include "support/fixtures.h"
 #include "support/loopback_listener.h"
 #include "support/process_probes.h"
+#include "support/sandbox_support.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -32,9 +32,12 @@ std::string escape_script(const std::string& pid_file) {
 
 /// A task that plans, starts a server in the background, leaves an escaped process behind, asks two
 /// questions (one answered by a rule, one by the fallback `fail`), and would go on if not stopped.
+/// Unsandboxed (an escape inside a sandbox dies with its command and is never recorded; sandbox_test
+/// has that case).
 std::string session_task() {
   return R"(prompt: Set up the service.
 policy: ../policy.yaml
+sandbox: off
 answers:
   - question: "(?i)which database"
     choose: sqlite
@@ -63,14 +66,6 @@ std::string connecting_task() {
 std::string connect_script(int port) {
   return "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", " + std::to_string(port) +
          "), timeout=3); print(\"connected\")'\n";
-}
-
-/// Runs the sandbox tests only where bubblewrap works (exec_tests' sandbox_availability says why not).
-boost::test_tools::assertion_result sandbox_usable(boost::unit_test::test_unit_id) {
-  auto works = check_sandbox_works(SandboxSpec{});
-  boost::test_tools::assertion_result usable(works.has_value());
-  if (!works) usable.message() << "sandbox tests not run: " << works.error().message;
-  return usable;
 }
 
 }  // namespace
@@ -153,14 +148,20 @@ BOOST_AUTO_TEST_CASE(a_sandboxed_task_without_bubblewrap_is_an_error_never_unsan
   const Json& attempt = report->find("attempts")->as_array().at(0);
   BOOST_TEST(attempt.get_string("outcome") == "error");
   BOOST_TEST(attempt.get_string("outcome_type") == "sandbox.unavailable");
-  BOOST_TEST(attempt.get_string("message").find("bubblewrap is not installed") != std::string::npos);
+  BOOST_TEST_INFO(attempt.get_string("message"));
+  BOOST_TEST(attempt.get_string("message").find("the sandbox ('sandbox:' at ") != std::string::npos);
+  BOOST_TEST(attempt.get_string("message").find("boxed.yaml:") != std::string::npos);
+  BOOST_TEST(attempt.get_string("message").find(") cannot start on this machine: cannot run 'bwrap'") !=
+             std::string::npos);
+  BOOST_TEST(attempt.get_string("message").find("install Debian's 'bubblewrap' package") != std::string::npos);
   BOOST_TEST(attempt.find("tool_calls")->as_array().empty());  // nothing ran
 }
 
-BOOST_AUTO_TEST_CASE(a_policys_sandbox_cuts_the_network_of_a_task_without_one,
-                     *boost::unit_test::precondition(sandbox_usable)) {
+BOOST_AUTO_TEST_CASE(the_network_is_cut_by_default_and_by_a_policys_sandbox_and_sandbox_off_restores_it,
+                     *boost::unit_test::precondition(test::sandbox_usable)) {
   LoopbackListener listener;
-  for (const std::string& sandbox : {std::string(), std::string("{network: off, write: workspace}")}) {
+  for (const std::string& sandbox :
+       {std::string("off"), std::string(), std::string("{network: off, write: workspace}")}) {
     TempFolder repo;
     TempFolder out;
     make_git_repository(repo.path(), {{"policy.yaml", policy_with_sandbox(sandbox)},
@@ -173,12 +174,17 @@ BOOST_AUTO_TEST_CASE(a_policys_sandbox_cuts_the_network_of_a_task_without_one,
     std::string transcript = out.read("attempts/connect/1/transcript.jsonl");
     BOOST_TEST_INFO(transcript);
     BOOST_TEST(attempt.find("tool_calls")->as_array().at(0).get_string("decision") == "allowed");
-    if (sandbox.empty()) {  // the same command reaches the listener without the policy's sandbox
+    if (sandbox == "off") {  // the same command reaches the listener only when the policy turns the sandbox off
       BOOST_TEST(attempt.find("sandboxed")->as_bool() == false);
+      BOOST_TEST(attempt.find("sandbox")->get_string("kind") == "none");
+      BOOST_TEST(attempt.find("sandbox")->get_string("why_none").find("sandbox: off (") == 0);
       BOOST_TEST(listener.connections() == 1);
       BOOST_TEST(transcript.find("connected") != std::string::npos);
     } else {
       BOOST_TEST(attempt.find("sandboxed")->as_bool() == true);
+      BOOST_TEST(attempt.find("sandbox")->get_string("kind") == "bubblewrap");
+      const std::string set_by = attempt.find("sandbox")->get_string("set_by");
+      BOOST_TEST((sandbox.empty() ? set_by == "default" : set_by.find("policy.yaml:") != std::string::npos), set_by);
       BOOST_TEST(listener.connections() == 1);  // no new connection
       BOOST_TEST(transcript.find("Connection refused") != std::string::npos);
     }
@@ -208,7 +214,9 @@ BOOST_AUTO_TEST_CASE(a_policys_sandbox_without_bubblewrap_is_an_error_never_unsa
   BOOST_TEST(attempt.get_string("outcome") == "error");
   BOOST_TEST(attempt.get_string("outcome_type") == "sandbox.unavailable");
   BOOST_TEST_INFO(attempt.get_string("message"));
-  BOOST_TEST(attempt.get_string("message").find("policy.yaml asks for a sandbox, but bubblewrap is not installed") !=
+  BOOST_TEST(attempt.get_string("message").find("the sandbox ('sandbox:' at ") != std::string::npos);
+  BOOST_TEST(attempt.get_string("message").find("policy.yaml:") != std::string::npos);
+  BOOST_TEST(attempt.get_string("message").find(") cannot start on this machine: cannot run 'bwrap'") !=
              std::string::npos);
   BOOST_TEST(attempt.find("tool_calls")->as_array().empty());  // nothing ran
 }

@@ -3,6 +3,7 @@
 # one list the fuzz sub-build, the ctest smoke runs and ci/fuzz.sh (through the built targets) read.
 set(AGENT_RUN_FUZZ_TARGETS
   shell_parser      # policy/shell_parser, command views, path patterns
+  shell_parts       # policy/shell_parts (what deny rules see of a sandboxed command)
   task_yaml         # task/task_loader over base/yaml_document
   policy_yaml       # policy/policy_loader, its examples checked at load
   sse               # net/sse_parser

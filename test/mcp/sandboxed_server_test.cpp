@@ -1,7 +1,9 @@
 // Stdio MCP servers started through the launch hook inside bubblewrap, as an attempt's sandbox
 // starts them: they work over their pipes, and cannot write outside the workspace.
-#include "exec/sandbox.h"
+#include "exec/attempt_sandbox.h"
+#include "support/fixtures.h"
 #include "support/mcp_servers.h"
+#include "support/sandbox_support.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -12,13 +14,6 @@ using namespace agent_run::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-boost::test_tools::assertion_result sandbox_usable(boost::unit_test::test_unit_id) {
-  auto works = check_sandbox_works(SandboxSpec{});
-  boost::test_tools::assertion_result usable(works.has_value());
-  if (!works) usable.message() << "sandbox tests not run: " << works.error().message;
-  return usable;
-}
 
 /// A server whose tool `write` writes the file its `path` argument names and says how that went.
 constexpr const char* k_writing_server = R"(import json, os, sys
@@ -43,9 +38,18 @@ for line in sys.stdin:
     sys.stdout.flush()
 )";
 
-std::unique_ptr<McpClient> connect_sandboxed(StdioCommand command, const std::filesystem::path& workspace) {
+/// `command` started in `workspace` inside the attempt's sandbox `holder` (the default one for that
+/// workspace, as a run starts it), through the launch hook as attempt_mcp.cpp wires it.
+std::unique_ptr<McpClient> connect_sandboxed(StdioCommand command, const std::filesystem::path& workspace,
+                                             std::unique_ptr<AttemptSandbox>& holder, const TempFolder& scratch) {
+  SandboxRequest request;
+  request.workspace = workspace;
+  auto started = AttemptSandbox::start(request, scratch.path(), test_environment());
+  BOOST_REQUIRE_MESSAGE(started.has_value(), (started ? std::string() : started.error().message));
+  holder = std::move(*started);
   command.cwd = workspace;
-  LaunchWrapper wrap = [workspace](ProcessSpec spec) { return sandboxed(spec, SandboxSpec{}, workspace); };
+  const AttemptSandbox* sandbox = holder.get();
+  LaunchWrapper wrap = [sandbox](ProcessSpec spec) { return sandbox->wrap(std::move(spec)); };
   auto client =
       McpClient::connect(std::make_unique<StdioTransport>(std::move(command), wrap, nullptr), McpClientSettings{});
   BOOST_REQUIRE_MESSAGE(client.has_value(), (client ? std::string() : client.error().message));
@@ -54,11 +58,13 @@ std::unique_ptr<McpClient> connect_sandboxed(StdioCommand command, const std::fi
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(sandboxed_servers, *boost::unit_test::precondition(sandbox_usable))
+BOOST_AUTO_TEST_SUITE(sandboxed_servers, *boost::unit_test::precondition(test::sandbox_usable))
 
 BOOST_AUTO_TEST_CASE(the_reference_server_works_inside_bubblewrap) {
   TempFolder workspace;
-  auto client = connect_sandboxed(everything_command(), workspace.path());
+  TempFolder scratch;
+  std::unique_ptr<AttemptSandbox> holder;  // outlives the client, as in an attempt
+  auto client = connect_sandboxed(everything_command(), workspace.path(), holder, scratch);
   McpCallResult result = client->call_tool("echo", Json::object().set("message", "from the sandbox"), 30s);
   BOOST_TEST(result.content.at(0).text == "Echo: from the sandbox");
 }
@@ -73,8 +79,10 @@ BOOST_AUTO_TEST_CASE(a_sandboxed_server_writes_in_the_workspace_only) {
     ~Removal() { std::filesystem::remove_all(path); }
   } removal{elsewhere};
   // The sandbox's /tmp is its own, so the script lives in the workspace, the one folder it shares.
-  auto client =
-      connect_sandboxed(python_command(workspace.write("tools/server.py", k_writing_server)), workspace.path());
+  TempFolder scratch;
+  std::unique_ptr<AttemptSandbox> holder;  // outlives the client, as in an attempt
+  auto client = connect_sandboxed(python_command(workspace.write("tools/server.py", k_writing_server)),
+                                  workspace.path(), holder, scratch);
   std::string inside = (workspace.path() / "made.txt").string();
   std::string outside = (elsewhere / "escaped.txt").string();
   McpCallResult wrote = client->call_tool("write", Json::object().set("path", inside), 30s);

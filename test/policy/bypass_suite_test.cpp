@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -305,9 +306,9 @@ struct SuiteFixture {
 };
 
 /// Checks each case; returns how many were checked.
-std::size_t check_cases(const SuiteFixture& fixture, const std::vector<Case>& cases) {
+std::size_t check_cases(const Policy& policy, const DecisionContext& context, const std::vector<Case>& cases) {
   for (const Case& c : cases) {
-    Decision decision = decide(fixture.policy, c.call, fixture.context);
+    Decision decision = decide(policy, c.call, context);
     std::string input = c.call.input.dump();
     BOOST_TEST_CONTEXT(c.category << ": " << c.call.name << " " << input << " -> " << to_string(decision.verdict)
                                   << " by " << to_string(decision.basis) << " '" << decision.rule_id
@@ -322,6 +323,47 @@ std::size_t check_cases(const SuiteFixture& fixture, const std::vector<Case>& ca
     }
   }
   return cases.size();
+}
+
+std::size_t check_cases(const SuiteFixture& fixture, const std::vector<Case>& cases) {
+  return check_cases(fixture.policy, fixture.context, cases);
+}
+
+/// Every table, the positive controls first.
+std::vector<Case> every_case() {
+  std::vector<Case> all;
+  for (auto make : {controls, chaining_and_substitution, wrappers_and_obfuscation, assignments_and_builtins,
+                    paths_and_redirections, names_and_hosts}) {
+    for (Case& c : make()) all.push_back(std::move(c));
+  }
+  return all;
+}
+
+/// How a case comes out with the sandbox on under `sandboxed_bash: allow`: a bash call that an allow
+/// rule allowed, or that only the strict parser or `unmatched` denied, runs, confined by the kernel (basis sandboxed); unreadable
+/// text, protected paths and deny rules on any part still deny it, by the same rule; calls of other
+/// tools decide as before. `also_allowed` lists the commands that the part parser reads further than
+/// the strict one and finds nothing to deny in (the sandbox confines them instead).
+Case in_the_sandbox(const Case& c) {
+  // The part parser reads into what the strict one refuses, and a deny rule sees the part inside.
+  static const std::map<std::string, std::string> k_seen_inside = {
+      {"command rm x", "no-rm"},       {"eval rm x", "no-rm"},        {"exec rm x", "no-rm"},
+      {"time rm x", "no-rm"},          {"ls & rm -rf src", "no-rm"},  {"(rm -rf src)", "no-rm"},
+      {"echo $(rm -rf src)", "no-rm"}, {"{ rm -rf src; }", "no-rm"}, {"cd src && cat ../.env.bak", "secrets"},
+  };
+  const std::string command = c.call.name == "bash" ? c.call.input.get_string("command") : "";
+  if (auto seen = k_seen_inside.find(command); seen != k_seen_inside.end()) {
+    return Case{c.category, c.call, Verdict::deny, DecisionBasis::rule, seen->second};
+  }
+  // A look-alike program name is only a name no program has: in the sandbox it runs nothing.
+  if (command == "\xd1\x95udo rm x") {
+    return Case{c.category, c.call, Verdict::allow, DecisionBasis::sandboxed, "the sandbox confines it"};
+  }
+  const bool shell_only = c.call.name == "bash" && std::string(c.category) != "invisible" &&
+                          (c.verdict == Verdict::allow || c.basis == DecisionBasis::unmatched ||
+                           c.basis == DecisionBasis::not_understood);
+  if (!shell_only) return c;
+  return Case{c.category, c.call, Verdict::allow, DecisionBasis::sandboxed, "the sandbox confines it"};
 }
 
 }  // namespace
@@ -350,17 +392,44 @@ BOOST_AUTO_TEST_CASE(mcp_collisions_look_alikes_and_hosts_are_denied) {
   BOOST_TEST(check_cases(*this, names_and_hosts()) == 27u);
 }
 
-BOOST_AUTO_TEST_CASE(every_bypass_attempt_is_denied_and_there_are_at_least_sixty) {
+BOOST_AUTO_TEST_CASE(every_bypass_attempt_is_denied_by_decide_and_there_are_at_least_sixty) {
   std::size_t bypasses = 0;
   for (auto make : {chaining_and_substitution, wrappers_and_obfuscation, assignments_and_builtins,
                     paths_and_redirections, names_and_hosts}) {
     for (const Case& c : make()) {
-      BOOST_TEST((c.verdict == Verdict::deny));
+      Decision decision = decide(policy, c.call, context);
+      BOOST_TEST((decision.verdict == Verdict::deny), c.category << ": " << c.call.input.dump() << ": " << decision.reason);
       ++bypasses;
     }
   }
   BOOST_TEST(bypasses >= 60u);
   BOOST_TEST_MESSAGE("bypass attempts: " << bypasses << ", positive controls: " << controls().size());
+}
+
+BOOST_AUTO_TEST_CASE(with_the_sandbox_on_a_rules_policy_decides_every_case_as_without_it) {
+  DecisionContext sandboxed = context;
+  sandboxed.sandboxed = true;
+  const std::vector<Case> all = every_case();
+  BOOST_TEST(check_cases(policy, sandboxed, all) == all.size());
+}
+
+BOOST_AUTO_TEST_CASE(with_the_sandbox_on_and_sandboxed_bash_deny_rules_still_see_every_part) {
+  std::string text = k_suite_policy;
+  text.replace(text.find("unmatched: deny\n"), 16, "unmatched: deny\nsandbox: on\nsandboxed_bash: allow\n");
+  std::filesystem::path file = workspace.write("policy.yaml", text);
+  Expected<Policy> loaded = load_policy_file(file);
+  BOOST_REQUIRE_MESSAGE(loaded.has_value(), (loaded ? std::string() : loaded.error().message));
+  DecisionContext sandboxed = context;
+  sandboxed.sandboxed = true;
+  std::vector<Case> expected;
+  std::size_t still_denied = 0;
+  for (const Case& c : every_case()) {
+    expected.push_back(in_the_sandbox(c));
+    if (c.verdict == Verdict::deny && expected.back().verdict == Verdict::deny) ++still_denied;
+  }
+  BOOST_TEST(check_cases(*loaded, sandboxed, expected) == expected.size());
+  BOOST_TEST_MESSAGE("sandbox on, sandboxed_bash: allow: " << still_denied << " of the bypass attempts still denied by "
+                                                           << "a rule, a protected path or unreadable text");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -94,10 +94,16 @@ BOOST_AUTO_TEST_CASE(a_sandbox_key_is_read_like_the_task_files) {
   BOOST_TEST(error_of("version: 1\nsandbox: {network: none}\n") ==
              "policies/p.yaml:2:20: 'sandbox.network' must be off or on, got 'none' (did you mean 'on'?)");
   BOOST_TEST(error_of("version: 1\nsandbox: {write: everywhere}\n") ==
-             "policies/p.yaml:2:18: 'sandbox.write' must be workspace or anywhere, got 'everywhere'");
+             "policies/p.yaml:2:18: 'sandbox.write' must be workspace, none or anywhere, got 'everywhere'");
   BOOST_TEST(error_of("version: 1\nsandbox: {netwrk: off}\n") ==
              "policies/p.yaml:2:11: unknown key 'netwrk' in 'sandbox' (did you mean 'network'?)");
-  BOOST_TEST(error_of("version: 1\nsandbox: off\n") != "");
+  Expected<Policy> off = load_policy("version: 1\nsandbox: off\n", "p.yaml");
+  BOOST_REQUIRE(off.has_value());
+  BOOST_TEST((off->sandbox->mode == SandboxMode::off));
+  BOOST_TEST(off->sandbox->set_by == "p.yaml:2");
+  BOOST_TEST(error_of("version: 1\nsandbox: no\n") ==
+             "policies/p.yaml:2:10: 'sandbox' must be on, off or a map such as {network: off}, got 'no' (write 'on' or "
+             "'off')");
   BOOST_TEST(error_of("version: 1\nsandbx: {}\n") ==
              "policies/p.yaml:2:1: unknown key 'sandbx' (did you mean 'sandbox'?)");
 }

@@ -4,6 +4,8 @@
 // and late NUL bytes, hidden files, nested .gitignore files, ignored folders, a nested repository,
 // symlinks) and run the same searches through both, comparing every file, line and byte.
 
+#include "policy/policy_loader.h"
+#include "policy/scope_context.h"
 #include "search/grep_report.h"
 #include "search/grep_search.h"
 #include "tools/tools_fixture.h"
@@ -320,6 +322,46 @@ BOOST_AUTO_TEST_CASE(the_tool_answers_the_same_text_through_either_backend) {
     const ToolOutput by_builtin = tools.find("grep")->run(input, scope, session, std::chrono::minutes(2));
     BOOST_TEST(!by_ripgrep.is_error);
     BOOST_TEST(by_ripgrep.content == by_builtin.content, input.dump());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(files_the_policy_hides_are_withheld_the_same_way_by_either_backend) {
+  Expected<Policy> policy = load_policy(R"(version: 1
+unmatched: allow
+rules:
+  - id: hidden-docs
+    deny: [read_file, grep, glob]
+    paths: ["docs", "*.md", ".cfg"]
+)",
+                                        "parity.yaml");
+  BOOST_REQUIRE(policy.has_value());
+  ToolScope scope;
+  SessionState session;
+  scope.workspace = parity_tree().root;
+  scope.environment = {"PATH=/usr/bin:/bin"};
+  bind_policy(*policy, scope);
+  ToolRegistry tools = make_tool_registry(std::nullopt);
+  const std::vector<Json> calls = {
+      Json::object().set("pattern", "foo").set("output", "files_with_matches").set("max_results", 5000),
+      Json::object().set("pattern", "TODO").set("context", 2).set("max_results", 400),
+      Json::object().set("pattern", "caf.").set("output", "count").set("max_results", 5000),
+      Json::object().set("pattern", "foo").set("path", "docs"),
+      Json::object().set("pattern", "foo").set("glob", "**/*.md"),
+  };
+  for (const Json& input : calls) {
+    scope.grep_backend = GrepBackend::ripgrep;
+    const ToolOutput by_ripgrep = tools.find("grep")->run(input, scope, session, std::chrono::minutes(2));
+    scope.grep_backend = GrepBackend::builtin;
+    const ToolOutput by_builtin = tools.find("grep")->run(input, scope, session, std::chrono::minutes(2));
+    BOOST_TEST_CONTEXT(input.dump()) {
+      BOOST_TEST(!by_ripgrep.is_error);
+      BOOST_TEST(by_ripgrep.content == by_builtin.content);
+      BOOST_TEST(by_builtin.content.find(".md\n") == std::string::npos);
+      BOOST_TEST(by_builtin.content.find(".md:") == std::string::npos);
+      BOOST_TEST(by_builtin.content.find("docs/") == std::string::npos);
+      BOOST_TEST(by_builtin.content.find(".cfg/") == std::string::npos);
+      BOOST_TEST(by_builtin.content.find("the policy hides (rule 'hidden-docs')") != std::string::npos);
+    }
   }
 }
 

@@ -16,6 +16,13 @@ TempFolder::TempFolder() {
   m_path = std::filesystem::canonical(*folder);
 }
 
+TempFolder::TempFolder(const std::filesystem::path& parent) {
+  std::filesystem::create_directories(parent);
+  auto folder = make_unique_folder(parent, "agent-run-test-");
+  BOOST_REQUIRE_MESSAGE(folder.has_value(), "cannot make a temporary folder under " + parent.string());
+  m_path = std::filesystem::canonical(*folder);
+}
+
 TempFolder::~TempFolder() {
   std::error_code ec;
   std::filesystem::permissions(m_path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
@@ -77,6 +84,10 @@ CommandResult run_agent_run(const std::vector<std::string>& arguments, const std
 }
 
 std::filesystem::path source_root() { return AGENT_RUN_SOURCE_ROOT; }
+
+std::filesystem::path visible_scratch() {
+  return std::filesystem::path(AGENT_RUN_BINARY).parent_path() / "test" / "scratch";
+}
 
 void check_report_folder(const std::filesystem::path& folder) {
   auto check = [&](const std::string& what, const std::string& command) {

@@ -11,6 +11,8 @@ namespace agent_run::test {
 class TempFolder {
  public:
   TempFolder();
+  /// Under `parent` instead of the temporary folder (made when missing).
+  explicit TempFolder(const std::filesystem::path& parent);
   ~TempFolder();
   TempFolder(const TempFolder&) = delete;
   TempFolder& operator=(const TempFolder&) = delete;
@@ -45,6 +47,10 @@ std::string shell_quote(const std::string& word);
 
 /// The project's source folder (for stock policies, examples and schemas).
 std::filesystem::path source_root();
+
+/// A folder beside the build, outside /tmp: what a sandbox sees read-only (its /tmp is private, so a
+/// file under the machine's /tmp would be invisible inside, not protected).
+std::filesystem::path visible_scratch();
 
 /// Checks every report agent-run wrote in `folder`, each failure a test error naming the file:
 /// report.json against reports/report.schema.json (python3-jsonschema), junit.xml against

@@ -74,6 +74,22 @@ BOOST_AUTO_TEST_CASE(sandbox_defaults_to_no_network_and_workspace_writes) {
              "tasks/x.yaml:2:11: unknown key 'netwrk' in 'sandbox' (did you mean 'network'?)");
 }
 
+BOOST_AUTO_TEST_CASE(sandbox_on_or_off_is_written_as_itself_and_says_where) {
+  Task on = load("prompt: p\nsandbox: on\n");
+  BOOST_REQUIRE(on.sandbox.has_value());
+  BOOST_TEST((on.sandbox->mode == SandboxMode::bubblewrap));
+  Task off = load("prompt: p\nsandbox: off\n");
+  BOOST_REQUIRE(off.sandbox.has_value());
+  BOOST_TEST((off.sandbox->mode == SandboxMode::off));
+  BOOST_TEST(off.sandbox->set_by == "tasks/x.yaml:2");
+  Task read_only = load("prompt: p\nsandbox: {write: none}\n");
+  BOOST_TEST((read_only.sandbox->write == SandboxWrite::none));
+  BOOST_TEST(error_of("prompt: p\nsandbox: false\n") ==
+             "tasks/x.yaml:2:10: 'sandbox' must be on, off or a map such as {network: off}, got 'false' (write 'on' or "
+             "'off')");
+  BOOST_TEST(error_of("prompt: p\nsandbox: [on]\n") == "tasks/x.yaml:2:10: 'sandbox' must be a map, got a list");
+}
+
 BOOST_AUTO_TEST_CASE(secrets_are_environment_names) {
   Task task = load("prompt: p\nsecrets: [DATABASE_URL, SENTRY_DSN]\n");
   BOOST_TEST((task.secrets == std::vector<std::string>{"DATABASE_URL", "SENTRY_DSN"}));

@@ -166,6 +166,32 @@ BOOST_AUTO_TEST_CASE(in_place_in_a_repository_without_commits_diffs_against_noth
   BOOST_TEST(patch.lines_added == 1);
 }
 
+BOOST_AUTO_TEST_CASE(withheld_paths_stay_out_of_the_diff_in_every_isolation_and_are_listed_with_why) {
+  test::TempFolder temp;
+  test::make_git_repository(temp.path() / "repo", k_files);
+  for (Isolation isolation : {Isolation::worktree, Isolation::copy, Isolation::in_place}) {
+    auto workspace = prepare(temp.path() / "repo", temp.path() / "scratch", isolation);
+    std::ofstream(workspace->root() / ".env.local") << "TOKEN=secret-value\n";
+    std::ofstream(workspace->root() / "a.txt") << "changed\n";
+    std::ofstream(workspace->root() / "src" / "c.txt") << "changed too\n";
+    workspace->withhold(
+        [](std::string_view path) { return path == ".env.local" || path == "src/c.txt" ? "hidden" : ""; });
+    Patch patch = diff_of(*workspace);
+    BOOST_TEST(patch.text.find("a/a.txt") != std::string::npos);
+    BOOST_TEST(patch.text.find("secret-value") == std::string::npos);
+    BOOST_TEST(patch.text.find("c.txt") == std::string::npos);
+    BOOST_TEST(patch.files_changed == 1);
+    BOOST_REQUIRE_EQUAL(patch.withheld.size(), 2u);
+    BOOST_TEST(patch.withheld[0].path == ".env.local");
+    BOOST_TEST(patch.withheld[1].path == "src/c.txt");
+    BOOST_TEST(patch.withheld[1].why == "hidden");
+    if (isolation == Isolation::in_place) {  // leave the repository as it was for the next isolation
+      test::run_shell("git checkout -- . && rm -f .env.local", workspace->root());
+    }
+    BOOST_REQUIRE(workspace->finish(KeepWorkspace::no));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace agent_run

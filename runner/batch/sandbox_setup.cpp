@@ -1,0 +1,172 @@
+#include "batch/sandbox_setup.h"
+
+#include "base/paths.h"
+#include "batch/attempt_session.h"
+#include "policy/path_classes.h"
+#include "policy/sandboxed_bash.h"
+
+#include <sys/stat.h>
+
+#include <map>
+
+namespace agent_run {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// How a mounted path reads in the report: relative inside the workspace, `~/...` in agent-run's
+/// HOME, absolute elsewhere.
+std::string shown(const fs::path& path, const SandboxSite& site) {
+  if (is_at_or_under(path, site.workspace)) return path.lexically_relative(site.workspace).string();
+  if (site.runner_home && is_at_or_under(path, *site.runner_home)) {
+    return "~/" + path.lexically_relative(*site.runner_home).string();
+  }
+  return path.string();
+}
+
+void list_into(std::vector<std::string>& out, const std::vector<fs::path>& paths, const SandboxSite& site) {
+  for (const fs::path& path : paths) {
+    if (out.size() >= SandboxRecord::k_max_listed) return;
+    out.push_back(shown(path, site));
+  }
+}
+
+SandboxRequest request_for(const SandboxSite& site, const Survey& survey) {
+  SandboxRequest request;
+  request.spec = site.spec;
+  request.workspace = site.workspace;
+  if (site.origin.source && !is_at_or_under(site.workspace, *site.origin.source)) {
+    request.source_checkout = resolved_path(*site.origin.source);
+  }
+  fs::path git_folder = resolved_path(site.origin.git_folder);
+  if (!is_at_or_under(git_folder, site.workspace)) request.git_common_folder = git_folder;
+  request.git_config = resolved_path(site.origin.git_config);
+  request.protected_paths = site.protected_paths;
+  request.hidden_roots = site.hidden_roots;
+  request.runner_home = site.runner_home;
+  request.survey = &survey;
+  return request;
+}
+
+}  // namespace
+
+PathClassifier policy_classifier(const Policy& policy, const DecisionContext& context) {
+  return [&policy, context](const fs::path& absolute, std::string_view) {
+    return classify_path(policy, absolute.string(), context);
+  };
+}
+
+Expected<StartedSandbox> start_sandbox(const SandboxSite& site, const Survey* previous) {
+  DecisionContext context;
+  context.workspace = site.workspace;
+  context.protected_paths = site.protected_paths;
+  context.sandboxed = true;
+  SurveyRequest survey_request;
+  survey_request.workspace = site.workspace;
+  survey_request.classify = policy_classifier(*site.policy, context);
+  survey_request.previous = previous;
+  auto survey = survey_paths(survey_request);
+  if (!survey) return survey.error();
+  StartedSandbox started;
+  started.survey = std::move(*survey);
+  auto sandbox = AttemptSandbox::start(request_for(site, started.survey), site.scratch, site.environment);
+  if (!sandbox) return sandbox.error();
+  started.sandbox = std::move(*sandbox);
+  return started;
+}
+
+SandboxRecord sandbox_record(const SandboxSite& site, const StartedSandbox* started, const std::string& why_none) {
+  const SandboxSpec& spec = site.spec;
+  SandboxRecord record;
+  record.set_by = spec.set_by;
+  record.network = spec.network == SandboxNetwork::on ? "host" : "off";
+  record.write = to_string(spec.write);
+  if (started == nullptr || !started->sandbox) {
+    record.why_none = why_none;
+    return record;
+  }
+  record.kind = "bubblewrap";
+  const SandboxLayout& layout = started->sandbox->layout();
+  record.bubblewrap = started->sandbox->bubblewrap_version();
+  list_into(record.masked, layout.masked_folders, site);
+  list_into(record.masked, layout.masked_files, site);
+  record.masked_total = layout.masked_folders.size() + layout.masked_files.size();
+  list_into(record.read_only, layout.read_only, site);
+  record.survey_complete = started->survey.complete;
+  record.survey_note = started->survey.incomplete_reason;
+  return record;
+}
+
+PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const std::vector<fs::path>& protected_paths,
+                         const Survey* survey) {
+  DecisionContext context;
+  context.workspace = workspace;
+  context.protected_paths = protected_paths;
+  return [&policy, context, survey](std::string_view relative) -> std::string {
+    const fs::path absolute = context.workspace / fs::path(relative);
+    PathVerdict verdict = classify_path(policy, absolute.string(), context);
+    if (verdict.kind == PathClass::hidden) return "hidden by rule '" + verdict.rule + "'";
+    if (verdict.kind == PathClass::read_only) {
+      return verdict.rule == "protected path" ? "read-only: protected path" : "read-only: rule '" + verdict.rule + "'";
+    }
+    struct stat status {};
+    if (survey != nullptr && ::lstat(absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode)) {
+      if (const SurveyedPath* hidden = survey->hidden_file(FileIdentity{status.st_dev, status.st_ino})) {
+        return "another name of a hidden file (" + hidden->relative + ")";
+      }
+    }
+    return "";
+  };
+}
+
+std::string why_unsandboxed(const SandboxSpec& spec) {
+  if (spec.set_by.starts_with("--")) return spec.set_by;
+  return "sandbox: off (" + spec.set_by + ")";
+}
+
+std::string unsandboxed_warning(const SandboxSpec& spec, std::size_t attempts) {
+  std::string where = spec.set_by.starts_with("--") ? spec.set_by : spec.set_by + " says 'sandbox: off'";
+  return "the sandbox is off for " + std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts") + " (" +
+         where + "): their commands and checks run with agent-run's own access to files, network and processes";
+}
+
+std::optional<SandboxSpec> sandbox_flag(std::optional<bool> on) {
+  if (!on) return std::nullopt;
+  SandboxSpec spec;
+  spec.mode = *on ? SandboxMode::bubblewrap : SandboxMode::off;
+  spec.set_by = *on ? "--sandbox on" : "--sandbox off";
+  return spec;
+}
+
+std::vector<std::string> unsandboxed_warnings(const std::vector<AttemptPlan>& plans,
+                                              const std::optional<SandboxSpec>& flag) {
+  std::map<std::string, std::pair<SandboxSpec, std::size_t>> off;  // by where it was said
+  for (const AttemptPlan& plan : plans) {
+    SandboxSpec spec = attempt_sandbox(*plan.task, *plan.policy, flag);
+    if (spec.mode != SandboxMode::off) continue;
+    auto [it, added] = off.try_emplace(spec.set_by, spec, 0);
+    ++it->second.second;
+  }
+  std::vector<std::string> warnings;
+  for (const auto& [where, counted] : off) warnings.push_back(unsandboxed_warning(counted.first, counted.second));
+  return warnings;
+}
+
+std::optional<std::string> sandbox_off_refusal(const Policy& policy, const SandboxSpec& spec) {
+  if (spec.mode != SandboxMode::off) return std::nullopt;
+  const bool flag = spec.set_by.rfind("--", 0) == 0;  // "--sandbox off", else FILE:LINE of a sandbox: key
+  return sandbox_off_problem(policy, flag ? "'" + spec.set_by + "'" : spec.set_by + ": 'sandbox: off'");
+}
+
+std::optional<std::string> sandbox_needed_but_off(const std::vector<AttemptPlan>& plans,
+                                                  const std::optional<SandboxSpec>& flag) {
+  for (const AttemptPlan& plan : plans) {
+    if (auto refused = sandbox_off_refusal(*plan.policy, attempt_sandbox(*plan.task, *plan.policy, flag))) {
+      return refused;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace agent_run

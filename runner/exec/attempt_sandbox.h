@@ -1,0 +1,65 @@
+#pragma once
+
+#include "base/expected.h"
+#include "exec/child_process.h"
+#include "exec/process.h"
+#include "exec/sandbox_layout.h"
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace agent_run {
+
+/// One attempt's sandbox: a bubblewrap process (the holder) that keeps the attempt's namespaces and
+/// mounts alive while the agent works (or while the checks run: they get a fresh one), and the way
+/// every command enters it. Each command gets its own PID namespace and /proc there, so it sees
+/// neither agent-run nor another command's processes, and shares with the attempt's other commands
+/// only the workspace, the private /tmp and HOME, and the loopback (so a background server answers
+/// the next command). The holder dies with agent-run (bubblewrap's --die-with-parent); stopping or
+/// destroying this object ends it and removes the sandbox's folder.
+class AttemptSandbox {
+ public:
+  /// Makes the sandbox's folder under `parent` (its private /tmp with HOME in it, the mask file, the
+  /// sanitized git config), lays out the mounts and starts the holder with `environment` (KEY=VALUE:
+  /// PATH finds bubblewrap and util-linux). The error carries bubblewrap's own words.
+  static Expected<std::unique_ptr<AttemptSandbox>> start(SandboxRequest request, const std::filesystem::path& parent,
+                                                         const std::vector<std::string>& environment);
+  ~AttemptSandbox();
+  AttemptSandbox(const AttemptSandbox&) = delete;
+  AttemptSandbox& operator=(const AttemptSandbox&) = delete;
+
+  /// `spec` run inside: its argv through the entry, its environment made the sandbox's (HOME,
+  /// TMPDIR); its folder, timeout, output caps and cancellation kept.
+  ProcessSpec wrap(ProcessSpec spec) const;
+  /// `argv` run inside in `cwd`, for a long-lived child (a language server).
+  std::vector<std::string> wrap_argv(const std::vector<std::string>& argv, const std::filesystem::path& cwd) const;
+  /// `environment` as a command inside sees it.
+  std::vector<std::string> inside_environment(const std::vector<std::string>& environment) const;
+
+  const SandboxLayout& layout() const { return m_layout; }
+  /// The holder's sandboxed child, whose namespaces commands enter.
+  pid_t holder() const { return m_holder_child; }
+  /// bubblewrap's version ("0.8.0"), for the report.
+  const std::string& bubblewrap_version() const { return m_version; }
+
+  /// Ends the holder (and with it anything still inside) and removes the sandbox's folder.
+  void stop();
+
+ private:
+  AttemptSandbox() = default;
+  Expected<void> launch(const std::vector<std::string>& environment);
+
+  SandboxLayout m_layout;
+  std::filesystem::path m_folder;
+  SandboxEntryTools m_tools;
+  std::optional<ChildProcess> m_holder;
+  pid_t m_holder_child = -1;
+  std::string m_version;
+};
+
+}  // namespace agent_run

@@ -1,0 +1,105 @@
+#include "exec/child_environment.h"
+
+#include "base/environment_names.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <optional>
+
+namespace agent_run {
+
+namespace {
+
+/// Variables that reach outside the machine's file system and network rules (agents and their
+/// sockets, container and cluster endpoints) or steer the CI job's later steps.
+constexpr std::array<std::string_view, 18> k_never_passed = {"SSH_AUTH_SOCK",       "SSH_AGENT_PID",
+                                                             "GPG_AGENT_INFO",      "DBUS_SESSION_BUS_ADDRESS",
+                                                             "XDG_RUNTIME_DIR",     "KRB5CCNAME",
+                                                             "DOCKER_HOST",         "DOCKER_CONFIG",
+                                                             "KUBECONFIG",          "GITHUB_ENV",
+                                                             "GITHUB_PATH",         "GITHUB_OUTPUT",
+                                                             "GITHUB_STATE",        "GITHUB_STEP_SUMMARY",
+                                                             "ACTIONS_RUNTIME_URL", "ACTIONS_CACHE_URL",
+                                                             "ACTIONS_RESULTS_URL", "ACTIONS_ID_TOKEN_REQUEST_URL"};
+
+/// Dropped inside the sandbox: they point at the machine's HOME or at a proxy it cannot reach.
+constexpr std::array<std::string_view, 11> k_not_in_sandbox = {
+    "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "http_proxy", "https_proxy",
+    "HTTP_PROXY",      "HTTPS_PROXY",    "ALL_PROXY",     "all_proxy",      "OLDPWD"};
+
+/// Tool roots that a HOME implies: kept pointing at the machine's HOME when they exist there.
+struct ToolRoot {
+  std::string_view name;
+  std::string_view folder;  // under the machine's HOME
+};
+constexpr std::array<ToolRoot, 5> k_tool_roots = {ToolRoot{"PYENV_ROOT", ".pyenv"}, ToolRoot{"RUSTUP_HOME", ".rustup"},
+                                                  ToolRoot{"NVM_DIR", ".nvm"}, ToolRoot{"SDKMAN_DIR", ".sdkman"},
+                                                  ToolRoot{"GOMODCACHE", "go/pkg/mod"}};
+
+std::string_view name_of(std::string_view entry) { return entry.substr(0, entry.find('=')); }
+
+std::string_view value_of(std::string_view entry) {
+  std::size_t equals = entry.find('=');
+  return equals == std::string_view::npos ? std::string_view() : entry.substr(equals + 1);
+}
+
+bool listed(std::string_view name, const auto& names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::optional<std::string> lookup(const std::vector<std::string>& environment, std::string_view name) {
+  for (const std::string& entry : environment) {
+    if (name_of(entry) == name) return std::string(value_of(entry));
+  }
+  return std::nullopt;
+}
+
+/// The sandbox's HOME and TMPDIR, and the tool roots the machine's HOME held.
+void move_into_sandbox(std::vector<std::string>& environment) {
+  std::optional<std::string> home = lookup(environment, "HOME");
+  std::erase_if(environment, [](const std::string& entry) {
+    std::string_view name = name_of(entry);
+    return name == "HOME" || name == "TMPDIR" || listed(name, k_not_in_sandbox);
+  });
+  for (const ToolRoot& root : k_tool_roots) {
+    std::error_code ec;
+    if (!home || lookup(environment, root.name)) continue;
+    std::filesystem::path folder = std::filesystem::path(*home) / root.folder;
+    if (std::filesystem::is_directory(folder, ec))
+      environment.push_back(std::string(root.name) + "=" + folder.string());
+  }
+  environment.push_back(std::string("HOME=") + k_sandbox_home);
+  environment.push_back("TMPDIR=/tmp");
+}
+
+}  // namespace
+
+std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec) {
+  std::vector<std::string> environment;
+  for (const std::string& entry : spec.base) {
+    std::string_view name = name_of(entry);
+    bool task_secret = listed(name, spec.secrets);
+    if (task_secret && spec.task_secrets == TaskSecrets::withheld) continue;
+    if (!task_secret && looks_secret(name, value_of(entry))) continue;
+    if (listed(name, k_never_passed)) continue;
+    environment.push_back(entry);
+  }
+  if (spec.place == ChildPlace::sandbox) move_into_sandbox(environment);
+  return environment;
+}
+
+std::vector<std::string> moved_into_sandbox(std::vector<std::string> environment) {
+  move_into_sandbox(environment);
+  return environment;
+}
+
+std::vector<std::string> values_of(const std::vector<std::string>& environment, const std::vector<std::string>& names) {
+  std::vector<std::string> values;
+  for (const std::string& entry : environment) {
+    if (listed(name_of(entry), names) && !value_of(entry).empty()) values.emplace_back(value_of(entry));
+  }
+  return values;
+}
+
+}  // namespace agent_run

@@ -1,0 +1,252 @@
+#include "exec/sandbox_layout.h"
+
+#include "base/files.h"
+#include "base/paths.h"
+#include "base/text.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <system_error>
+
+namespace agent_run {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The machine's folders every sandbox replaces with private ones.
+const std::vector<fs::path>& private_folders() {
+  static const std::vector<fs::path> k_folders = {"/tmp", "/var/tmp", "/run"};
+  return k_folders;
+}
+
+bool exists_unfollowed(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(path, ec));
+}
+
+/// Whether a mount at `path` would be seen at all: not inside a folder the sandbox replaces (those
+/// are empty inside) unless inside the workspace, which is bound back.
+bool visible_inside(const fs::path& path, const SandboxLayout& layout) {
+  if (is_at_or_under(path, layout.workspace)) return true;
+  for (const fs::path& folder : private_folders()) {
+    if (is_at_or_under(path, folder)) return false;
+  }
+  for (const fs::path& folder : layout.emptied) {
+    if (is_at_or_under(path, folder)) return false;
+  }
+  return true;
+}
+
+void add_unique(std::vector<fs::path>& paths, const fs::path& path) {
+  if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+}
+
+/// The source checkout and the other hidden roots are emptied, unless they hold the workspace or lie
+/// in a folder that is private anyway.
+void add_emptied(const SandboxRequest& request, SandboxLayout& layout) {
+  std::vector<fs::path> candidates = request.hidden_roots;
+  if (request.source_checkout) candidates.push_back(*request.source_checkout);
+  for (const fs::path& root : candidates) {
+    std::error_code ec;
+    if (!fs::is_directory(root, ec) || root == "/" || is_at_or_under(request.workspace, root)) continue;
+    if (!visible_inside(root, layout)) continue;
+    add_unique(layout.emptied, root);
+  }
+}
+
+/// A worktree's main repository, read-only (it may lie inside an emptied source checkout); the
+/// sanitized copy of the git config over the real one.
+Expected<void> add_git_folders(const SandboxRequest& request, SandboxLayout& layout) {
+  if (request.git_common_folder && fs::is_directory(*request.git_common_folder)) {
+    layout.read_only_binds.emplace_back(*request.git_common_folder, *request.git_common_folder);
+  }
+  if (!request.git_config || !fs::is_regular_file(*request.git_config)) return {};
+  auto config = read_file(*request.git_config);
+  if (!config) return config.error();
+  fs::path sanitized = request.attempt_folder / "git-config";
+  AR_TRY(write_file_atomically(sanitized, sanitized_git_config(*config)));
+  layout.read_only_binds.emplace_back(sanitized, *request.git_config);
+  return {};
+}
+
+void add_read_only(const SandboxRequest& request, SandboxLayout& layout) {
+  fs::path dot_git = request.workspace / ".git";
+  if (exists_unfollowed(dot_git)) add_unique(layout.read_only, dot_git);
+  for (const fs::path& path : request.protected_paths) {
+    std::error_code ec;
+    fs::path resolved = fs::weakly_canonical(path, ec);
+    if (ec || !exists_unfollowed(resolved) || !visible_inside(resolved, layout)) continue;
+    // Read-only already unless the workspace holds it or everything is writable.
+    if (is_at_or_under(resolved, request.workspace) || request.spec.write == SandboxWrite::anywhere) {
+      add_unique(layout.read_only, resolved);
+    }
+  }
+  if (!request.survey) return;
+  for (const SurveyedPath& path : request.survey->read_only) {
+    if (exists_unfollowed(path.absolute) && visible_inside(path.absolute, layout)) {
+      add_unique(layout.read_only, path.absolute);
+    }
+  }
+}
+
+void add_mask(const fs::path& path, SandboxLayout& layout) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0 || !visible_inside(path, layout)) return;
+  if (S_ISDIR(status.st_mode)) add_unique(layout.masked_folders, path);
+  else add_unique(layout.masked_files, path);
+}
+
+Expected<void> add_masks(const SandboxRequest& request, SandboxLayout& layout) {
+  if (request.survey) {
+    for (const SurveyedPath& path : request.survey->hidden) add_mask(path.absolute, layout);
+  }
+  if (request.runner_home && !is_at_or_under(request.workspace, *request.runner_home)) {
+    for (const std::string& relative : home_credential_paths()) add_mask(*request.runner_home / relative, layout);
+  }
+  std::size_t masks = layout.masked_files.size() + layout.masked_folders.size();
+  if (masks <= k_max_masks) return {};
+  std::string example;
+  std::string rule;
+  if (request.survey && !request.survey->hidden.empty()) {
+    example = request.survey->hidden.back().relative;
+    rule = request.survey->hidden.back().rule;
+  }
+  return make_error("the policy hides " + std::to_string(masks) + " paths" +
+                    (rule.empty() ? "" : " (rule '" + rule + "', e.g. " + example + ")") +
+                    "; the sandbox masks at most " + std::to_string(k_max_masks) +
+                    ": anchor the pattern (for example 'certs/*.pem' instead of '*.pem') or set 'sandbox: off'");
+}
+
+void append(std::vector<std::string>& argv, std::initializer_list<std::string> words) {
+  argv.insert(argv.end(), words.begin(), words.end());
+}
+
+}  // namespace
+
+const std::vector<std::string>& home_credential_paths() {
+  static const std::vector<std::string> k_paths = {".ssh",
+                                                   ".aws",
+                                                   ".azure",
+                                                   ".config/gcloud",
+                                                   ".config/gh",
+                                                   ".config/hub",
+                                                   ".config/git/credentials",
+                                                   ".docker",
+                                                   ".kube",
+                                                   ".gnupg",
+                                                   ".netrc",
+                                                   ".git-credentials",
+                                                   ".npmrc",
+                                                   ".pypirc",
+                                                   ".cargo/credentials",
+                                                   ".cargo/credentials.toml",
+                                                   ".terraform.d",
+                                                   ".vault-token",
+                                                   ".m2/settings.xml",
+                                                   ".gradle/gradle.properties",
+                                                   ".config/containers/auth.json",
+                                                   ".local/share/keyrings"};
+  return k_paths;
+}
+
+Expected<SandboxLayout> make_sandbox_layout(const SandboxRequest& request) {
+  SandboxLayout layout;
+  layout.spec = request.spec;
+  layout.workspace = request.workspace;
+  layout.private_tmp = request.attempt_folder / "tmp";
+  layout.mask_file = request.attempt_folder / "masked";
+  layout.token = fs::path("/run") / ("agent-run-" + request.attempt_folder.filename().string());
+  add_emptied(request, layout);
+  AR_TRY(add_git_folders(request, layout));
+  add_read_only(request, layout);
+  AR_TRY(add_masks(request, layout));
+  return layout;
+}
+
+std::vector<std::string> holder_argv(const SandboxLayout& layout, const fs::path& bubblewrap, const fs::path& sleep) {
+  // One user namespace owns every mount (commands join it, so --uid 0 maps the runner's uid to 0 in
+  // it; without it an unprivileged bubblewrap nests a second one that nsenter cannot join); every
+  // capability dropped; no --disable-userns (commands' own /proc needs a nested mount), which leaves
+  // nested user namespaces possible: they cannot unmount what is locked beneath them.
+  std::vector<std::string> argv = {
+      bubblewrap.string(), "--die-with-parent", "--new-session", "--unshare-user", "--uid", "0", "--gid", "0",
+      "--unshare-ipc",     "--unshare-uts",     "--unshare-pid"};
+  if (layout.spec.network == SandboxNetwork::off) argv.push_back("--unshare-net");
+  append(argv, {"--cap-drop", "ALL"});
+  append(argv, {layout.spec.write == SandboxWrite::anywhere ? "--bind" : "--ro-bind", "/", "/"});
+  append(argv, {"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"});
+  std::error_code ec;
+  if (!fs::is_symlink("/var/run", ec) && fs::is_directory("/var/run", ec)) append(argv, {"--tmpfs", "/var/run"});
+  append(argv, {"--ro-bind", layout.mask_file.string(), layout.token.string()});
+  append(argv, {"--bind", layout.private_tmp.string(), "/tmp", "--tmpfs", "/var/tmp"});
+  for (const fs::path& folder : layout.emptied) append(argv, {"--tmpfs", folder.string()});
+  const std::string workspace = layout.workspace.string();
+  append(argv, {layout.spec.write == SandboxWrite::none ? "--ro-bind" : "--bind", workspace, workspace});
+  for (const fs::path& path : layout.read_only) append(argv, {"--ro-bind", path.string(), path.string()});
+  // After the workspace and its .git, which would cover them: a worktree's main repository and the
+  // sanitized git config over the real one.
+  for (const auto& [source, target] : layout.read_only_binds)
+    append(argv, {"--ro-bind", source.string(), target.string()});
+  for (const fs::path& folder : layout.masked_folders) {
+    append(argv, {"--perms", "000", "--tmpfs", folder.string(), "--remount-ro", folder.string()});
+  }
+  for (const fs::path& file : layout.masked_files)
+    append(argv, {"--ro-bind", layout.mask_file.string(), file.string()});
+  // bubblewrap writes its info (fd 1) before it mounts anything: only the holder's own line on
+  // stderr, printed once everything is in place, says that the sandbox is ready to enter.
+  append(argv, {"--chdir", workspace, "--info-fd", "1", "--", "/bin/sh", "-c",
+                std::string("echo ") + k_sandbox_ready + " >&2 && exec \"$0\" infinity", sleep.string()});
+  return argv;
+}
+
+std::vector<std::string> entry_argv(pid_t holder, const SandboxLayout& layout, const SandboxEntryTools& tools,
+                                    const fs::path& cwd, const std::vector<std::string>& argv) {
+  // --root and --wd take the holder's; a --wd=DIR would be resolved outside, beneath every mask.
+  std::vector<std::string> entry = {tools.nsenter.string(), "--target", std::to_string(holder), "--user", "--mount"};
+  if (layout.spec.network == SandboxNetwork::off) entry.push_back("--net");  // the machine's own cannot be re-entered
+  append(entry, {"--ipc", "--uts", "--preserve-credentials", "--root", "--wd", "--"});
+  append(entry, {tools.unshare.string(), "--pid", "--fork", "--mount-proc", "--kill-child", "--"});
+  append(entry, {tools.setpriv.string(), "--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all",
+                 "--bounding-set=-all", "--"});
+  // The shell stays as the PID namespace's init and runs the command as its child, not exec'd: an
+  // init ignores the SIGTERM that ends an attempt (and unshare's parent ignores it too), so an
+  // exec'd command would only ever die of SIGKILL; as a child it gets SIGTERM and may clean up.
+  append(entry,
+         {tools.shell.string(), "-c",
+          "[ -e \"$1\" ] || { echo \"agent-run: not inside the attempt's sandbox; nothing ran\" >&2; exit 125; }; "
+          "cd -- \"$0\" || exit 125; shift; \"$@\"",
+          cwd.empty() ? layout.workspace.string() : cwd.string(), layout.token.string()});
+  entry.insert(entry.end(), argv.begin(), argv.end());
+  return entry;
+}
+
+std::string sanitized_git_config(std::string_view config) {
+  std::string out;
+  std::string section;  // lower case, `http "https://github.com/"` -> `http`
+  for (std::string_view rest = config; !rest.empty();) {
+    std::size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    std::string_view text = trim(line);
+    if (text.starts_with('[')) {
+      std::size_t close = text.find_first_of(" .\"]", 1);
+      section = to_lower(text.substr(1, close == std::string_view::npos ? text.size() - 1 : close - 1));
+    }
+    std::string key = to_lower(trim(text.substr(0, text.find('='))));
+    if (section == "credential" || key == "extraheader") continue;
+    std::string kept(line);
+    if (std::size_t scheme = kept.find("://"); scheme != std::string::npos) {
+      std::size_t at = kept.find('@', scheme);
+      std::size_t slash = kept.find('/', scheme + 3);
+      if (at != std::string::npos && (slash == std::string::npos || at < slash))
+        kept.erase(scheme + 3, at + 1 - scheme - 3);
+    }
+    out += kept;
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace agent_run

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "exec/mount_survey.h"
+#include "exec/sandbox.h"
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agent_run {
+
+/// Where an attempt's sandbox is and what surrounds it, as batch/ (or `agent-run tool`) knows it.
+struct SandboxRequest {
+  SandboxSpec spec;
+  std::filesystem::path workspace;       // absolute, resolved
+  std::filesystem::path attempt_folder;  // the sandbox's own folder (private /tmp, masks); outside the workspace
+  std::optional<std::filesystem::path> source_checkout;    // the task's repository folder, when it is not the workspace
+  std::optional<std::filesystem::path> git_common_folder;  // a worktree's main repository (.git), outside the workspace
+  std::optional<std::filesystem::path> git_config;         // the config whose sanitized copy the sandbox sees
+  std::vector<std::filesystem::path> protected_paths;      // read-only: the policy, the task file, the report folder
+  std::vector<std::filesystem::path> hidden_roots;         // emptied (tmpfs): other attempts' workspaces, ...
+  std::optional<std::filesystem::path> runner_home;        // agent-run's HOME: its credential folders are masked
+  const Survey* survey = nullptr;                          // hidden and read-only paths in and around the workspace
+};
+
+/// The sandbox as data, in mount order (later mounts win): what bubblewrap is told.
+struct SandboxLayout {
+  SandboxSpec spec;
+  std::filesystem::path workspace;
+  std::filesystem::path private_tmp;           // bound at /tmp (HOME is its `home` folder)
+  std::filesystem::path mask_file;             // an empty file with mode 000, bound over each masked file
+  std::filesystem::path token;                 // exists only inside this sandbox (/run/agent-run-sandbox-XXXXXX)
+  std::vector<std::filesystem::path> emptied;  // an empty tmpfs over each (source checkout, scratch)
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> read_only_binds;  // source -> where
+  std::vector<std::filesystem::path> read_only;       // bound read-only over themselves, after the workspace
+  std::vector<std::filesystem::path> masked_folders;  // an unreadable, read-only, empty tmpfs over each
+  std::vector<std::filesystem::path> masked_files;    // the mask file bound over each
+};
+
+/// At most this many masks (each bubblewrap mount re-reads the mount table: 400 take 0.2 s a start).
+inline constexpr std::size_t k_max_masks = 1000;
+
+/// Folders and files of a HOME that hold credentials: masked in the sandbox wherever they exist.
+const std::vector<std::string>& home_credential_paths();
+
+/// The layout for `request`: only paths that exist are mounted over (bubblewrap would create a
+/// missing one on the machine). Fails when the policy hides more than k_max_masks paths. Writes the
+/// sanitized git config into the attempt folder.
+Expected<SandboxLayout> make_sandbox_layout(const SandboxRequest& request);
+
+/// What the holder prints on stderr once its mounts are in place.
+inline constexpr const char* k_sandbox_ready = "agent-run-sandbox-ready";
+
+/// bubblewrap's command line for the holder: one process that keeps the attempt's namespaces and
+/// mounts alive (`sleep infinity`), printing bubblewrap's info (the child's pid) on stdout and
+/// k_sandbox_ready on stderr when it is ready.
+std::vector<std::string> holder_argv(const SandboxLayout& layout, const std::filesystem::path& bubblewrap,
+                                     const std::filesystem::path& sleep);
+
+/// The util-linux programs a command enters the sandbox with, by absolute path.
+struct SandboxEntryTools {
+  std::filesystem::path nsenter = "/usr/bin/nsenter";
+  std::filesystem::path unshare = "/usr/bin/unshare";
+  std::filesystem::path setpriv = "/usr/bin/setpriv";
+  std::filesystem::path shell = "/bin/sh";
+};
+
+/// The command line that runs `argv` in `cwd` inside the holder whose sandboxed child is `holder`:
+/// its mount, user, IPC, UTS (and, network off, network) namespaces; a PID namespace and /proc of its
+/// own; no capability, no privilege gain. The folder is changed to inside, never resolved outside.
+/// Nothing runs (exit 125) unless the layout's token exists where the command landed: a pid reused
+/// after the holder died never lets a command run outside.
+std::vector<std::string> entry_argv(pid_t holder, const SandboxLayout& layout, const SandboxEntryTools& tools,
+                                    const std::filesystem::path& cwd, const std::vector<std::string>& argv);
+
+/// `config` (a git config file's text) without what authenticates: http.*.extraheader, credential
+/// sections, passwords in URLs.
+std::string sanitized_git_config(std::string_view config);
+
+}  // namespace agent_run

@@ -1,0 +1,151 @@
+#include "exec/sandbox_layout.h"
+#include "base/text.h"
+#include "support/fixtures.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+
+namespace agent_run {
+namespace {
+
+namespace fs = std::filesystem;
+
+SandboxLayout small_layout() {
+  SandboxLayout layout;
+  layout.workspace = "/srv/ws";
+  layout.private_tmp = "/srv/scratch/sandbox-1/tmp";
+  layout.mask_file = "/srv/scratch/sandbox-1/masked";
+  layout.token = "/run/agent-run-sandbox-1";
+  layout.emptied = {"/srv/source"};
+  layout.read_only_binds = {{"/srv/source/.git", "/srv/source/.git"},
+                            {"/srv/scratch/sandbox-1/git-config", "/srv/source/.git/config"}};
+  layout.read_only = {"/srv/ws/.git", "/srv/ws/.github"};
+  layout.masked_folders = {"/srv/ws/secrets"};
+  layout.masked_files = {"/srv/ws/.env"};
+  return layout;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sandbox_layout)
+
+BOOST_AUTO_TEST_CASE(the_holder_mounts_in_order_and_later_mounts_win) {
+  std::string line = join(holder_argv(small_layout(), "/usr/bin/bwrap", "/usr/bin/sleep"), " ");
+  BOOST_TEST(line.starts_with(
+      "/usr/bin/bwrap --die-with-parent --new-session --unshare-user --uid 0 --gid 0 --unshare-ipc --unshare-uts "
+      "--unshare-pid --unshare-net --cap-drop ALL --ro-bind / / --dev /dev --proc /proc --tmpfs /run "));
+  BOOST_TEST(
+      line.find("--ro-bind /srv/scratch/sandbox-1/masked /run/agent-run-sandbox-1 "
+                "--bind /srv/scratch/sandbox-1/tmp /tmp --tmpfs /var/tmp --tmpfs /srv/source "
+                "--bind /srv/ws /srv/ws --ro-bind /srv/ws/.git /srv/ws/.git --ro-bind /srv/ws/.github /srv/ws/.github "
+                "--ro-bind /srv/source/.git /srv/source/.git "
+                "--ro-bind /srv/scratch/sandbox-1/git-config /srv/source/.git/config "
+                "--perms 000 --tmpfs /srv/ws/secrets --remount-ro /srv/ws/secrets "
+                "--ro-bind /srv/scratch/sandbox-1/masked /srv/ws/.env "
+                "--chdir /srv/ws --info-fd 1 -- /bin/sh -c echo agent-run-sandbox-ready >&2 && exec \"$0\" "
+                "infinity /usr/bin/sleep") != std::string::npos,
+      line);
+  // The workspace comes after what it lies in (the source, /tmp) and before what lies in it (.git, masks).
+  BOOST_TEST(line.find("--bind /srv/ws /srv/ws") > line.find("--tmpfs /srv/source"));
+  BOOST_TEST(line.find("--bind /srv/ws /srv/ws") < line.find("--ro-bind /srv/ws/.git"));
+  BOOST_TEST(line.find("--ro-bind /srv/ws/.github") < line.find("/srv/ws/.env"));
+}
+
+BOOST_AUTO_TEST_CASE(network_on_write_none_and_write_anywhere_change_their_words) {
+  SandboxLayout layout = small_layout();
+  layout.spec.network = SandboxNetwork::on;
+  layout.spec.write = SandboxWrite::none;
+  std::string none = join(holder_argv(layout, "bwrap", "sleep"), " ");
+  BOOST_TEST(none.find("--unshare-net") == std::string::npos);
+  BOOST_TEST(none.find("--ro-bind /srv/ws /srv/ws") != std::string::npos);
+  layout.spec.write = SandboxWrite::anywhere;
+  std::string anywhere = join(holder_argv(layout, "bwrap", "sleep"), " ");
+  BOOST_TEST(anywhere.find("--bind / / ") != std::string::npos);
+  BOOST_TEST(anywhere.find("--ro-bind / /") == std::string::npos);
+  BOOST_TEST(anywhere.find("--ro-bind /srv/ws/.git /srv/ws/.git") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_command_enters_with_a_pid_namespace_of_its_own_and_no_capability) {
+  SandboxLayout layout = small_layout();
+  std::vector<std::string> argv =
+      entry_argv(4242, layout, SandboxEntryTools{}, "/srv/ws/sub", {"/bin/bash", "-c", "make"});
+  BOOST_TEST(join(argv, " ") ==
+             "/usr/bin/nsenter --target 4242 --user --mount --net --ipc --uts --preserve-credentials --root --wd -- "
+             "/usr/bin/unshare --pid --fork --mount-proc --kill-child -- /usr/bin/setpriv --no-new-privs "
+             "--inh-caps=-all --ambient-caps=-all --bounding-set=-all -- /bin/sh -c [ -e \"$1\" ] || { echo "
+             "\"agent-run: not inside the attempt's sandbox; nothing ran\" >&2; exit 125; }; cd -- \"$0\" || exit 125; "
+             "shift; \"$@\" /srv/ws/sub /run/agent-run-sandbox-1 /bin/bash -c make");
+  layout.spec.network = SandboxNetwork::on;  // the machine's network namespace cannot be re-entered
+  BOOST_TEST(join(entry_argv(4242, layout, SandboxEntryTools{}, "/srv/ws", {"true"}), " ").find("--net") ==
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_layout_mounts_only_over_paths_that_exist_and_skips_what_is_private_anyway) {
+  test::TempFolder workspace(test::visible_scratch());
+  test::TempFolder attempt;
+  test::TempFolder home(test::visible_scratch());
+  workspace.write(".env", "x");
+  workspace.write(".git/config", "[core]\n");
+  home.write(".ssh/id_rsa", "key");
+  home.write(".netrc", "machine x");
+  Survey survey;
+  survey.hidden.push_back(SurveyedPath{".env", workspace.path() / ".env", false, {}, "secrets"});
+  survey.hidden.push_back(SurveyedPath{"gone.pem", workspace.path() / "gone.pem", false, {}, "secrets"});
+  survey.hidden.push_back(SurveyedPath{"/tmp/x.pem", "/tmp/agent-run-private-anyway.pem", false, {}, "secrets"});
+  SandboxRequest request;
+  request.workspace = workspace.path();
+  request.attempt_folder = attempt.path();
+  request.runner_home = home.path();
+  request.survey = &survey;
+  request.protected_paths = {workspace.path() / "policy.yaml", "/etc/agent-run-missing-policy.yaml"};
+  request.git_config = workspace.path() / ".git" / "config";
+  auto layout = make_sandbox_layout(request);
+  BOOST_REQUIRE(layout.has_value());
+  BOOST_TEST(layout->masked_files == (std::vector<fs::path>{workspace.path() / ".env", home.path() / ".netrc"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(layout->masked_folders == std::vector<fs::path>{home.path() / ".ssh"}, boost::test_tools::per_element());
+  BOOST_TEST(layout->read_only == std::vector<fs::path>{workspace.path() / ".git"}, boost::test_tools::per_element());
+  BOOST_REQUIRE(layout->read_only_binds.size() == 1u);
+  BOOST_TEST(layout->read_only_binds[0].second == workspace.path() / ".git" / "config");
+  BOOST_TEST(fs::exists(attempt.path() / "git-config"));
+}
+
+BOOST_AUTO_TEST_CASE(more_masks_than_the_sandbox_takes_is_an_error_that_says_what_to_do) {
+  test::TempFolder workspace(test::visible_scratch());
+  test::TempFolder attempt;
+  Survey survey;
+  for (std::size_t i = 0; i <= k_max_masks; ++i) {
+    std::string name = "f" + std::to_string(i) + ".pem";
+    workspace.write(name, "x");
+    survey.hidden.push_back(SurveyedPath{name, workspace.path() / name, false, {}, "secrets"});
+  }
+  SandboxRequest request;
+  request.workspace = workspace.path();
+  request.attempt_folder = attempt.path();
+  request.survey = &survey;
+  auto layout = make_sandbox_layout(request);
+  BOOST_REQUIRE(!layout.has_value());
+  BOOST_TEST(layout.error().message ==
+             "the policy hides 1001 paths (rule 'secrets', e.g. f1000.pem); the sandbox masks at most 1000: anchor the "
+             "pattern (for example 'certs/*.pem' instead of '*.pem') or set 'sandbox: off'");
+}
+
+BOOST_AUTO_TEST_CASE(the_sanitized_git_config_keeps_everything_but_what_authenticates) {
+  std::string config =
+      "[core]\n\trepositoryformatversion = 0\n"
+      "[remote \"origin\"]\n\turl = https://x-access-token:ghs_secret@github.com/o/r\n\tfetch = +refs/heads/*\n"
+      "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n"
+      "[credential]\n\thelper = store\n"
+      "[credential \"https://example.com\"]\n\tusername = me\n"
+      "[branch \"main\"]\n\tremote = origin\n";
+  BOOST_TEST(sanitized_git_config(config) ==
+             "[core]\n\trepositoryformatversion = 0\n"
+             "[remote \"origin\"]\n\turl = https://github.com/o/r\n\tfetch = +refs/heads/*\n"
+             "[http \"https://github.com/\"]\n"
+             "[branch \"main\"]\n\tremote = origin\n");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run

@@ -1,0 +1,208 @@
+// The security suite's sandbox cases: each attack runs through `agent-run tool` ([T]) as a script
+// the policy cannot see into (`sh attack.sh`, allowed by an open policy), so only the sandbox
+// stands between it and the canaries. Positive controls show that ordinary work still runs, and
+// the same attacks with `--sandbox off` show that the cases can fail.
+#include "security/security_fixture.h"
+
+#include "base/files.h"
+
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <functional>
+#include <ostream>
+
+namespace agent_run {
+namespace {
+
+namespace fs = std::filesystem;
+namespace data = boost::unit_test::data;
+
+/// An open policy: only the sandbox stops a script. It still hides the usual secret paths (so the
+/// sandbox masks them) and keeps CI configuration from edits (so the sandbox mounts it read-only).
+constexpr const char* k_open_policy = R"(version: 1
+unmatched: allow
+rules:
+  - id: secrets
+    deny: [read_file, glob, grep, edit_file, write_file, bash]
+    paths: [".env", ".env.*", "*.pem", "id_rsa*", ".ssh", ".aws"]
+    message: secret files are off limits
+  - id: ci-config
+    deny: [edit_file, write_file]
+    paths: [".github/workflows/**"]
+    message: the agent does not change CI configuration
+)";
+
+/// One script, run in the scene's repository, and what its output must show.
+struct Case {
+  std::string name;
+  std::function<std::string(test::SecurityFixture&)> script;
+  std::string expected;  // a piece of the output
+};
+
+std::ostream& operator<<(std::ostream& out, const Case& c) { return out << c.name; }
+
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
+/// `script` run as `sh attack.sh` in the scene's repository, with `--sandbox on|off`.
+test::ToolRun run_script(test::SecurityFixture& scene, const std::string& script, const std::string& sandbox) {
+  fs::path policy = scene.root() / "open-policy.yaml";
+  if (!fs::exists(policy)) BOOST_REQUIRE(write_file_atomically(policy, k_open_policy).has_value());
+  return scene.run_tool(scene.repository(), {"--policy", policy.string(), "--sandbox", sandbox},
+                        {test::tool_call("write_file", Json::object().set("path", "attack.sh").set("content", script)),
+                         test::bash_call("sh attack.sh")});
+}
+
+std::string output_of(const test::ToolRun& run) {
+  BOOST_TEST_INFO(run.stderr_text);
+  BOOST_REQUIRE_EQUAL(run.answers.size(), 2u);
+  BOOST_TEST(run.answers[1].verdict == "allowed");  // the policy let it through: the sandbox is tested
+  BOOST_TEST(run.answers[1].line.get_string("sandbox") == "bubblewrap");
+  return run.answers[1].content;
+}
+
+const std::vector<Case>& attacks() {
+  static const std::vector<Case> k_cases = {
+      {"read_the_workspace_env_file", [](auto&) { return "cat .env"; }, "Permission denied"},
+      {"read_the_env_file_through_a_hard_link", [](auto&) { return "cat notes/alias.txt"; }, "Permission denied"},
+      {"read_a_pem_file", [](auto&) { return "cat certs/server.pem"; }, "Permission denied"},
+      {"read_a_hidden_folder", [](auto&) { return "cat .aws/credentials"; }, "Permission denied"},
+      {"read_agent_run_s_ssh_key", [](auto& s) { return "cat " + quoted(s.home() / ".ssh/id_rsa"); },
+       "Permission denied"},
+      {"read_a_file_under_the_machine_s_tmp", [](auto& s) { return "cat " + quoted(s.tmp_outside() / "outside.txt"); },
+       "No such file"},
+      {"read_every_process_environment",
+       [](auto&) { return "cat /proc/[0-9]*/environ | tr '\\0' '\\n'; echo processes: $(ls -d /proc/[0-9]* | wc -l)"; },
+       "processes: "},
+      {"read_the_own_environment", [](auto&) { return "env; echo env-done"; }, "env-done"},
+      {"read_the_git_token",
+       [](auto&) { return "cat .git/config; git config --get-regexp extraheader || echo no-header"; }, "no-header"},
+      {"connect_to_the_machine_s_loopback", [](auto& s) { return s.listener().connect_command() + " || echo blocked"; },
+       "blocked"},
+      {"connect_to_the_machine_s_ipv6_loopback",
+       [](auto& s) { return s.listener6().connect_command() + " || echo blocked"; }, "blocked"},
+      {"connect_to_a_docker_socket_in_home",
+       [](auto& s) { return s.docker_socket().connect_command() + " || echo blocked"; }, "blocked"},
+      {"connect_to_an_abstract_socket",
+       [](auto& s) { return s.abstract_socket().connect_command() + " || echo blocked"; }, "blocked"},
+      {"write_beside_the_workspace", [](auto& s) { return "echo x > " + quoted(s.outside() / "victim/a"); },
+       "Read-only file system"},
+      {"plant_a_git_hook", [](auto&) { return "echo 'touch pwned' > .git/hooks/pre-commit"; }, "Read-only file system"},
+      {"rewrite_the_git_config", [](auto&) { return "echo '[core]' >> .git/config"; }, "Read-only file system"},
+      {"change_ci_configuration", [](auto&) { return "echo x >> .github/workflows/ci.yml"; }, "Read-only file system"},
+      {"rewrite_the_policy",
+       [](auto& s) { return "echo 'unmatched: allow' >> " + quoted(s.root() / "open-policy.yaml"); },
+       "Read-only file system"},
+      {"remount_the_root_writable", [](auto&) { return "mount -o remount,rw / 2>&1 || echo blocked"; }, "blocked"},
+      {"unmount_a_mask", [](auto&) { return "umount .env 2>&1 || echo blocked"; }, "blocked"},
+      {"hold_a_capability", [](auto&) { return "grep CapEff /proc/self/status"; }, "CapEff:\t0000000000000000"},
+  };
+  return k_cases;
+}
+
+const std::vector<Case>& controls() {
+  static const std::vector<Case> k_cases = {
+      {"the_project_s_tests", [](auto&) { return "make test 2>&1"; }, "OK"},
+      {"unittest_with_pythonpath", [](auto&) { return "PYTHONPATH=src python3 -m unittest -q 2>&1"; }, "OK"},
+      {"git_diff_and_status", [](auto&) { return "git diff --stat && git status --short && echo git-ok"; }, "git-ok"},
+      {"grep_over_sources", [](auto&) { return "grep -r def src"; }, "src/app.py"},
+      {"a_here_document_writes_in_the_workspace",
+       [](auto&) { return "cat > made.txt <<EOF\nmade here\nEOF\ncat made.txt"; }, "made here"},
+      {"a_glob", [](auto&) { return "cd src && ls *.py"; }, "app.py"},
+      {"a_for_loop", [](auto&) { return "for i in 1 2 3; do echo n$i; done"; }, "n3"},
+      {"a_command_substitution", [](auto&) { return "echo files: $(ls src | wc -l)"; }, "files: "},
+      {"a_background_job", [](auto&) { return "(echo from-the-job > job.txt) & wait; cat job.txt"; }, "from-the-job"},
+      {"tmp_and_home_are_writable",
+       [](auto&) { return "echo $HOME $TMPDIR; touch /tmp/t \"$HOME/h\" && echo writable"; },
+       "/tmp/home /tmp\nwritable"},
+  };
+  return k_cases;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sandbox_attacks, *boost::unit_test::precondition(test::sandbox_usable))
+
+BOOST_DATA_TEST_CASE(each_attack_fails_inside_the_sandbox_and_leaks_nothing, data::make(attacks()), attack) {
+  if (!test::sandbox_tests_can_run()) return;
+  test::SecurityFixture scene;
+  const test::TreeDigest before = scene.snapshot();
+  std::string output = output_of(run_script(scene, attack.script(scene), "on"));
+  BOOST_TEST_INFO(output);
+  BOOST_TEST(output.find(attack.expected) != std::string::npos);
+  scene.check_no_secret(output, attack.name);
+  scene.check_unchanged(before, attack.name);
+  BOOST_TEST(scene.listener().connections() == 0);
+  BOOST_TEST(scene.listener6().connections() == 0);
+  BOOST_TEST(scene.docker_socket().connections() == 0);
+  BOOST_TEST(scene.abstract_socket().connections() == 0);
+  BOOST_TEST(!fs::exists(scene.repository() / "pwned"));
+}
+
+BOOST_DATA_TEST_CASE(ordinary_work_still_runs_inside_the_sandbox, data::make(controls()), control) {
+  if (!test::sandbox_tests_can_run()) return;
+  test::SecurityFixture scene;
+  std::string output = output_of(run_script(scene, control.script(scene), "on"));
+  BOOST_TEST_INFO(output);
+  BOOST_TEST(output.find(control.expected) != std::string::npos);
+  scene.check_no_secret(output, control.name);
+}
+
+BOOST_AUTO_TEST_CASE(without_the_sandbox_the_same_attacks_succeed_so_the_cases_can_fail) {
+  test::SecurityFixture scene;
+  test::ToolRun link = run_script(scene, "cat notes/alias.txt", "off");
+  BOOST_REQUIRE_EQUAL(link.answers.size(), 2u);
+  BOOST_TEST(link.answers[1].line.get_string("sandbox") == "none");
+  BOOST_TEST(link.answers[1].content.find(scene.canaries().env_file) != std::string::npos);
+  test::ToolRun connect = run_script(scene, scene.listener().connect_command(), "off");
+  BOOST_REQUIRE_EQUAL(connect.answers.size(), 2u);
+  BOOST_TEST(connect.answers[1].content.find("connected") != std::string::npos);
+  BOOST_TEST(scene.listener().connections() == 1);
+  BOOST_TEST(link.stderr_text.find("warning: the sandbox is off") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_scripted_run_records_its_sandbox_runs_its_checks_inside_and_withholds_hidden_changes) {
+  if (!test::sandbox_tests_can_run()) return;
+  test::SecurityFixture scene;
+  fs::path policy = scene.root() / "open-policy.yaml";
+  BOOST_REQUIRE(write_file_atomically(policy, k_open_policy).has_value());
+  // In place, so that the workspace holds the scene's untracked secrets. The agent copies the hard link's content
+  // (masked: nothing) into a new .env.local (hidden by the policy, created after the sandbox was laid out) and writes
+  // an ordinary file; the check passes only if the checks' sandbox cannot read .env either.
+  const std::string script = "cat notes/alias.txt > .env.local 2>&1; echo leaked >> .env.local; echo plain > notes.txt";
+  const std::string task = "prompt: p\npolicy: " + policy.string() + "\n" + scene.workspace_key("in-place") +
+                           "checks:\n  - run: \"! cat .env\"\nscript:\n"
+                           "  - call: {tool: write_file, input: {path: attack.sh, content: \"" +
+                           script +
+                           "\"}}\n"
+                           "  - call: {tool: bash, input: {command: sh attack.sh}}\n  - say: Done.\n";
+  test::TaskRun run = scene.run_task("withheld", task, {});
+  BOOST_TEST_INFO(run.output);
+  BOOST_REQUIRE(!run.attempt.is_null());
+  BOOST_TEST(run.attempt.get_string("outcome") == "passed", run.attempt.get_string("message"));
+  const Json& sandbox = *run.attempt.find("sandbox");
+  BOOST_TEST(sandbox.get_string("kind") == "bubblewrap");
+  BOOST_TEST(sandbox.get_string("set_by") == "default");
+  BOOST_TEST(sandbox.get_string("network") == "off");
+  std::string masked;
+  for (const Json& path : sandbox.find("masked")->as_array()) masked += path.as_string() + "\n";
+  BOOST_TEST_INFO(masked);
+  for (const char* path : {".env\n", "notes/alias.txt\n", "certs/server.pem\n", ".aws\n", "~/.ssh\n"}) {
+    BOOST_TEST(masked.find(path) != std::string::npos, path);
+  }
+  bool withheld = false;
+  for (const Json& change : run.attempt.find("patch_withheld")->as_array()) {
+    withheld |= change.get_string("path") == ".env.local" && change.get_string("why") == "hidden by rule 'secrets'";
+  }
+  BOOST_TEST(withheld);
+  BOOST_TEST(run.patch.find("notes.txt") != std::string::npos);  // an ordinary change is kept
+  BOOST_TEST(run.patch.find("diff --git a/.env.local") == std::string::npos);
+  BOOST_TEST(run.patch.find("diff --git a/.env ") == std::string::npos);  // in place: untracked, hidden, withheld
+  scene.check_no_secret(run.patch, "patch.diff");
+  scene.check_no_secret(run.transcript, "transcript");
+  scene.check_no_secret_in_tree(run.out, "the report folder");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace agent_run
