@@ -18,7 +18,7 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
   Key key{spec.name, root.string()};
   if (auto until = cooldown_until(spec.name, root)) {
     auto left = std::chrono::duration_cast<std::chrono::seconds>(*until - SteadyClock::now()).count();
-    return make_error(spec.name + " failed to start; not retried for " + std::to_string(left) + "s");
+    return make_error(spec.name + " " + m_cooldowns.at(key).why + "; not retried for " + std::to_string(left) + "s");
   }
   auto found = m_servers.find(key);
   if (found != m_servers.end() && found->second.server->state() == ServerState::failed) {
@@ -34,7 +34,7 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
   if (m_servers.size() >= m_settings.max_servers) evict_least_recently_used();
   auto started = LanguageServer::start(spec, root, environment, m_settings.initialize_timeout);
   if (!started) {
-    m_cooldowns[key] = SteadyClock::now() + m_settings.cooldown;
+    m_cooldowns[key] = Cooldown{SteadyClock::now() + m_settings.cooldown, "failed to start"};
     return make_error(spec.name + " failed to start (" + started.error().message + ")");
   }
   LanguageServer* server = started->get();
@@ -45,7 +45,7 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
 void ServerPool::report_failure(LanguageServer* server) {
   for (auto it = m_servers.begin(); it != m_servers.end(); ++it) {
     if (it->second.server.get() != server) continue;
-    m_cooldowns[it->first] = SteadyClock::now() + m_settings.cooldown;
+    m_cooldowns[it->first] = Cooldown{SteadyClock::now() + m_settings.cooldown, "stopped working"};
     std::unique_ptr<LanguageServer> failed = std::move(it->second.server);
     m_servers.erase(it);
     failed->shutdown(k_failed_grace);  // it is broken: no two-second grace inside an edit's budget
@@ -61,8 +61,8 @@ LanguageServer* ServerPool::running(const std::string& server, const std::filesy
 std::optional<SteadyClock::time_point> ServerPool::cooldown_until(const std::string& server,
                                                                   const std::filesystem::path& root) const {
   auto found = m_cooldowns.find(Key{server, root.string()});
-  if (found == m_cooldowns.end() || found->second <= SteadyClock::now()) return std::nullopt;
-  return found->second;
+  if (found == m_cooldowns.end() || found->second.until <= SteadyClock::now()) return std::nullopt;
+  return found->second.until;
 }
 
 void ServerPool::evict_least_recently_used() {

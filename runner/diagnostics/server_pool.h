@@ -71,7 +71,13 @@ class ServerPool {
 
   DiagnosticsSettings m_settings;
   std::map<Key, Entry> m_servers;
-  std::map<Key, std::chrono::steady_clock::time_point> m_cooldowns;
+  /// A server not tried again until `until`, and why, as the notes say it ("failed to start",
+  /// "stopped working"): the same words whichever edit meets the cooldown first.
+  struct Cooldown {
+    std::chrono::steady_clock::time_point until;
+    std::string why;
+  };
+  std::map<Key, Cooldown> m_cooldowns;
   std::uint64_t m_uses = 0;
 };
 
