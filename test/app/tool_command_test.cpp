@@ -1,3 +1,4 @@
+#include "base/files.h"
 #include "base/json.h"
 #include "support/fixtures.h"
 
@@ -129,6 +130,19 @@ BOOST_AUTO_TEST_CASE(the_environment_forces_the_builtin_grep) {
   CommandResult wrong = run_tool(workspace, call, "", "AGENT_RUN_GREP=fast");
   BOOST_TEST(wrong.exit_code == 2);
   BOOST_TEST(wrong.output == "agent-run: AGENT_RUN_GREP must be auto, builtin or ripgrep, got 'fast'\n");
+}
+
+BOOST_AUTO_TEST_CASE(the_sandbox_turned_off_under_permissive_yaml_is_refused_and_nothing_runs) {
+  TempFolder workspace;
+  auto permissive = read_file(source_root() / "policies/permissive.yaml");
+  BOOST_REQUIRE(permissive.has_value());
+  workspace.write("permissive.yaml", *permissive);
+  CommandResult result = run_tool(workspace, "{\"tool\": \"bash\", \"input\": {\"command\": \"touch ran\"}}\n",
+                                  "--sandbox off --policy " + shell_quote((workspace.path() / "permissive.yaml").string()));
+  BOOST_TEST(result.exit_code == 2, result.output);
+  BOOST_TEST(result.output.find("'--sandbox off' turns the sandbox off, but its policy") != std::string::npos,
+             result.output);
+  BOOST_TEST(!std::filesystem::exists(workspace.path() / "ran"));
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_line_stops_the_run_with_its_line_number) {
