@@ -1,18 +1,11 @@
 #include "batch/stream_json.h"
 
 #include "batch/attempt_plan.h"
+#include "report/report_writers.h"
 
 namespace agent_run {
 
 namespace {
-
-Json usage_json(const Usage& usage) {
-  return Json::object()
-      .set("input_tokens", usage.input_tokens)
-      .set("output_tokens", usage.output_tokens)
-      .set("cache_read_input_tokens", usage.cache_read_input_tokens)
-      .set("cost_usd", usage.cost_usd ? Json(*usage.cost_usd) : Json(nullptr));
-}
 
 Json checks_json(const std::vector<CheckRecord>& checks) {
   Json list = Json::array();
@@ -46,7 +39,7 @@ class StreamJsonObserver final : public AttemptObserver {
               .set("text", response.message.text)
               .set("tool_calls", std::move(calls))
               .set("stop_reason", call.stop_reason)
-              .set("usage", usage_json(response.usage)));
+              .set("usage", usage_to_json(response.usage)));
   }
 
   void model_error(const ModelCallRecord& call) override {
@@ -97,7 +90,7 @@ class StreamJsonObserver final : public AttemptObserver {
               .set("turns", result.turns)
               .set("final_answer", result.final_message)
               .set("structured_output", result.structured_output ? *result.structured_output : Json(nullptr))
-              .set("usage", usage_json(result.usage)));
+              .set("usage", usage_to_json(result.usage)));
   }
 
  private:

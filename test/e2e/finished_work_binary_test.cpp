@@ -225,6 +225,14 @@ BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_e
   BOOST_TEST(events[2].get_string("edit") == "answer.txt");
   BOOST_TEST(events[10].get_string("outcome_type") == "passed");
   BOOST_TEST(events[10].get_string("final_answer") == "Done, really.");
+  // The usage of each turn and of the attempt has the report's fields (one writer: usage_to_json).
+  const Json* usage = events[10].find("usage");
+  BOOST_REQUIRE(usage != nullptr);
+  for (const char* field : {"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
+                            "reasoning_tokens", "estimated", "cost_usd"}) {
+    BOOST_TEST((usage->find(field) != nullptr), field);
+  }
+  BOOST_TEST((events[1].find("usage")->find("reasoning_tokens") != nullptr));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
