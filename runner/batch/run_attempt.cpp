@@ -49,6 +49,7 @@ class Attempt {
   Expected<std::unique_ptr<Workspace>> prepare_workspace() const;
   SandboxSite sandbox_site() const;
   bool check_sandbox();
+  bool take_patch_baseline();
   bool start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous);
   AgentRequest agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews);
   void save_structured_output();
@@ -125,7 +126,19 @@ bool Attempt::set_up() {
   m_reporter.phase("setup");
   if (!check_sandbox()) return false;
   bool set_up = run_setup(*m_plan.task, m_workspace->root(), m_settings, m_commands, m_result);
-  return still_wanted("setup") && set_up;
+  return still_wanted("setup") && set_up && take_patch_baseline();
+}
+
+/// The patch holds only what changes from here on: what setup wrote, and the untracked files an
+/// in-place workspace had, are not the agent's (a hidden one's content is hashed, never stored).
+bool Attempt::take_patch_baseline() {
+  m_workspace->withhold(patch_filter(*m_plan.policy, resolved_path(m_workspace->root()),
+                                     attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings), nullptr));
+  if (auto taken = m_workspace->take_baseline(); !taken) {
+    set_outcome(m_result, OutcomeType::workspace_failed, taken.error().message);
+    return false;
+  }
+  return true;
 }
 
 /// Resolves the attempt's sandbox and, when it is on, checks that bubblewrap works here before setup
