@@ -73,6 +73,8 @@ Expected<StartedSandbox> start_sandbox(const SandboxSite& site, const Survey* pr
   auto sandbox = AttemptSandbox::start(request_for(site, started.survey), site.scratch, site.environment);
   if (!sandbox) return sandbox.error();
   started.sandbox = std::move(*sandbox);
+  survey_request.previous = nullptr;  // the sandbox keeps its own last survey
+  started.sandbox->mask_late_paths(std::move(survey_request), started.survey);
   return started;
 }
 
@@ -139,11 +141,11 @@ std::optional<SandboxSpec> sandbox_flag(std::optional<bool> on) {
   return spec;
 }
 
-std::vector<std::string> unsandboxed_warnings(const std::vector<AttemptPlan>& plans,
+std::vector<std::string> unsandboxed_warnings(const std::vector<const AttemptPlan*>& plans,
                                               const std::optional<SandboxSpec>& flag) {
   std::map<std::string, std::pair<SandboxSpec, std::size_t>> off;  // by where it was said
-  for (const AttemptPlan& plan : plans) {
-    SandboxSpec spec = attempt_sandbox(*plan.task, *plan.policy, flag);
+  for (const AttemptPlan* plan : plans) {
+    SandboxSpec spec = attempt_sandbox(*plan->task, *plan->policy, flag);
     if (spec.mode != SandboxMode::off) continue;
     auto [it, added] = off.try_emplace(spec.set_by, spec, 0);
     ++it->second.second;
