@@ -32,8 +32,8 @@ struct LinterCommand {
 /// What the file looked like before the edit, for a baseline run of the same linter, when the
 /// linter can check it without touching the workspace (a copy elsewhere, or go's -overlay).
 struct EarlierContent {
-  std::filesystem::path folder;  // a scratch folder outside the workspace, as the linter sees it
-  std::filesystem::path copy;    // in it, a file holding the earlier content; empty: the file did not exist
+  std::filesystem::path folder;      // a scratch folder outside the workspace, as the linter sees it
+  std::filesystem::path copy;        // in it, a file holding the earlier content; empty: the file did not exist
   std::filesystem::path written_at;  // where agent-run writes `folder`'s files (a sandbox's /tmp is elsewhere)
 };
 

@@ -37,8 +37,8 @@ using PatchFilter = std::function<std::string(std::string_view relative)>;
 /// content's id is kept, so that the patch can tell whether it changed since without ever
 /// writing a hidden file's content into the repository.
 struct WorkingSnapshot {
-  std::string tree;                               // the tree's id, in the repository's object database
-  std::map<std::string, std::string> left_out;    // workspace-relative path -> content id ("" absent)
+  std::string tree;                             // the tree's id, in the repository's object database
+  std::map<std::string, std::string> left_out;  // workspace-relative path -> content id ("" absent)
 };
 
 enum class KeepWorkspace { no, yes };

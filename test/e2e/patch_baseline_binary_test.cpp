@@ -21,7 +21,8 @@ struct BaselineFixture {
   BaselineFixture() {
     auto policy = read_file(source_root() / "policies/default.yaml");
     BOOST_REQUIRE(policy.has_value());
-    make_git_repository(repo.path(), {{"greet.sh", "echo bye\n"}, {"README.md", "# greet\n"}, {"policy.yaml", *policy}});
+    make_git_repository(repo.path(),
+                        {{"greet.sh", "echo bye\n"}, {"README.md", "# greet\n"}, {"policy.yaml", *policy}});
   }
 
   CommandResult run(const std::string& task_file) const {
@@ -37,7 +38,8 @@ struct BaselineFixture {
 /// The paths a unified diff names on its `diff --git a/X b/X` lines.
 std::vector<std::string> paths_in(const std::string& patch) {
   std::vector<std::string> paths;
-  for (std::size_t at = patch.find("diff --git a/"); at != std::string::npos; at = patch.find("diff --git a/", at + 1)) {
+  for (std::size_t at = patch.find("diff --git a/"); at != std::string::npos;
+       at = patch.find("diff --git a/", at + 1)) {
     std::size_t end = patch.find(' ', at + 13);
     paths.push_back(patch.substr(at + 13, end - at - 13));
   }
@@ -82,7 +84,7 @@ script:
   BOOST_TEST(patch.find("generated") == std::string::npos, patch);
   const Json attempt = this->attempt();
   BOOST_TEST(attempt.find("patch")->find("files_changed")->as_int() == 2);
-  BOOST_TEST(withheld_of(attempt) == "");  // nothing the agent changed was withheld
+  BOOST_TEST(withheld_of(attempt) == "");                                     // nothing the agent changed was withheld
   BOOST_TEST(run_shell("git status --porcelain", repo.path()).output == "");  // the source is untouched
 }
 

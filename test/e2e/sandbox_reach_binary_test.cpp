@@ -1,7 +1,8 @@
 // What a sandboxed run's children can reach, through the binary: a secret-named file made by setup,
 // or after the agent's sandbox started (by a command or a background process of the agent's), is
-// masked for every later command, background ones included; the per-edit linter runs in the sandbox (it cannot read agent-run's environment
-// through /proc nor write outside the workspace), as the control with --sandbox off shows it can.
+// masked for every later command, background ones included; the per-edit linter runs in the sandbox (it cannot read
+// agent-run's environment through /proc nor write outside the workspace), as the control with --sandbox off shows it
+// can.
 #include "base/files.h"
 #include "base/json.h"
 #include "support/fixtures.h"
@@ -84,13 +85,17 @@ script:
 BOOST_AUTO_TEST_CASE(the_per_edit_linter_runs_in_the_sandbox) {
   fs::create_directories(visible.path() / "bin");
   const fs::path escaped = visible.path() / "linter-wrote-here";
-  visible.write("bin/shellcheck", "#!/bin/sh\n"
-                                  "for last; do :; done\n"
-                                  "if tr '\\0' '\\n' < /proc/$PPID/environ 2>/dev/null | grep -q LINTER_CANARY_TOKEN; "
-                                  "then environ=leaked; else environ=clean; fi\n"
-                                  "touch " + escaped.string() + " 2>/dev/null && wrote=outside || wrote=nowhere\n"
-                                  "if ls /run 2>/dev/null | grep -q '^agent-run-sandbox-'; then token=inside; else token=outside; fi\n"
-                                  "echo \"$last:1:1: warning: linter-facts environ=$environ wrote=$wrote token=$token [SC9999]\"\n");
+  visible.write(
+      "bin/shellcheck",
+      "#!/bin/sh\n"
+      "for last; do :; done\n"
+      "if tr '\\0' '\\n' < /proc/$PPID/environ 2>/dev/null | grep -q LINTER_CANARY_TOKEN; "
+      "then environ=leaked; else environ=clean; fi\n"
+      "touch " +
+          escaped.string() +
+          " 2>/dev/null && wrote=outside || wrote=nowhere\n"
+          "if ls /run 2>/dev/null | grep -q '^agent-run-sandbox-'; then token=inside; else token=outside; fi\n"
+          "echo \"$last:1:1: warning: linter-facts environ=$environ wrote=$wrote token=$token [SC9999]\"\n");
   fs::permissions(visible.path() / "bin/shellcheck", fs::perms::owner_all, fs::perm_options::add);
   repo.write("tasks/lint.yaml", R"(prompt: Say hello.
 policy: ../policy.yaml
@@ -100,7 +105,8 @@ script:
   - say: Done.
 )");
   commit_all();
-  const std::string before = "LINTER_CANARY_TOKEN=sk-linter-canary PATH=" + shell_quote((visible.path() / "bin").string()) + ":$PATH";
+  const std::string before =
+      "LINTER_CANARY_TOKEN=sk-linter-canary PATH=" + shell_quote((visible.path() / "bin").string()) + ":$PATH";
   CommandResult sandboxed = run("tasks/lint.yaml", before);
   BOOST_TEST_INFO(sandboxed.output);
   BOOST_TEST(sandboxed.exit_code == 0);
@@ -110,9 +116,9 @@ script:
 
   CommandResult unsandboxed = run("tasks/lint.yaml", before, {"--sandbox", "off"});
   BOOST_TEST(unsandboxed.exit_code == 0, unsandboxed.output);
-  BOOST_TEST(out.read("report.json").find("linter-facts environ=leaked wrote=outside token=outside") !=
-                 std::string::npos,
-             out.read("report.json"));
+  BOOST_TEST(
+      out.read("report.json").find("linter-facts environ=leaked wrote=outside token=outside") != std::string::npos,
+      out.read("report.json"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -88,7 +88,8 @@ BOOST_AUTO_TEST_CASE(late_masks_are_mounted_between_the_new_namespaces_and_the_l
   late.folders = {"/srv/ws/vault"};
   std::string argv = join(entry_argv(4242, layout, SandboxEntryTools{}, "/srv/ws", {"true"}, late), " ");
   std::size_t unshare = argv.find("--mount-proc --kill-child -- ");
-  std::size_t masks = argv.find("agent-run-mask /run/agent-run-sandbox-1 /usr/bin/mount f:/srv/ws/.env d:/srv/ws/vault -- ");
+  std::size_t masks =
+      argv.find("agent-run-mask /run/agent-run-sandbox-1 /usr/bin/mount f:/srv/ws/.env d:/srv/ws/vault -- ");
   std::size_t setpriv = argv.find("/usr/bin/setpriv --no-new-privs");
   BOOST_TEST(unshare < masks);
   BOOST_TEST(masks < setpriv, argv);
