@@ -130,10 +130,11 @@ bool Attempt::set_up() {
 }
 
 /// The patch holds only what changes from here on: what setup wrote, and the untracked files an
-/// in-place workspace had, are not the agent's (a hidden one's content is hashed, never stored).
+/// in-place workspace had, are not the agent's (a hidden one's content, and a hard-linked one's, is
+/// hashed, never stored in the repository).
 bool Attempt::take_patch_baseline() {
-  m_workspace->withhold(patch_filter(*m_plan.policy, resolved_path(m_workspace->root()),
-                                     attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings), nullptr));
+  m_workspace->withhold(baseline_filter(*m_plan.policy, resolved_path(m_workspace->root()),
+                                        attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings)));
   if (auto taken = m_workspace->take_baseline(); !taken) {
     set_outcome(m_result, OutcomeType::workspace_failed, taken.error().message);
     return false;

@@ -122,6 +122,21 @@ PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const 
   };
 }
 
+PatchFilter baseline_filter(const Policy& policy, const fs::path& workspace,
+                            const std::vector<fs::path>& protected_paths) {
+  PatchFilter by_policy = patch_filter(policy, workspace, protected_paths, nullptr);
+  return [by_policy, workspace](std::string_view relative) -> std::string {
+    std::string why = by_policy(relative);
+    if (!why.empty()) return why;
+    struct stat status {};
+    const fs::path absolute = workspace / fs::path(relative);
+    if (::lstat(absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode) && status.st_nlink > 1) {
+      return "a file with another name";
+    }
+    return "";
+  };
+}
+
 std::string why_unsandboxed(const SandboxSpec& spec) {
   if (spec.set_by.starts_with("--")) return spec.set_by;
   return "sandbox: off (" + spec.set_by + ")";

@@ -66,16 +66,16 @@ bool unchanged_since_snapshot(const WithholdingPayload& withholding, const std::
   return found != withholding.unchanged_if->end() && found->second == content_id(withholding.workdir / path);
 }
 
-/// libgit2's notify callback: 1 leaves the delta out of the diff.
+/// libgit2's notify callback: 1 leaves the delta out of the diff. A path the snapshot left out that
+/// is as it was then is no change at all; one the filter withholds is listed.
 int withhold_delta(const git_diff*, const git_diff_delta* delta, const char*, void* payload) {
   auto* withholding = static_cast<WithholdingPayload*>(payload);
   for (const char* path : {delta->new_file.path, delta->old_file.path}) {
     if (path == nullptr) continue;
-    std::string why = (*withholding->filter)(path);
+    if (unchanged_since_snapshot(*withholding, path)) return 1;
+    std::string why = *withholding->filter ? (*withholding->filter)(path) : std::string();
     if (why.empty()) continue;
-    if (!unchanged_since_snapshot(*withholding, path)) {
-      withholding->withheld->push_back(WithheldChange{path, std::move(why)});
-    }
+    withholding->withheld->push_back(WithheldChange{path, std::move(why)});
     return 1;
   }
   return 0;
@@ -133,7 +133,7 @@ Expected<Patch> GitRepository::diff_with(git_tree* tree, bool with_index, const 
                   GIT_DIFF_SHOW_BINARY;
   Patch patch;
   WithholdingPayload payload{&withhold, &patch.withheld, unchanged_if, m_folder};
-  if (withhold) {
+  if (withhold || unchanged_if != nullptr) {
     options.notify_cb = withhold_delta;
     options.payload = &payload;
   }
