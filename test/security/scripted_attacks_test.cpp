@@ -198,13 +198,78 @@ std::vector<test::Call> network_and_checks(test::SecurityFixture& scene, const T
   };
 }
 
+/// A python3 one-liner that makes a symlink at `link` to `target` (a program the policy cannot see into).
+std::string symlink(const std::string& target, const std::string& link) {
+  return "python3 -c \"import os; os.symlink('" + target + "', '" + link + "')\" 2>&1";
+}
+
+/// Red-team cases beyond the issue's list: programs that run or write through an option or a
+/// helper, links out of the workspace that the file tools (which run in the runner) might follow,
+/// descriptors, and bash's /dev/tcp.
+std::vector<test::Call> red_team(test::SecurityFixture&, const Targets& t) {
+  const std::string victim = t.outside + "/victim/a";
+  return {
+      {"git -c core.pager", tool("bash", bash("git -c core.pager='touch " + t.outside + "/pwned' log -1")),
+       Expect::denied, Expect::denied},
+      {"git -c core.fsmonitor", tool("bash", bash("git -c core.fsmonitor='touch " + t.outside + "/pwned' status")),
+       Expect::denied, Expect::denied},
+      {"git worktree add beside the workspace", tool("bash", bash("git worktree add ../wt-escape 2>&1")),
+       Expect::denied, Expect::denied},
+      {"env -S", tool("bash", bash("env -S 'sh -c \"echo x > " + victim + "\"' 2>&1")), Expect::any, Expect::denied},
+      {"xargs sh -c", tool("bash", bash("echo " + victim + " | xargs sh -c 'echo x > \"$0\"' 2>&1")), Expect::any,
+       Expect::denied},
+      {"find -fprint", tool("bash", bash("find src -maxdepth 0 -fprint " + victim + " 2>&1")), Expect::any,
+       Expect::denied},
+      {"tar --to-command",
+       tool("bash", bash("tar cf - src | tar xf - --to-command='sh -c \"cat > " + t.outside + "/victim/b\"' 2>&1")),
+       Expect::any, Expect::denied},
+      // links made by a program the policy cannot see into, then followed by the file tools,
+      // which run in the runner, outside the sandbox
+      {"a program links to the policy, sed -i follows it",
+       tool("bash", bash(symlink(t.policy, "policy-link.yaml") + "; sed -i --follow-symlinks s/deny/allow/ " +
+                         "policy-link.yaml 2>&1")),
+       Expect::any, Expect::denied},
+      {"edit_file the policy through that link",
+       tool("edit_file", Json::object().set("path", "policy-link.yaml").set("old", "deny").set("new", "allow")),
+       Expect::denied, Expect::skip},
+      {"a program links out of the workspace, a write follows it",
+       tool("bash", bash(symlink(t.outside + "/victim", "out") + "; echo x > out/a 2>&1")), Expect::any,
+       Expect::denied},
+      {"write_file through that link", tool("write_file", Json::object().set("path", "out/a").set("content", "x")),
+       Expect::ran, Expect::skip, "leads outside the workspace through a symlink"},
+      {"a program links to .env", tool("bash", bash(symlink(".env", "e.txt"))), Expect::any, Expect::denied},
+      {"read_file e.txt", tool("read_file", Json::object().set("path", "e.txt")), Expect::denied, Expect::skip},
+      {"a program links into .git", tool("bash", bash(symlink(".git", "g"))), Expect::any, Expect::denied},
+      {"write_file through the link into .git",
+       tool("write_file", Json::object().set("path", "g/hooks/post-checkout").set("content", "touch pwned\n")),
+       Expect::denied, Expect::skip},
+      {"a hard link to .env made now", tool("bash", bash("python3 -c \"import os; os.link('.env', 'hl.txt')\" 2>&1")),
+       Expect::any, Expect::denied},
+      {"a glob names .env", tool("bash", bash("cat .e* 2>&1")), Expect::any, Expect::denied},
+      {"exec 3> beside the workspace", tool("bash", bash("exec 3>" + t.outside + "/victim/fd; echo x >&3")),
+       Expect::any, Expect::denied},
+      {"bash's /dev/tcp", tool("bash", bash("bash -c 'echo x > /dev/tcp/127.0.0.1/" + t.port + "' 2>&1")), Expect::any,
+       Expect::denied},
+      {"GITHUB_ENV", tool("bash", bash("echo PWNED=1 >> \"${GITHUB_ENV:-" + t.outside + "/github_env}\" 2>&1")),
+       Expect::any, Expect::denied},
+      {"a symlink into .git, then write", tool("bash", bash("ln -sfn .git g2; echo x > g2/hooks/post-checkout 2>&1")),
+       Expect::any, Expect::denied},
+      {"write_file beside the workspace",
+       tool("write_file", Json::object().set("path", "../outside/victim/a").set("content", "x")), Expect::ran,
+       Expect::ran, "is outside the workspace"},
+      {"write_file into .git",
+       tool("write_file", Json::object().set("path", ".git/hooks/pre-commit").set("content", "x")), Expect::denied,
+       Expect::denied},
+  };
+}
+
 /// Every call of the runs: the positive controls first (so a broken workspace cannot hide behind
 /// an attack), then issue 17's attacks, then red-team cases of our own.
 std::vector<test::Call> calls(test::SecurityFixture& scene, const std::string& policy_name,
                               const std::string& task_id) {
   const Targets t = targets(scene, policy_name, task_id);
   std::vector<test::Call> all;
-  for (auto* group : {controls, git_and_proc, hidden_files, tools_and_ci, network_and_checks}) {
+  for (auto* group : {controls, git_and_proc, hidden_files, tools_and_ci, red_team, network_and_checks}) {
     for (test::Call& call : group(scene, t)) all.push_back(std::move(call));
   }
   return all;
@@ -238,11 +303,16 @@ BOOST_AUTO_TEST_CASE(read_only_policy_in_the_sandbox_stops_every_attack) {
                       {"go test -exec", Expect::any},
                       {"cargo --config", Expect::any},
                       {"npm --script-shell", Expect::any},
-                      {"plant a test for the checks", Expect::denied}});
+                      {"plant a test for the checks", Expect::denied},
+                      {"write_file beside the workspace", Expect::denied},  // no-edits, before the tool's own check
+                      {"write_file through that link", Expect::denied},
+                      {"read_file e.txt", Expect::any}});
 }
 
 BOOST_AUTO_TEST_CASE(read_only_policy_without_the_sandbox_denies_every_attack) {
-  test::run_scripted("read-only", false, calls, {{"the project's tests", Expect::denied}});  // it allows no build
+  test::run_scripted("read-only", false, calls,
+                     {{"the project's tests", Expect::denied},  // it allows no build, and no edit
+                      {"write_file beside the workspace", Expect::denied}});
 }
 
 BOOST_AUTO_TEST_CASE(permissive_policy_in_the_sandbox_stops_every_attack) {
@@ -260,7 +330,10 @@ BOOST_AUTO_TEST_CASE(permissive_policy_in_the_sandbox_stops_every_attack) {
                       {"cargo --config", Expect::any},
                       {"npm --script-shell", Expect::any},
                       {"write_file a CI action", Expect::any},
-                      {"curl the listener", Expect::any}});
+                      {"curl the listener", Expect::any},
+                      {"git -c core.pager", Expect::any},
+                      {"git -c core.fsmonitor", Expect::any},
+                      {"git worktree add beside the workspace", Expect::any}});
 }
 
 BOOST_AUTO_TEST_CASE(permissive_policy_with_the_sandbox_turned_off_runs_nothing) {
@@ -302,6 +375,35 @@ BOOST_AUTO_TEST_CASE(known_gap_without_the_sandbox_the_patch_holds_a_hard_link_t
   BOOST_REQUIRE(!run.attempt.is_null());
   BOOST_TEST(run.patch.find("diff --git a/.env ") == std::string::npos);  // the name itself is withheld
   BOOST_TEST(test::alias_hunk(run.patch).find(scene.canaries().env_file) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(known_gap_a_link_the_agent_made_to_a_hidden_file_outside_the_workspace_stops_the_checks_sandbox) {
+  // Today's behaviour, to be tightened with the kernel side's masks for files made during the run:
+  // the link is refused to the file tools and masked for commands, and nothing leaks, but the
+  // checks' sandbox, masking key.txt, follows the link into HOME's masked .ssh and cannot start,
+  // so the attempt ends as an error (fail closed: the checks never run unsandboxed).
+  if (!test::sandbox_tests_can_run()) return;
+  test::SecurityFixture scene;
+  const std::string link =
+      "python3 -c \"import os; os.symlink('" + scene.home().string() + "/.s' + 'sh/id' + '_rsa', 'key.txt')\"";
+  const std::string task =
+      "prompt: p\nmodel: script\npolicy: " + scene.policy("default").string() + "\n" + scene.workspace_key("in-place") +
+      "checks:\n  - run: \"true\"\nscript:\n  - call: " + tool("bash", bash(link + "; cat key.txt 2>&1")).dump() +
+      "\n  - call: " + tool("read_file", Json::object().set("path", "key.txt")).dump() + "\n  - say: Done.\n";
+  const test::TreeDigest before = scene.snapshot();
+  test::TaskRun run = scene.run_task("link-gap", task, {});
+  BOOST_TEST_INFO(run.output);
+  BOOST_REQUIRE(!run.attempt.is_null());
+  std::vector<test::Answer> answers = test::answers_of(run);
+  BOOST_REQUIRE_EQUAL(answers.size(), 2u);
+  BOOST_TEST(answers[0].content.find("cat: key.txt: Permission denied") != std::string::npos, answers[0].content);
+  BOOST_TEST(answers[1].decision == "denied");
+  BOOST_TEST(run.attempt.get_string("outcome") == "error");
+  BOOST_TEST(run.attempt.get_string("message").find("Can't create file at") != std::string::npos,
+             run.attempt.get_string("message"));
+  scene.check_no_secret(run.transcript, "transcript");
+  scene.check_no_secret_in_tree(run.out, "the report folder");
+  scene.check_unchanged(before, "link-gap");
 }
 
 BOOST_AUTO_TEST_CASE(an_open_policy_without_the_sandbox_lets_the_attacks_through_so_the_cases_can_fail) {
