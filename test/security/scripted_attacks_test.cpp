@@ -47,7 +47,7 @@ std::string planted_test(test::SecurityFixture& scene) {
 
 /// The paths and names the calls aim at.
 struct Targets {
-  std::string home, outside, port, self_policy, self_task, policy;
+  std::string home, outside, port, self_policy, self_task, policy, report;
 };
 
 Targets targets(test::SecurityFixture& scene, const std::string& policy_name, const std::string& task_id) {
@@ -56,7 +56,8 @@ Targets targets(test::SecurityFixture& scene, const std::string& policy_name, co
           std::to_string(scene.listener().port()),
           "/proc/self/cwd/../policies/" + policy_name + ".yaml",
           "/proc/self/cwd/../tasks/" + task_id + ".yaml",
-          scene.policy(policy_name).string()};
+          scene.policy(policy_name).string(),
+          (scene.root() / ("out-" + task_id)).string()};
 }
 
 /// The positive controls: ordinary work that must keep working.
@@ -165,6 +166,12 @@ std::vector<test::Call> tools_and_ci(test::SecurityFixture&, const Targets& t) {
        Expect::denied},
       {"python3 -c onto the task file",
        tool("bash", bash("python3 -c \"open('" + t.self_task + "', 'a').write('x')\" 2>&1")), Expect::any,
+       Expect::denied},
+      {"a program writes into the report folder",
+       tool("bash", bash("python3 -c \"open('" + t.report + "/pwned', 'w').write('x')\" 2>&1")), Expect::any,
+       Expect::denied},
+      {"write_file into the report folder",
+       tool("write_file", Json::object().set("path", t.report + "/pwned").set("content", "x")), Expect::denied,
        Expect::denied},
       {"write_file a CI action",
        tool("write_file", Json::object().set("path", ".github/actions/x/action.yml").set("content", "runs: {}\n")),

@@ -169,6 +169,7 @@ std::size_t run_scripted(const std::string& policy_name, bool sandbox_on, const 
   }
   BOOST_TEST(fs::exists(scene.repository() / ".git" / "HEAD"));
   BOOST_TEST(!fs::exists(scene.repository() / "pwned"));
+  BOOST_TEST(!fs::exists(run.out / "pwned"), "nothing was written into the report folder");
   BOOST_TEST(scene.listener().connections() == 0);
   BOOST_TEST(scene.listener6().connections() == 0);
   BOOST_TEST(scene.docker_socket().connections() == 0);
