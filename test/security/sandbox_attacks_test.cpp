@@ -148,6 +148,50 @@ BOOST_DATA_TEST_CASE(ordinary_work_still_runs_inside_the_sandbox, data::make(con
   scene.check_no_secret(output, control.name);
 }
 
+BOOST_AUTO_TEST_CASE(red_team_scripts_fail_inside_the_sandbox_and_leak_nothing) {
+  // Beyond the list, in one `agent-run tool` run: programs that write through an option or a
+  // helper, a descriptor, a link out of the workspace, bash's /dev/tcp.
+  if (!test::sandbox_tests_can_run()) return;
+  test::SecurityFixture scene;
+  const std::string victim = quoted(scene.outside() / "victim/a");
+  const std::string policy_file = quoted(scene.root() / "open-policy.yaml");
+  const std::vector<std::pair<std::string, std::string>> scripts = {
+      {"env -S 'sh -c \"echo x > " + victim + "\"'", "Read-only file system"},
+      {"echo " + victim + " | xargs sh -c 'echo x > \"$0\"'", "Read-only file system"},
+      {"find src -maxdepth 0 -fprint " + victim, "Read-only file system"},
+      {"tar cf - src | tar xf - --to-command='sh -c \"cat > " + victim + "\"'", "Read-only file system"},
+      {"exec 3>" + victim, "Read-only file system"},
+      {"ln -sfn " + quoted(scene.outside() / "victim") + " out; echo x > out/a", "Read-only file system"},
+      {"ln -sf " + policy_file + " p.yaml; sed -i --follow-symlinks s/deny/allow/ p.yaml", "Read-only file system"},
+      {"git -c core.fsmonitor='touch " + quoted(scene.outside() / "pwned") + "' status; echo git-done", "git-done"},
+      {"bash -c 'echo x > /dev/tcp/127.0.0.1/" + std::to_string(scene.listener().port()) + "'", "Connection refused"},
+  };
+  fs::path policy = scene.root() / "open-policy.yaml";
+  BOOST_REQUIRE(write_file_atomically(policy, k_open_policy).has_value());
+  std::vector<Json> calls;
+  for (std::size_t i = 0; i < scripts.size(); ++i) {
+    const std::string name = "red" + std::to_string(i) + ".sh";
+    calls.push_back(test::tool_call("write_file",
+                                    Json::object().set("path", name).set("content", "exec 2>&1\n" + scripts[i].first)));
+    calls.push_back(test::bash_call("sh " + name));
+  }
+  const test::TreeDigest before = scene.snapshot();
+  test::ToolRun run = scene.run_tool(scene.repository(), {"--policy", policy.string(), "--sandbox", "on"}, calls);
+  BOOST_REQUIRE_EQUAL(run.answers.size(), calls.size());
+  for (std::size_t i = 0; i < scripts.size(); ++i) {
+    const test::ToolAnswer& answer = run.answers[2 * i + 1];
+    BOOST_TEST_CONTEXT(scripts[i].first << "\n" << answer.content) {
+      BOOST_TEST(answer.verdict == "allowed");
+      BOOST_TEST(answer.line.get_string("sandbox") == "bubblewrap");
+      BOOST_TEST(answer.content.find(scripts[i].second) != std::string::npos);
+      scene.check_no_secret(answer.content, scripts[i].first);
+    }
+  }
+  scene.check_unchanged(before, "the red-team scripts");
+  BOOST_TEST(scene.listener().connections() == 0);
+  BOOST_TEST_MESSAGE("red-team scripts in the sandbox: " << scripts.size() << " cases");
+}
+
 BOOST_AUTO_TEST_CASE(without_the_sandbox_the_same_attacks_succeed_so_the_cases_can_fail) {
   test::SecurityFixture scene;
   test::ToolRun link = run_script(scene, "cat notes/alias.txt", "off");
