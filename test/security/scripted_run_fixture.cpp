@@ -92,6 +92,22 @@ void check_report_folder(SecurityFixture& scene, const TaskRun& run, const std::
   }
 }
 
+/// The report's sandbox record, and what the patch withheld: in place, the scene's untracked .env
+/// and (with the sandbox's survey) its hard link notes/alias.txt.
+void check_sandbox_record(const TaskRun& run, bool sandbox_on) {
+  const Json* sandbox = run.attempt.find("sandbox");
+  BOOST_REQUIRE(sandbox != nullptr);
+  BOOST_TEST(sandbox->get_string("kind") == (sandbox_on ? "bubblewrap" : "none"));
+  BOOST_TEST(!sandbox->get_string("set_by").empty());
+  if (!sandbox_on) BOOST_TEST(sandbox->get_string("set_by") == "--sandbox off");
+  std::string withheld;
+  for (const Json& change : run.attempt.find("patch_withheld")->as_array())
+    withheld += change.get_string("path") + "\n";
+  BOOST_TEST_INFO("withheld:\n" << withheld);
+  BOOST_TEST(withheld.find(".env\n") != std::string::npos);
+  if (sandbox_on) BOOST_TEST(withheld.find("notes/alias.txt\n") != std::string::npos);
+}
+
 }  // namespace
 
 /// The attempt's calls in order: the report's decision, the transcript's answer.
@@ -148,7 +164,7 @@ std::size_t run_scripted(const std::string& policy_name, bool sandbox_on, const 
   BOOST_TEST_INFO(run.output);
   BOOST_REQUIRE(!run.attempt.is_null());
   BOOST_TEST(run.attempt.get_string("outcome") == "passed", id << ": " << run.attempt.get_string("message"));
-  BOOST_TEST(run.attempt.find("sandbox")->get_string("kind") == (sandbox_on ? "bubblewrap" : "none"));
+  check_sandbox_record(run, sandbox_on);
   std::vector<Answer> answers = answers_of(run);
   BOOST_REQUIRE_EQUAL(answers.size(), chosen.size());
   for (std::size_t i = 0; i < chosen.size(); ++i) {
