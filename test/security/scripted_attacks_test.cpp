@@ -418,6 +418,32 @@ BOOST_AUTO_TEST_CASE(known_gap_a_link_the_agent_made_to_a_hidden_file_outside_th
   scene.check_unchanged(before, "link-gap");
 }
 
+BOOST_AUTO_TEST_CASE(a_task_s_secrets_reach_neither_the_agent_s_commands_nor_web_search) {
+  // The task lists DATABASE_URL and SESSION_COOKIE under secrets:; the search command prints its
+  // environment, as does the agent's env. Neither answer may hold them.
+  if (!test::sandbox_tests_can_run()) return;
+  test::SecurityFixture scene;
+  const fs::path policy = scene.root() / "open-policy.yaml";
+  BOOST_REQUIRE(write_file_atomically(policy, "version: 1\nunmatched: allow\nrules: []\n").has_value());
+  const std::string task = "prompt: p\nmodel: script\npolicy: " + policy.string() + "\n" +
+                           scene.workspace_key("in-place") +
+                           "secrets: [DATABASE_URL, SESSION_COOKIE]\ntools: [bash, web_search]\n"
+                           "web_search: {mode: custom, command: [sh, -c, \"env; echo searched\", \"{query}\"]}\n"
+                           "script:\n  - call: {tool: web_search, input: {query: anything}}\n"
+                           "  - call: {tool: bash, input: {command: env}}\n  - say: Done.\n";
+  test::TaskRun run = scene.run_task("secrets", task, {});
+  BOOST_TEST_INFO(run.output);
+  BOOST_REQUIRE(!run.attempt.is_null());
+  std::vector<test::Answer> answers = test::answers_of(run);
+  BOOST_REQUIRE_EQUAL(answers.size(), 2u);
+  BOOST_TEST(answers[0].content.find("searched") != std::string::npos, answers[0].content);  // it ran
+  BOOST_TEST(answers[0].content.find("PATH=") != std::string::npos, answers[0].content);     // with an environment
+  BOOST_TEST(answers[1].content.find("HOME=/tmp/home") != std::string::npos, answers[1].content);
+  for (const test::Answer& answer : answers) scene.check_no_secret(answer.content, "an answer");
+  scene.check_no_secret(run.transcript, "the transcript");
+  test::scripted_cases() += 2;
+}
+
 BOOST_AUTO_TEST_CASE(an_open_policy_without_the_sandbox_lets_the_attacks_through_so_the_cases_can_fail) {
   // The detectors of run_scripted on a run that leaks: a script no policy sees into reads the
   // hard link to .env, reaches the listener and writes beside the workspace.
