@@ -108,6 +108,18 @@ void check_sandbox_record(const TaskRun& run, bool sandbox_on) {
   if (sandbox_on) BOOST_TEST(withheld.find("notes/alias.txt\n") != std::string::npos);
 }
 
+/// When the agent planted a test for the checks (a call labelled "plant a test for the checks" that
+/// was allowed), the checks ran it, in their sandbox: its write beside the workspace was refused.
+void check_planted_test_ran_confined(const TaskRun& run, const std::vector<Call>& chosen,
+                                     const std::vector<Answer>& answers) {
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    if (chosen[i].label != "plant a test for the checks" || answers[i].decision != "allowed") continue;
+    std::string output;
+    for (const Json& check : run.attempt.find("checks")->as_array()) output += check.get_string("output_tail");
+    BOOST_TEST(output.find("Read-only file system") != std::string::npos, "the planted test's output:\n" << output);
+  }
+}
+
 }  // namespace
 
 /// The attempt's calls in order: the report's decision, the transcript's answer.
@@ -177,6 +189,7 @@ std::size_t run_scripted(const std::string& policy_name, bool sandbox_on, const 
   }
   scene.check_no_secret(run.transcript, id + "'s transcript");
   scene.check_no_secret(run.output, id + "'s output");
+  check_planted_test_ran_confined(run, chosen, answers);
   check_report_folder(scene, run, id, sandbox_on);
   scene.check_unchanged(before, id);
   BOOST_TEST(read_text(scene.root() / "tasks" / (id + ".yaml")) == task, "the task file is unchanged");
