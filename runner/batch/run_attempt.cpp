@@ -66,6 +66,7 @@ class Attempt {
   std::optional<StartedSandbox> m_agent_sandbox;  // the agent's commands; its survey tells the checks' what it hid
   std::optional<StartedSandbox> m_check_sandbox;  // a fresh one for the checks
   std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
+  std::filesystem::path m_snapshot_objects;     // the objects of the snapshot after setup; removed with the workspace
 };
 
 AttemptResult Attempt::start_result() const {
@@ -135,7 +136,15 @@ bool Attempt::set_up() {
 bool Attempt::take_patch_baseline() {
   m_workspace->withhold(baseline_filter(*m_plan.policy, resolved_path(m_workspace->root()),
                                         attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings)));
-  if (auto taken = m_workspace->take_baseline(); !taken) {
+  const std::filesystem::path scratch =
+      m_settings.scratch_folder.empty() ? std::filesystem::temp_directory_path() : m_settings.scratch_folder;
+  auto objects = make_unique_folder(scratch, "snapshot-");
+  if (!objects) {
+    set_outcome(m_result, OutcomeType::workspace_failed, objects.error().message);
+    return false;
+  }
+  m_snapshot_objects = *objects;  // outside the workspace and hidden from the sandbox, as the scratch is
+  if (auto taken = m_workspace->take_baseline(*objects); !taken) {
     set_outcome(m_result, OutcomeType::workspace_failed, taken.error().message);
     return false;
   }
@@ -361,6 +370,8 @@ void Attempt::remove_workspace() {
   const Clock::SteadyTime cleanup_started = m_settings.clock->now();
   if (m_settings.diagnostics) m_settings.diagnostics->release_workspace(m_workspace->root());
   auto finished = m_workspace->finish(m_settings.keep);
+  std::error_code ec;
+  if (!m_snapshot_objects.empty()) std::filesystem::remove_all(m_snapshot_objects, ec);
   m_result.durations.cleanup_ms = elapsed_ms(cleanup_started, m_settings.clock->now());
   if (!finished && m_result.outcome == Outcome::passed) {
     set_outcome(m_result, OutcomeType::workspace_cleanup_failed, finished.error().message);

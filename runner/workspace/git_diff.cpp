@@ -3,6 +3,7 @@
 #include "workspace/git_repository.h"
 
 #include <git2.h>
+#include <git2/odb_backend.h>
 #include <sys/stat.h>
 
 #include <system_error>
@@ -81,6 +82,22 @@ int withhold_delta(const git_diff*, const git_diff_delta* delta, const char*, vo
   return 0;
 }
 
+/// Makes `objects` (a loose object folder) the first place `repository` writes objects to and
+/// looks them up in, for as long as this handle lives.
+Expected<void> use_object_folder(git_repository* repository, const fs::path& objects) {
+  std::error_code ec;
+  fs::create_directories(objects, ec);
+  if (ec) return make_error("cannot make '" + objects.string() + "': " + ec.message());
+  git_odb* odb = nullptr;
+  if (git_repository_odb(&odb, repository) != 0) return git_failure("cannot open the object database");
+  git_odb_backend* backend = nullptr;
+  int added = git_odb_backend_loose(&backend, objects.c_str(), -1, 0, 0, 0);
+  if (added == 0) added = git_odb_add_backend(odb, backend, 1000);  // before the repository's own
+  git_odb_free(odb);
+  if (added != 0) return git_failure("cannot use '" + objects.string() + "' for objects");
+  return {};
+}
+
 }  // namespace
 
 Expected<Patch> GitRepository::diff_from(const std::string& commit, const PatchFilter& withhold) const {
@@ -89,8 +106,10 @@ Expected<Patch> GitRepository::diff_from(const std::string& commit, const PatchF
   return diff_with(tree->get(), true, withhold, nullptr);
 }
 
-Expected<WorkingSnapshot> GitRepository::snapshot_working_folder(const PatchFilter& leave_out) const {
+Expected<WorkingSnapshot> GitRepository::snapshot_working_folder(const PatchFilter& leave_out,
+                                                                  const fs::path& objects) const {
   std::string failure = "cannot record the working folder of '" + m_folder.string() + "'";
+  AR_TRY(use_object_folder(m_repository.get(), objects));
   git_index* raw = nullptr;
   if (git_repository_index(&raw, m_repository.get()) != 0) return git_failure(failure);
   GitHandle<git_index> index(raw);
@@ -107,11 +126,13 @@ Expected<WorkingSnapshot> GitRepository::snapshot_working_folder(const PatchFilt
     return error;
   }
   (void)git_index_read(index.get(), 1);
+  snapshot.objects = objects;
   snapshot.tree = hex_id(tree_id);
   return snapshot;
 }
 
 Expected<Patch> GitRepository::diff_from_snapshot(const WorkingSnapshot& snapshot, const PatchFilter& withhold) const {
+  AR_TRY(use_object_folder(m_repository.get(), snapshot.objects));
   git_oid id;
   git_tree* raw = nullptr;
   if (git_oid_fromstr(&id, snapshot.tree.c_str()) != 0 || git_tree_lookup(&raw, m_repository.get(), &id) != 0) {

@@ -49,7 +49,9 @@ class GitRepository {
   /// as a tree written to the object database; the index file is left as it is. A path `leave_out`
   /// gives a reason for is not written: it keeps its entry in the index (or stays out) and only its
   /// content's id is recorded.
-  Expected<WorkingSnapshot> snapshot_working_folder(const PatchFilter& leave_out) const;
+  /// The objects are written to the loose object folder `objects`, not to the repository's.
+  Expected<WorkingSnapshot> snapshot_working_folder(const PatchFilter& leave_out,
+                                                    const std::filesystem::path& objects) const;
   /// The working folder compared with `snapshot`'s tree, as diff_from writes it. A path `withhold`
   /// gives a reason for is listed as withheld only when its content differs from the snapshot's.
   Expected<Patch> diff_from_snapshot(const WorkingSnapshot& snapshot, const PatchFilter& withhold) const;

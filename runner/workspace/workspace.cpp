@@ -116,10 +116,10 @@ WorkspaceOrigin origin_of(const std::filesystem::path& root, const std::optional
 
 WorkspaceOrigin in_place_origin(const std::filesystem::path& folder) { return origin_of(folder, std::nullopt); }
 
-Expected<void> Workspace::take_baseline() {
+Expected<void> Workspace::take_baseline(const std::filesystem::path& objects) {
   auto repository = GitRepository::open(root());
   if (!repository) return repository.error();
-  auto snapshot = repository->snapshot_working_folder(m_withhold);
+  auto snapshot = repository->snapshot_working_folder(m_withhold, objects);
   if (!snapshot) return make_error("cannot record the workspace after setup: " + snapshot.error().message);
   m_start = std::move(*snapshot);
   return {};

@@ -37,7 +37,8 @@ using PatchFilter = std::function<std::string(std::string_view relative)>;
 /// content's id is kept, so that the patch can tell whether it changed since without ever
 /// writing a hidden file's content into the repository.
 struct WorkingSnapshot {
-  std::string tree;                             // the tree's id, in the repository's object database
+  std::filesystem::path objects;                // where its objects are: outside the repository, which is left as it is
+  std::string tree;                             // the tree's id, in `objects`
   std::map<std::string, std::string> left_out;  // workspace-relative path -> content id ("" absent)
 };
 
@@ -78,7 +79,9 @@ class Workspace {
   /// the untracked files an in-place workspace already had, are not the agent's changes. What the
   /// current filter withholds is hashed, never stored (WorkingSnapshot). The repository's index,
   /// HEAD and files are left as they are.
-  Expected<void> take_baseline();
+  /// The snapshot's objects go to `objects` (a folder outside the workspace and its repository,
+  /// which stays as it was; made if missing), which must live until the last diff().
+  Expected<void> take_baseline(const std::filesystem::path& objects);
   /// Removes the folder (and the worktree's bookkeeping in the source repository) unless kept.
   virtual Expected<void> finish(KeepWorkspace keep) = 0;
   /// Commits everything changed (diff()) to the local branch `branch` of the task's repository,
