@@ -12,6 +12,7 @@
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
+#include "batch/edit_check_runner.h"
 #include "batch/sandbox_setup.h"
 #include "exec/child_environment.h"
 #include "workspace/repository_discovery.h"
@@ -242,8 +243,9 @@ bool Attempt::run_agent() {
   ToolRegistry tools = make_tool_registry(m_plan.task->tools);
   const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
   const Survey* survey = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
-  const ToolScope scope =
-      make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
+  ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
+  EditCheckRunner edit_checks(*m_plan.task, m_workspace->root(), m_settings, m_commands, sandbox);
+  if (has_edit_checks(*m_plan.task)) scope.edit_checks = &edit_checks;  // in the agent's sandbox, as rounds are
   SessionState session;
   session.status.context_window =
       m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();

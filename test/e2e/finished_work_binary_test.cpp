@@ -255,3 +255,76 @@ BOOST_AUTO_TEST_CASE(p_runs_an_ad_hoc_task_in_the_workspace_with_the_configurati
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(edit_checks_binary, FinishedWorkFixture)
+
+/// A task whose agent writes a broken answer.txt, then fixes it, then stops; its first check runs
+/// after each edit too, the second only when the agent stops.
+const char* const k_edit_checks_task =
+    "prompt: Write fixed into answer.txt.\npolicy: ../policy.yaml\n"
+    "checks:\n"
+    "  - run: \"echo looking; ! grep -n broken answer.txt\"\n    during: edit\n"
+    "  - run: \"grep -q fixed answer.txt\"\n"
+    "script:\n"
+    "  - call: {tool: write_file, input: {path: answer.txt, content: \"broken\\n\"}}\n"
+    "  - call: {tool: write_file, input: {path: answer.txt, content: \"fixed\\n\"}}\n"
+    "  - say: Done.\n";
+
+/// The tool results the model was sent, in order, from the transcript's requests.
+std::vector<std::string> tool_results_sent(const std::vector<Json>& requests) {
+  std::vector<std::string> sent;
+  for (const Json& request : requests) {
+    for (const Json& message : request.find("new_messages")->as_array()) {
+      const Json* results = message.find("tool_results");
+      if (results == nullptr) continue;
+      for (const Json& result : results->as_array()) sent.push_back(result.get_string("content"));
+    }
+  }
+  return sent;
+}
+
+BOOST_AUTO_TEST_CASE(a_check_marked_during_edit_tells_the_model_of_a_bad_edit_then_that_it_passes_after_the_fix) {
+  make({{"tasks/t.yaml", k_edit_checks_task}});
+  CommandResult result = run("t");
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome_type") == "passed");
+  const std::vector<std::string> sent = tool_results_sent(transcript_of_type("request"));
+  BOOST_REQUIRE(sent.size() == 2u);
+  BOOST_TEST(sent[0].find("agent-run: the task's checks that run after each edit found a problem") != std::string::npos,
+             sent[0]);
+  BOOST_TEST(sent[0].find("$ echo looking; ! grep -n broken answer.txt\nexit code 1; the end of its output:\n"
+                          "looking\n1:broken") != std::string::npos,
+             sent[0]);
+  BOOST_TEST(sent[1].find("pass again:\n\n$ echo looking; ! grep -n broken answer.txt\npasses now") != std::string::npos,
+             sent[1]);
+  const auto& edits = attempt.find("edits")->as_array();
+  BOOST_REQUIRE(edits.size() == 2u);
+  const auto& first = edits[0].find("checks")->as_array();
+  BOOST_REQUIRE(first.size() == 1u);  // only the check marked `during: edit`
+  BOOST_TEST(!first[0].find("passed")->as_bool());
+  BOOST_TEST(first[0].find("exit_code")->as_int() == 1);
+  BOOST_TEST(first[0].get_string("output_tail").find("1:broken") != std::string::npos);
+  const auto& second = edits[1].find("checks")->as_array();
+  BOOST_REQUIRE(second.size() == 1u);
+  BOOST_TEST(second[0].find("passed")->as_bool());
+  BOOST_TEST(second[0].get_string("output_tail").empty());  // a pass keeps no output
+  BOOST_TEST(attempt.find("checks")->as_array().size() == 2u);  // both decide when the agent stops
+  BOOST_TEST(report_matches_schema());
+}
+
+BOOST_AUTO_TEST_CASE(without_during_edit_no_check_runs_after_edits_and_the_results_carry_no_note) {
+  std::string task = k_edit_checks_task;
+  task.erase(task.find("    during: edit\n"), 17);
+  make({{"tasks/t.yaml", task}});
+  BOOST_TEST(run("t").exit_code == 0);
+  for (const std::string& sent : tool_results_sent(transcript_of_type("request"))) {
+    BOOST_TEST(sent.find("agent-run: the task's checks") == std::string::npos, sent);
+  }
+  const Json attempt = this->attempt();  // kept: the loop reads into it
+  BOOST_TEST(attempt.find("edits")->as_array().size() == 2u);
+  for (const Json& edit : attempt.find("edits")->as_array()) BOOST_TEST(edit.find("checks") == nullptr);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
