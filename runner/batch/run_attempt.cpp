@@ -204,12 +204,16 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::
   PromptFacts facts{workspace_description(task), operating_system_name(), m_settings.clock->wall_now()};
   for (const ToolSchema& schema : tools.schemas()) facts.tools.push_back(schema.name);
   facts.limits = task.limits;
-  facts.project = read_project_instructions(m_workspace->root(), task.instruction_files);
+  // Those of a monorepo's folders above a workspace made of one of its folders too, as Codex reads them.
+  facts.project = read_project_instructions(m_workspace->root(), task.instruction_files,
+                                            folders_above_in_repository(task.workspace.repo));
   facts.task_instructions = task.instructions;
   facts.output_schema = task.output_schema;
   SystemPrompt system = make_system_prompt(facts, task.system_prompt);
   m_result.system_prompt_sha256 = system.sha256;
-  if (!facts.project.file.empty() && !task.system_prompt) m_result.instruction_files = {facts.project.file};
+  if (!task.system_prompt) {
+    for (const ProjectInstructions& project : facts.project) m_result.instruction_files.push_back(project.file);
+  }
   AgentRequest request{system.text, task.prompt, task.limits, task.context};
   request.secret_values = secret_values_of(task, m_settings);
   if (task.output_schema) {

@@ -196,6 +196,45 @@ BOOST_AUTO_TEST_CASE(claude_md_is_the_fallback_and_system_prompt_replaces_it_all
   BOOST_TEST(attempt().find("instruction_files")->as_array().empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_workspace_made_of_a_monorepo_folder_reads_the_instructions_from_the_top_down_to_it) {
+  make({{"AGENTS.md", "Root: use the shared Makefile.\n"},
+        {"services/CLAUDE.md", "Services: every handler logs.\n"},
+        {"services/pay/AGENTS.md", "Pay: amounts are integer cents.\n"},
+        {"services/pay/api/AGENTS.md", "Below the workspace: never read here.\n"},
+        {"services/pay/main.py", "print('pay')\n"},
+        {"docs/AGENTS.md", "A sibling folder: never read.\n"},
+        {"tasks/t.yaml", std::string(k_plain_task) + "workspace: {repo: ../services/pay}\n"}});
+  CommandResult result = run("t");
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const std::string system = transcript().front().get_string("system");
+  const std::size_t root = system.find("# Project instructions (../../AGENTS.md)\nRoot: use the shared Makefile.");
+  const std::size_t services = system.find("# Project instructions (../CLAUDE.md)\nServices: every handler logs.");
+  const std::size_t pay = system.find("# Project instructions (AGENTS.md)\nPay: amounts are integer cents.");
+  BOOST_TEST(root != std::string::npos, system);
+  BOOST_TEST(services != std::string::npos, system);
+  BOOST_TEST(pay != std::string::npos, system);
+  BOOST_TEST((root < services && services < pay));  // the nearest, last, has the last word
+  BOOST_TEST(system.find("never read") == std::string::npos, system);
+  std::vector<std::string> files;
+  const Json attempt = this->attempt();  // kept: the loop reads into it
+  for (const Json& file : attempt.find("instruction_files")->as_array()) files.push_back(file.as_string());
+  BOOST_TEST(files == (std::vector<std::string>{"../../AGENTS.md", "../CLAUDE.md", "AGENTS.md"}),
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(the_instructions_of_all_the_folders_share_one_64_kib_budget) {
+  make({{"AGENTS.md", std::string(60 * 1024, 'r') + "\n"},
+        {"services/AGENTS.md", std::string(10 * 1024, 's') + "\n"},
+        {"tasks/t.yaml", std::string(k_plain_task) + "workspace: {repo: ../services}\n"}});
+  BOOST_TEST(run("t").exit_code == 0);
+  const std::string system = transcript().front().get_string("system");
+  BOOST_TEST(system.find(std::string(60 * 1024, 'r')) != std::string::npos);
+  BOOST_TEST(system.find(std::string(3 * 1024, 's')) != std::string::npos);
+  BOOST_TEST(system.find(std::string(5 * 1024, 's')) == std::string::npos);
+  BOOST_TEST(system.find("the rest of AGENTS.md was cut]") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_FIXTURE_TEST_SUITE(stream_json_binary, FinishedWorkFixture)
