@@ -63,9 +63,11 @@ int glob(const std::filesystem::path& tree, const std::string& pattern) {
   std::unique_ptr<Tool> tool = make_glob_tool();
   ToolScope scope;
   scope.workspace = tree;
-  SessionState session;
-  ToolOutput output = tool->run(Json::object().set("pattern", pattern).set("max_results", 1000000000),
-                                              scope, session, std::chrono::minutes(10));
+  // Never destroyed: a session's end (its process table looks through /proc for escapes, hundreds of
+  // processes on a shared machine) belongs to the end of an attempt, not to one glob call.
+  auto* session = new SessionState;
+  ToolOutput output = tool->run(Json::object().set("pattern", pattern).set("max_results", 1000000000), scope,
+                                *session, std::chrono::minutes(10));
   std::fwrite(output.content.data(), 1, output.content.size(), stdout);
   return output.is_error ? 2 : 0;
 }
