@@ -244,7 +244,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   if (auto refused = sandbox_needed_but_off(inputs->plans, settings.sandbox_flag)) {
     return nothing_ran(context, make_error(*refused));
   }
-  for (const std::string& warning : unsandboxed_warnings(inputs->plans, settings.sandbox_flag)) {
+  for (const std::string& warning :
+       unsandboxed_warnings(plans_to_run(inputs->plans, report.attempts), settings.sandbox_flag)) {
     context.err << "agent-run: warning: " << warning << "\n";
   }
   SandboxProbe probe(settings.environment, scratch->path() / "probe",

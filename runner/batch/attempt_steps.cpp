@@ -46,8 +46,7 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   spec.environment =
       child_environment({command_environment(task, settings), task.secrets, TaskSecrets::passed, ChildPlace::runner});
   spec.cancellation = settings.cancellation;
-  if (sandbox) spec = sandbox->wrap(spec);
-  auto result = commands.run(spec);
+  auto result = commands.run(in_attempt_sandbox(sandbox, std::move(spec)));
   const std::vector<std::string> secrets = secret_values_of(task, settings);  // a check may print one
   if (!result) {
     record.output_tail = redact_values(result.error().message, secrets);

@@ -2,6 +2,7 @@
 
 #include "base/cancellation.h"
 #include "batch/attempt_pool.h"
+#include "batch/resume.h"
 
 #include <algorithm>
 #include <map>
@@ -23,13 +24,7 @@ class ReportInProgress {
 
   /// The plans whose attempts the report does not hold yet.
   std::vector<const AttemptPlan*> missing(const std::vector<AttemptPlan>& plans) const {
-    std::map<std::string, int> held;
-    for (const AttemptResult& attempt : m_report.attempts) ++held[attempt_key(attempt)];
-    std::vector<const AttemptPlan*> todo;
-    for (const AttemptPlan& plan : plans) {
-      if (!held.count(attempt_key(plan))) todo.push_back(&plan);
-    }
-    return todo;
+    return plans_to_run(plans, m_report.attempts);
   }
 
   void add(AttemptResult result) {

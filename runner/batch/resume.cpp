@@ -22,4 +22,15 @@ ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan
   return state;
 }
 
+std::vector<const AttemptPlan*> plans_to_run(const std::vector<AttemptPlan>& plans,
+                                             const std::vector<AttemptResult>& held) {
+  std::set<std::string> keys;
+  for (const AttemptResult& attempt : held) keys.insert(attempt_key(attempt));
+  std::vector<const AttemptPlan*> todo;
+  for (const AttemptPlan& plan : plans) {
+    if (!keys.count(attempt_key(plan))) todo.push_back(&plan);
+  }
+  return todo;
+}
+
 }  // namespace agent_run

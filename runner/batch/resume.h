@@ -19,4 +19,9 @@ struct ResumeState {
 /// and those of edited or unplanned tasks are dropped (and run again when planned).
 ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan>& plans);
 
+/// The plans, in order, whose attempts `held` (a report's attempts: what --resume kept) does not
+/// hold: what a run will run.
+std::vector<const AttemptPlan*> plans_to_run(const std::vector<AttemptPlan>& plans,
+                                             const std::vector<AttemptResult>& held);
+
 }  // namespace agent_run

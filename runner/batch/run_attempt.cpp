@@ -50,6 +50,7 @@ class Attempt {
   Expected<std::unique_ptr<Workspace>> prepare_workspace() const;
   SandboxSite sandbox_site() const;
   bool check_sandbox();
+  bool take_patch_baseline();
   bool start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous);
   AgentRequest agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews);
   void save_structured_output();
@@ -66,6 +67,7 @@ class Attempt {
   std::optional<StartedSandbox> m_agent_sandbox;  // the agent's commands; its survey tells the checks' what it hid
   std::optional<StartedSandbox> m_check_sandbox;  // a fresh one for the checks
   std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
+  std::filesystem::path m_snapshot_objects;     // the objects of the snapshot after setup; removed with the workspace
 };
 
 AttemptResult Attempt::start_result() const {
@@ -126,7 +128,28 @@ bool Attempt::set_up() {
   m_reporter.phase("setup");
   if (!check_sandbox()) return false;
   bool set_up = run_setup(*m_plan.task, m_workspace->root(), m_settings, m_commands, m_result);
-  return still_wanted("setup") && set_up;
+  return still_wanted("setup") && set_up && take_patch_baseline();
+}
+
+/// The patch holds only what changes from here on: what setup wrote, and the untracked files an
+/// in-place workspace had, are not the agent's (a hidden one's content, and a hard-linked one's, is
+/// hashed, never stored in the repository).
+bool Attempt::take_patch_baseline() {
+  m_workspace->withhold(baseline_filter(*m_plan.policy, resolved_path(m_workspace->root()),
+                                        attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings)));
+  const std::filesystem::path scratch =
+      m_settings.scratch_folder.empty() ? std::filesystem::temp_directory_path() : m_settings.scratch_folder;
+  auto objects = make_unique_folder(scratch, "snapshot-");
+  if (!objects) {
+    set_outcome(m_result, OutcomeType::workspace_failed, objects.error().message);
+    return false;
+  }
+  m_snapshot_objects = *objects;  // outside the workspace and hidden from the sandbox, as the scratch is
+  if (auto taken = m_workspace->take_baseline(*objects); !taken) {
+    set_outcome(m_result, OutcomeType::workspace_failed, taken.error().message);
+    return false;
+  }
+  return true;
 }
 
 /// Resolves the attempt's sandbox and, when it is on, checks that bubblewrap works here before setup
@@ -353,6 +376,8 @@ void Attempt::remove_workspace() {
   const Clock::SteadyTime cleanup_started = m_settings.clock->now();
   if (m_settings.diagnostics) m_settings.diagnostics->release_workspace(m_workspace->root());
   auto finished = m_workspace->finish(m_settings.keep);
+  std::error_code ec;
+  if (!m_snapshot_objects.empty()) std::filesystem::remove_all(m_snapshot_objects, ec);
   m_result.durations.cleanup_ms = elapsed_ms(cleanup_started, m_settings.clock->now());
   if (!finished && m_result.outcome == Outcome::passed) {
     set_outcome(m_result, OutcomeType::workspace_cleanup_failed, finished.error().message);

@@ -73,6 +73,8 @@ Expected<StartedSandbox> start_sandbox(const SandboxSite& site, const Survey* pr
   auto sandbox = AttemptSandbox::start(request_for(site, started.survey), site.scratch, site.environment);
   if (!sandbox) return sandbox.error();
   started.sandbox = std::move(*sandbox);
+  survey_request.previous = nullptr;  // the sandbox keeps its own last survey
+  started.sandbox->mask_late_paths(std::move(survey_request), started.survey);
   return started;
 }
 
@@ -120,6 +122,21 @@ PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const 
   };
 }
 
+PatchFilter baseline_filter(const Policy& policy, const fs::path& workspace,
+                            const std::vector<fs::path>& protected_paths) {
+  PatchFilter by_policy = patch_filter(policy, workspace, protected_paths, nullptr);
+  return [by_policy, workspace](std::string_view relative) -> std::string {
+    std::string why = by_policy(relative);
+    if (!why.empty()) return why;
+    struct stat status {};
+    const fs::path absolute = workspace / fs::path(relative);
+    if (::lstat(absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode) && status.st_nlink > 1) {
+      return "a file with another name";
+    }
+    return "";
+  };
+}
+
 std::string why_unsandboxed(const SandboxSpec& spec) {
   if (spec.set_by.starts_with("--")) return spec.set_by;
   return "sandbox: off (" + spec.set_by + ")";
@@ -139,11 +156,11 @@ std::optional<SandboxSpec> sandbox_flag(std::optional<bool> on) {
   return spec;
 }
 
-std::vector<std::string> unsandboxed_warnings(const std::vector<AttemptPlan>& plans,
+std::vector<std::string> unsandboxed_warnings(const std::vector<const AttemptPlan*>& plans,
                                               const std::optional<SandboxSpec>& flag) {
   std::map<std::string, std::pair<SandboxSpec, std::size_t>> off;  // by where it was said
-  for (const AttemptPlan& plan : plans) {
-    SandboxSpec spec = attempt_sandbox(*plan.task, *plan.policy, flag);
+  for (const AttemptPlan* plan : plans) {
+    SandboxSpec spec = attempt_sandbox(*plan->task, *plan->policy, flag);
     if (spec.mode != SandboxMode::off) continue;
     auto [it, added] = off.try_emplace(spec.set_by, spec, 0);
     ++it->second.second;

@@ -65,8 +65,15 @@ std::optional<SandboxSpec> sandbox_flag(std::optional<bool> on);
 PatchFilter patch_filter(const Policy& policy, const std::filesystem::path& workspace,
                          const std::vector<std::filesystem::path>& protected_paths, const Survey* survey);
 
-/// One warning per place that turns the sandbox off for planned attempts, with how many it turns off.
-std::vector<std::string> unsandboxed_warnings(const std::vector<AttemptPlan>& plans,
+/// What the snapshot taken after setup (Workspace::take_baseline) must not store, only hash: what
+/// patch_filter withholds without a survey, and every regular file with more than one name (a hard
+/// link to a hidden file is known as one only once the survey has run, after the snapshot).
+PatchFilter baseline_filter(const Policy& policy, const std::filesystem::path& workspace,
+                            const std::vector<std::filesystem::path>& protected_paths);
+
+/// One warning per place that turns the sandbox off for the attempts that will run (`plans`: those
+/// --resume did not take over), with how many it turns off.
+std::vector<std::string> unsandboxed_warnings(const std::vector<const AttemptPlan*>& plans,
                                               const std::optional<SandboxSpec>& flag);
 
 /// When `spec` turns the sandbox off under a policy that needs one (policy/sandboxed_bash:

@@ -10,13 +10,16 @@
 
 namespace agent_run {
 
+class AttemptSandbox;
+
 /// What edit_file and write_file hand to the diagnostics check after writing a file.
 struct EditCheckRequest {
-  std::filesystem::path workspace;       // problems are named relative to it
-  std::filesystem::path file;            // absolute, inside the workspace, already written
-  std::optional<std::string> before;     // the content before the edit; nullopt for a new file
-  std::string after;                     // the content written
-  std::vector<std::string> environment;  // KEY=VALUE: PATH finds the servers and linters
+  std::filesystem::path workspace;          // problems are named relative to it
+  std::filesystem::path file;               // absolute, inside the workspace, already written
+  std::optional<std::string> before;        // the content before the edit; nullopt for a new file
+  std::string after;                        // the content written
+  std::vector<std::string> environment;     // KEY=VALUE: PATH finds the servers and linters
+  const AttemptSandbox* sandbox = nullptr;  // the attempt's: linters run inside it; nullptr: no sandbox
 };
 
 /// The per-edit diagnostics check, as the tools see it (ToolScope holds one, or none when off).

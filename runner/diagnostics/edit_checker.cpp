@@ -4,6 +4,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "diagnostics/problems.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/process.h"
 
 #include <future>
@@ -109,7 +110,7 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
                               const std::optional<LinterCommand>& linter, TimePoint deadline, EditDiagnostics& result,
                               Attempts& attempts) {
   for (const ServerSpec& spec : language_servers(language, root, request.environment)) {
-    Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment);
+    Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment, request.sandbox);
     if (!server) {
       attempts.notes.push_back(server.error().message);
       continue;
@@ -126,7 +127,7 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
       m_timeouts.erase(*server);
       result.checker = spec.name;
       result.checker_kind = "server";
-      result.checker_version = server_version(**server, request.environment);
+      result.checker_version = server_version(**server, request);
       finish(result, request, std::move(*outcome.comparison));
       return true;
     }
@@ -148,7 +149,7 @@ void EditChecker::use_linter(const LinterCommand& linter, const EditCheckRequest
   std::optional<Comparison> comparison = check_with_linter(linter, request, language, root, deadline);
   result.checker = linter.name;
   result.checker_kind = "linter";
-  result.checker_version = program_version(linter.version_argv, request.environment);
+  result.checker_version = program_version(linter.version_argv, request);
   if (comparison) {
     finish(result, request, std::move(*comparison));
   } else {
@@ -210,7 +211,7 @@ std::optional<EditChecker::Comparison> EditChecker::check_with_linter(const Lint
     baseline = std::async(std::launch::async,
                           [&] { return linter_baseline(request, language, root, deadline, comparison.errors_only); });
   }
-  LinterResult after = run_linter(linter, request.environment, deadline);
+  LinterResult after = run_linter(linter, request.environment, deadline, request.sandbox);
   if (baseline.valid()) {
     if (auto before = baseline.get()) {
       comparison.before = std::move(*before);
@@ -223,19 +224,24 @@ std::optional<EditChecker::Comparison> EditChecker::check_with_linter(const Lint
 }
 
 /// Runs the linter on the content before the edit, from a copy outside the workspace (for a new
-/// file, on the project without it).
+/// file, on the project without it). In a sandbox the copy is in its private /tmp, which the linter
+/// sees at /tmp.
 std::optional<std::vector<Problem>> EditChecker::linter_baseline(const EditCheckRequest& request, Language language,
                                                                  const std::filesystem::path& root, TimePoint deadline,
                                                                  bool& errors_only) {
-  auto folder = make_unique_folder(std::filesystem::temp_directory_path(), "agent-run-baseline-");
+  const std::filesystem::path tmp =
+      request.sandbox ? request.sandbox->layout().private_tmp : std::filesystem::temp_directory_path();
+  auto folder = make_unique_folder(tmp, "agent-run-baseline-");
   if (!folder) return std::nullopt;
-  std::filesystem::path copy = request.before ? *folder / request.file.filename() : std::filesystem::path();
+  const std::filesystem::path seen = request.sandbox ? "/tmp" / folder->filename() : *folder;
+  const std::filesystem::path name = request.file.filename();
   std::optional<std::vector<Problem>> problems;
-  if (!request.before || write_file_atomically(copy, *request.before)) {
-    auto command = linter_for(language, request.file, root, request.environment, EarlierContent{*folder, copy});
-    LinterResult ran = command ? run_linter(*command, request.environment, deadline) : LinterResult{};
+  if (!request.before || write_file_atomically(*folder / name, *request.before)) {
+    EarlierContent earlier{seen, request.before ? seen / name : std::filesystem::path(), *folder};
+    auto command = linter_for(language, request.file, root, request.environment, earlier);
+    LinterResult ran = command ? run_linter(*command, request.environment, deadline, request.sandbox) : LinterResult{};
     if (ran.finished) {
-      problems = relative_problems(std::move(ran.problems), request, copy);
+      problems = relative_problems(std::move(ran.problems), request, earlier.copy);
       errors_only = command->errors_only;
     }
   }
@@ -261,25 +267,25 @@ void EditChecker::finish(EditDiagnostics& result, const EditCheckRequest& reques
 }
 
 /// serverInfo.version (gopls's own is a JSON text: its "Version" and "GoVersion"), else the program's.
-std::string EditChecker::server_version(const LanguageServer& server, const std::vector<std::string>& environment) {
+std::string EditChecker::server_version(const LanguageServer& server, const EditCheckRequest& request) {
   std::string version = server.version();
   if (version.rfind("{", 0) == 0) {
     auto info = parse_json(version);
     if (info && info->is_object()) return info->get_string("Version") + " (" + info->get_string("GoVersion") + ")";
   }
-  return version.empty() ? program_version(server.spec().version_argv, environment) : version;
+  return version.empty() ? program_version(server.spec().version_argv, request) : version;
 }
 
 std::string EditChecker::program_version(const std::vector<std::string>& version_argv,
-                                         const std::vector<std::string>& environment) {
+                                         const EditCheckRequest& request) {
   if (version_argv.empty()) return {};
   auto known = m_versions.find(version_argv.front());
   if (known != m_versions.end()) return known->second;
   ProcessSpec spec;
   spec.argv = version_argv;
-  spec.environment = environment;
+  spec.environment = request.environment;
   spec.timeout = k_version_timeout;
-  auto ran = run_process(spec);
+  auto ran = run_process(in_attempt_sandbox(request.sandbox, std::move(spec)));  // a project's own tool, maybe
   std::string version = ran && ran->exit_code == 0 ? std::string(trim(split(ran->output, '\n').front())) : "";
   m_versions[version_argv.front()] = version;
   return version;

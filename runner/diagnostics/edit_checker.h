@@ -76,9 +76,8 @@ class EditChecker final : public DiagnosticsChecker {
                                                       std::chrono::steady_clock::time_point deadline,
                                                       bool& errors_only);
   void finish(EditDiagnostics& result, const EditCheckRequest& request, Comparison comparison);
-  std::string server_version(const LanguageServer& server, const std::vector<std::string>& environment);
-  std::string program_version(const std::vector<std::string>& version_argv,
-                              const std::vector<std::string>& environment);
+  std::string server_version(const LanguageServer& server, const EditCheckRequest& request);
+  std::string program_version(const std::vector<std::string>& version_argv, const EditCheckRequest& request);
 
   std::mutex m_mutex;  // one check at a time: attempts running in parallel share the servers
   ServerPool m_pool;

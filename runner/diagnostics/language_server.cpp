@@ -27,8 +27,13 @@ Json response(const Json& id, Json result) {
 Expected<std::unique_ptr<LanguageServer>> LanguageServer::start(const ServerSpec& spec,
                                                                 const std::filesystem::path& root,
                                                                 const std::vector<std::string>& environment,
-                                                                std::chrono::milliseconds initialize_timeout) {
-  Expected<ChildProcess> child = ChildProcess::spawn(spec.argv, root, environment);
+                                                                std::chrono::milliseconds initialize_timeout,
+                                                                const AttemptSandbox* sandbox) {
+  // In the attempt's sandbox, which shows the workspace at the same path: the server reads the
+  // agent's files and may run the project's own code (a local tsserver, a go toolchain directive).
+  Expected<ChildProcess> child =
+      sandbox ? ChildProcess::spawn(sandbox->wrap_argv(spec.argv, root), root, sandbox->inside_environment(environment))
+              : ChildProcess::spawn(spec.argv, root, environment);
   if (!child) return child.error();
   std::unique_ptr<LanguageServer> server(new LanguageServer(spec, root, std::move(*child), initialize_timeout));
   return server;

@@ -3,6 +3,7 @@
 #include "base/file_uri.h"
 #include "base/json.h"
 #include "diagnostics/json_rpc.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/child_process.h"
 
 #include <chrono>
@@ -71,7 +72,8 @@ class LanguageServer {
   /// Spawns the server for the workspace `root` and sends `initialize`; fails only when it cannot spawn.
   static Expected<std::unique_ptr<LanguageServer>> start(const ServerSpec& spec, const std::filesystem::path& root,
                                                          const std::vector<std::string>& environment,
-                                                         std::chrono::milliseconds initialize_timeout);
+                                                         std::chrono::milliseconds initialize_timeout,
+                                                         const AttemptSandbox* sandbox = nullptr);
   ~LanguageServer();
   LanguageServer(const LanguageServer&) = delete;
   LanguageServer& operator=(const LanguageServer&) = delete;

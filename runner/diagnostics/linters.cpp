@@ -2,6 +2,7 @@
 
 #include "base/files.h"
 #include "base/text.h"
+#include "exec/attempt_sandbox.h"
 #include "exec/child_process.h"
 #include "exec/process.h"
 
@@ -45,7 +46,7 @@ std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const 
     // An empty replacement is go's way to say the file does not exist (a file the edit created).
     Json overlay = Json::object().set("Replace", Json::object().set(file.string(), earlier->copy.string()));
     command.go_overlay = (earlier->folder / "overlay.json").string();
-    if (!write_file_atomically(command.go_overlay, overlay.dump())) return std::nullopt;
+    if (!write_file_atomically(earlier->written_at / "overlay.json", overlay.dump())) return std::nullopt;
     command.argv.push_back("-overlay=" + command.go_overlay);
   }
   std::vector<std::string> targets;
@@ -223,7 +224,7 @@ std::optional<LinterCommand> linter_for(Language language, const std::filesystem
 }
 
 LinterResult run_linter(const LinterCommand& command, const std::vector<std::string>& environment,
-                        SteadyClock::time_point deadline) {
+                        SteadyClock::time_point deadline, const AttemptSandbox* sandbox) {
   LinterResult result;
   // The kill after a timeout and reading the output also fit in the budget.
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()) - k_kill_margin;
@@ -242,7 +243,7 @@ LinterResult run_linter(const LinterCommand& command, const std::vector<std::str
   }
   env.push_back("LC_ALL=C");
   spec.environment = std::move(env);
-  auto ran = run_process(spec);
+  auto ran = run_process(in_attempt_sandbox(sandbox, std::move(spec)));
   if (!ran) {
     result.failure = ran.error().message;
     return result;
@@ -258,7 +259,7 @@ LinterResult run_linter(const LinterCommand& command, const std::vector<std::str
     then.argv = command.then_argv;
     then.then_argv.clear();
     then.format = LinterFormat::go_vet;
-    LinterResult second = run_linter(then, environment, deadline);
+    LinterResult second = run_linter(then, environment, deadline, sandbox);
     if (second.finished) result.problems = std::move(second.problems);
   }
   return result;

@@ -11,6 +11,8 @@
 
 namespace agent_run {
 
+class AttemptSandbox;
+
 /// How a linter prints its findings.
 enum class LinterFormat { gcc, shellcheck, go_build, go_vet, pyflakes, ruff, tsc, eslint_json, bash_n };
 
@@ -30,8 +32,9 @@ struct LinterCommand {
 /// What the file looked like before the edit, for a baseline run of the same linter, when the
 /// linter can check it without touching the workspace (a copy elsewhere, or go's -overlay).
 struct EarlierContent {
-  std::filesystem::path folder;  // a scratch folder outside the workspace
-  std::filesystem::path copy;    // in it, a file holding the earlier content; empty: the file did not exist
+  std::filesystem::path folder;      // a scratch folder outside the workspace, as the linter sees it
+  std::filesystem::path copy;        // in it, a file holding the earlier content; empty: the file did not exist
+  std::filesystem::path written_at;  // where agent-run writes `folder`'s files (a sandbox's /tmp is elsewhere)
 };
 
 /// The linter for `file`, first found on the PATH of `environment`; with `earlier`, the command
@@ -47,9 +50,10 @@ struct LinterResult {
   std::vector<Problem> problems;  // paths absolute
 };
 
-/// Runs `command` with LC_ALL=C until `deadline` and reads its findings.
+/// Runs `command` with LC_ALL=C until `deadline`, inside `sandbox` when there is one (the linter
+/// reads the agent's files: a project's own tools or config may be the agent's), and reads its findings.
 LinterResult run_linter(const LinterCommand& command, const std::vector<std::string>& environment,
-                        std::chrono::steady_clock::time_point deadline);
+                        std::chrono::steady_clock::time_point deadline, const AttemptSandbox* sandbox = nullptr);
 
 /// Reads a linter's output (stdout and stderr together). Relative paths are resolved against
 /// `cwd`. A non-zero exit with nothing readable becomes one problem holding the first lines.

@@ -15,7 +15,8 @@ constexpr std::chrono::milliseconds k_evicted_grace{200};
 }  // namespace
 
 Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std::filesystem::path& root,
-                                              const std::vector<std::string>& environment) {
+                                              const std::vector<std::string>& environment,
+                                              const AttemptSandbox* sandbox) {
   Key key{spec.name, root.string()};
   if (auto until = cooldown_until(spec.name, root)) {
     auto left = std::chrono::duration_cast<std::chrono::seconds>(*until - SteadyClock::now()).count();
@@ -35,7 +36,7 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
   if (m_servers.size() >= m_settings.max_servers) evict_least_recently_used();
   ServerSpec settled = spec;
   settled.settle = std::max(spec.settle, m_settings.minimum_settle);
-  auto started = LanguageServer::start(settled, root, environment, m_settings.initialize_timeout);
+  auto started = LanguageServer::start(settled, root, environment, m_settings.initialize_timeout, sandbox);
   if (!started) {
     m_cooldowns[key] = Cooldown{SteadyClock::now() + m_settings.cooldown, "failed to start"};
     return make_error(spec.name + " failed to start (" + started.error().message + ")");

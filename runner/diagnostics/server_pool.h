@@ -41,8 +41,10 @@ class ServerPool {
 
   /// The server for `spec` in `root`: the running one, or one started now (still initializing).
   /// An error when it is on cooldown or cannot be spawned (which starts a cooldown).
+  /// A server started for an attempt runs in its `sandbox` (nullptr: none).
   Expected<LanguageServer*> acquire(const ServerSpec& spec, const std::filesystem::path& root,
-                                    const std::vector<std::string>& environment);
+                                    const std::vector<std::string>& environment,
+                                    const AttemptSandbox* sandbox = nullptr);
   /// Stops a server that failed (died, garbage, no answer to initialize) and starts its cooldown.
   void report_failure(LanguageServer* server);
   /// The live server of (`server`, `root`), if any, as it is: neither its failure nor its use is

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -128,9 +129,11 @@ Expected<void> AttemptSandbox::launch(const std::vector<std::string>& environmen
   auto nsenter = program("nsenter", environment);
   auto unshare = program("unshare", environment);
   auto setpriv = program("setpriv", environment);
-  for (const Expected<fs::path>* tool : {&sleep, &nsenter, &unshare, &setpriv}) {
+  auto mount = program("mount", environment);
+  for (const Expected<fs::path>* tool : {&sleep, &nsenter, &unshare, &setpriv, &mount}) {
     if (!*tool)
-      return make_error(tool->error().message + " (the sandbox needs util-linux's nsenter, unshare and setpriv)");
+      return make_error(tool->error().message +
+                        " (the sandbox needs util-linux's nsenter, unshare, setpriv and mount)");
   }
   m_tools = SandboxEntryTools{*nsenter, *unshare, *setpriv, "/bin/sh"};
   m_version = version_of(*bubblewrap, environment);
@@ -151,6 +154,7 @@ Expected<void> AttemptSandbox::launch(const std::vector<std::string>& environmen
     return child.error();
   }
   m_holder_child = *child;
+  m_tools.mount = *mount;
   return {};
 }
 
@@ -180,7 +184,39 @@ ProcessSpec AttemptSandbox::wrap(ProcessSpec spec) const {
 }
 
 std::vector<std::string> AttemptSandbox::wrap_argv(const std::vector<std::string>& argv, const fs::path& cwd) const {
-  return entry_argv(m_holder_child, m_layout, m_tools, cwd, argv);
+  return entry_argv(m_holder_child, m_layout, m_tools, cwd, argv, late_masks());
+}
+
+void AttemptSandbox::mask_late_paths(SurveyRequest request, Survey at_start) {
+  std::lock_guard lock(m_survey_mutex);
+  m_resurvey = std::move(request);
+  m_last_survey = std::move(at_start);
+}
+
+LateMasks AttemptSandbox::late_masks() const {
+  LateMasks late;
+  std::lock_guard lock(m_survey_mutex);
+  if (!m_resurvey) return late;
+  SurveyRequest request = *m_resurvey;
+  request.previous = &m_last_survey;
+  if (auto survey = survey_paths(request)) m_last_survey = std::move(*survey);  // else: the last one's
+  auto masked = [](const std::vector<fs::path>& paths, const fs::path& path) {
+    return std::find(paths.begin(), paths.end(), path) != paths.end();
+  };
+  for (const SurveyedPath& path : m_last_survey.hidden) {
+    struct stat status {};
+    if (::lstat(path.absolute.c_str(), &status) != 0) continue;
+    if (S_ISDIR(status.st_mode) && !masked(m_layout.masked_folders, path.absolute)) {
+      late.folders.push_back(path.absolute);
+    } else if (S_ISREG(status.st_mode) && !masked(m_layout.masked_files, path.absolute)) {
+      late.files.push_back(path.absolute);
+    }
+  }
+  return late;
+}
+
+ProcessSpec in_attempt_sandbox(const AttemptSandbox* sandbox, ProcessSpec spec) {
+  return sandbox ? sandbox->wrap(std::move(spec)) : spec;
 }
 
 }  // namespace agent_run

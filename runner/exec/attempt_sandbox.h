@@ -2,6 +2,7 @@
 
 #include "base/expected.h"
 #include "exec/child_process.h"
+#include "exec/mount_survey.h"
 #include "exec/process.h"
 #include "exec/sandbox_layout.h"
 
@@ -9,6 +10,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +42,12 @@ class AttemptSandbox {
   std::vector<std::string> wrap_argv(const std::vector<std::string>& argv, const std::filesystem::path& cwd) const;
   /// `environment` as a command inside sees it.
   std::vector<std::string> inside_environment(const std::vector<std::string>& environment) const;
+  /// From now on every command entering (wrap, wrap_argv) surveys the workspace again with
+  /// `request` (`at_start`: the survey the holder's mounts were laid out from) and masks, in a mount
+  /// namespace of its own, each hidden path the holder's mounts do not cover: a file a deny rule
+  /// hides that setup's daemon or the agent created after the sandbox started. A process already
+  /// running when such a file appears keeps seeing it.
+  void mask_late_paths(SurveyRequest request, Survey at_start);
 
   const SandboxLayout& layout() const { return m_layout; }
   /// The holder's sandboxed child, whose namespaces commands enter.
@@ -53,6 +61,8 @@ class AttemptSandbox {
  private:
   AttemptSandbox() = default;
   Expected<void> launch(const std::vector<std::string>& environment);
+  /// The hidden paths a survey finds now that the holder's mounts do not mask.
+  LateMasks late_masks() const;
 
   SandboxLayout m_layout;
   std::filesystem::path m_folder;
@@ -60,6 +70,14 @@ class AttemptSandbox {
   std::optional<ChildProcess> m_holder;
   pid_t m_holder_child = -1;
   std::string m_version;
+  std::optional<SurveyRequest> m_resurvey;  // mask_late_paths's; nullopt: only the holder's masks
+  mutable std::mutex m_survey_mutex;        // commands enter from several threads
+  mutable Survey m_last_survey;             // hidden identities carry over to the next survey
 };
+
+/// `spec` as an attempt runs it: inside `sandbox` (the agent's, or the checks' fresh one) when there
+/// is one, else as it is. The one way to put an attempt's one-shot commands (checks, per-edit linters
+/// and their --version) in its sandbox.
+ProcessSpec in_attempt_sandbox(const AttemptSandbox* sandbox, ProcessSpec spec);
 
 }  // namespace agent_run

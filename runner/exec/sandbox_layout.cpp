@@ -123,6 +123,24 @@ void append(std::vector<std::string>& argv, std::initializer_list<std::string> w
   argv.insert(argv.end(), words.begin(), words.end());
 }
 
+/// The step of the entry, in the command's own mount namespace (unshare's --mount-proc made it,
+/// private) and before setpriv drops the capabilities, that masks `late`: `f:PATH` gets the token
+/// (the empty mode-000 file) bound over it, `d:PATH` an empty read-only mode-000 tmpfs. A path gone
+/// since is skipped; one that cannot be masked stops the command (exit 125).
+void append_late_masks(std::vector<std::string>& entry, const SandboxLayout& layout, const SandboxEntryTools& tools,
+                       const LateMasks& late) {
+  append(entry, {tools.shell.string(), "-c",
+                 "token=$1; mount=$2; shift 2; while [ \"$1\" != -- ]; do p=${1#?:}; "
+                 "case $1 in f:*) \"$mount\" -n --bind \"$token\" \"$p\" ;; "
+                 "*) \"$mount\" -n -t tmpfs -o ro,mode=000,size=4k agent-run-mask \"$p\" ;; esac 2>/dev/null || "
+                 "{ [ ! -e \"$p\" ] && [ ! -L \"$p\" ]; } || "
+                 "{ echo \"agent-run: cannot mask $p; nothing ran\" >&2; exit 125; }; shift; done; shift; exec \"$@\"",
+                 "agent-run-mask", layout.token.string(), tools.mount.string()});
+  for (const fs::path& file : late.files) entry.push_back("f:" + file.string());
+  for (const fs::path& folder : late.folders) entry.push_back("d:" + folder.string());
+  entry.push_back("--");
+}
+
 }  // namespace
 
 const std::vector<std::string>& home_credential_paths() {
@@ -202,12 +220,13 @@ std::vector<std::string> holder_argv(const SandboxLayout& layout, const fs::path
 }
 
 std::vector<std::string> entry_argv(pid_t holder, const SandboxLayout& layout, const SandboxEntryTools& tools,
-                                    const fs::path& cwd, const std::vector<std::string>& argv) {
+                                    const fs::path& cwd, const std::vector<std::string>& argv, const LateMasks& late) {
   // --root and --wd take the holder's; a --wd=DIR would be resolved outside, beneath every mask.
   std::vector<std::string> entry = {tools.nsenter.string(), "--target", std::to_string(holder), "--user", "--mount"};
   if (layout.spec.network == SandboxNetwork::off) entry.push_back("--net");  // the machine's own cannot be re-entered
   append(entry, {"--ipc", "--uts", "--preserve-credentials", "--root", "--wd", "--"});
   append(entry, {tools.unshare.string(), "--pid", "--fork", "--mount-proc", "--kill-child", "--"});
+  if (!late.empty()) append_late_masks(entry, layout, tools, late);
   append(entry, {tools.setpriv.string(), "--no-new-privs", "--inh-caps=-all", "--ambient-caps=-all",
                  "--bounding-set=-all", "--"});
   // The shell stays as the PID namespace's init and runs the command as its child, not exec'd: an

@@ -67,15 +67,28 @@ struct SandboxEntryTools {
   std::filesystem::path unshare = "/usr/bin/unshare";
   std::filesystem::path setpriv = "/usr/bin/setpriv";
   std::filesystem::path shell = "/bin/sh";
+  std::filesystem::path mount = "/usr/bin/mount";
+};
+
+/// Hidden paths that appeared after the holder's mounts were made (a `.env` the agent wrote): one
+/// command masks them in a mount namespace of its own before it runs.
+struct LateMasks {
+  std::vector<std::filesystem::path> files;    // the token (the empty mode-000 file) bound over each
+  std::vector<std::filesystem::path> folders;  // an empty read-only mode-000 tmpfs over each
+
+  bool empty() const { return files.empty() && folders.empty(); }
 };
 
 /// The command line that runs `argv` in `cwd` inside the holder whose sandboxed child is `holder`:
 /// its mount, user, IPC, UTS (and, network off, network) namespaces; a PID namespace and /proc of its
 /// own; no capability, no privilege gain. The folder is changed to inside, never resolved outside.
 /// Nothing runs (exit 125) unless the layout's token exists where the command landed: a pid reused
-/// after the holder died never lets a command run outside.
+/// after the holder died never lets a command run outside. `late` is masked in the command's own
+/// mount namespace while it still holds the capabilities to mount (nothing runs, exit 125, when a
+/// mask that still exists cannot be mounted).
 std::vector<std::string> entry_argv(pid_t holder, const SandboxLayout& layout, const SandboxEntryTools& tools,
-                                    const std::filesystem::path& cwd, const std::vector<std::string>& argv);
+                                    const std::filesystem::path& cwd, const std::vector<std::string>& argv,
+                                    const LateMasks& late = {});
 
 /// `config` (a git config file's text) without what authenticates: http.*.extraheader, credential
 /// sections, passwords in URLs.

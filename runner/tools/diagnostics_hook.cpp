@@ -16,6 +16,7 @@ void check_written_file(const ToolScope& scope, const ConfinedPath& file, const 
   if (before.exists) request.before = before.content;
   request.after = after;
   request.environment = scope.environment;
+  request.sandbox = scope.sandbox;
   EditDiagnostics diagnostics = scope.diagnostics->check_edit(request);
   std::string text = diagnostics_text(diagnostics, scope.diagnostics->budget());
   if (!text.empty()) {

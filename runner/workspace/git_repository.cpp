@@ -214,62 +214,6 @@ Expected<std::string> GitRepository::commit_everything(const std::string& messag
   return hex_id(commit_id);
 }
 
-namespace {
-
-/// What diff_from's libgit2 callback needs: the filter and where to list what it left out.
-struct WithholdingPayload {
-  const PatchFilter* filter;
-  std::vector<WithheldChange>* withheld;
-};
-
-/// libgit2's notify callback: 1 leaves the delta out of the diff.
-int withhold_delta(const git_diff*, const git_diff_delta* delta, const char*, void* payload) {
-  auto* withholding = static_cast<WithholdingPayload*>(payload);
-  for (const char* path : {delta->new_file.path, delta->old_file.path}) {
-    if (path == nullptr) continue;
-    std::string why = (*withholding->filter)(path);
-    if (why.empty()) continue;
-    withholding->withheld->push_back(WithheldChange{path, std::move(why)});
-    return 1;
-  }
-  return 0;
-}
-
-}  // namespace
-
-Expected<Patch> GitRepository::diff_from(const std::string& commit, const PatchFilter& withhold) const {
-  auto tree = tree_of(commit);
-  if (!tree) return tree.error();
-  std::string failure = "cannot compare " + quoted(m_folder) + " with its starting point";
-  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
-  // SHOW_BINARY: binary files as `GIT binary patch` literals, so that the patch applies (git apply,
-  // commit_patch) instead of saying "Binary files differ".
-  options.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT |
-                  GIT_DIFF_SHOW_BINARY;
-  Patch patch;
-  WithholdingPayload payload{&withhold, &patch.withheld};
-  if (withhold) {
-    options.notify_cb = withhold_delta;
-    options.payload = &payload;
-  }
-  git_diff* raw_diff = nullptr;
-  if (git_diff_tree_to_workdir_with_index(&raw_diff, m_repository.get(), tree->get(), &options) != 0) {
-    return git_failure(failure);
-  }
-  GitHandle<git_diff> diff(raw_diff);
-  git_buf buffer = GIT_BUF_INIT;
-  if (git_diff_to_buf(&buffer, diff.get(), GIT_DIFF_FORMAT_PATCH) != 0) return git_failure(failure);
-  patch.text.assign(buffer.ptr, buffer.size);
-  git_buf_dispose(&buffer);
-  git_diff_stats* raw_stats = nullptr;
-  if (git_diff_get_stats(&raw_stats, diff.get()) != 0) return git_failure(failure);
-  GitHandle<git_diff_stats> stats(raw_stats);
-  patch.files_changed = static_cast<int>(git_diff_stats_files_changed(stats.get()));
-  patch.lines_added = static_cast<int>(git_diff_stats_insertions(stats.get()));
-  patch.lines_removed = static_cast<int>(git_diff_stats_deletions(stats.get()));
-  return patch;
-}
-
 Expected<GitHandle<git_tree>> GitRepository::tree_of(const std::string& commit) const {
   if (commit.empty()) return GitHandle<git_tree>();
   auto found = lookup_commit(m_repository.get(), commit);

@@ -46,6 +46,16 @@ class GitRepository {
   /// that applies (binary files included), without the paths `withhold` gives a reason for (listed
   /// in the patch's `withheld`).
   Expected<Patch> diff_from(const std::string& commit, const PatchFilter& withhold = {}) const;
+  /// The working folder as it is now (the index's entries, then every file that is not ignored)
+  /// as a tree written to the object database; the index file is left as it is. A path `leave_out`
+  /// gives a reason for is not written: it keeps its entry in the index (or stays out) and only its
+  /// content's id is recorded.
+  /// The objects are written to the loose object folder `objects`, not to the repository's.
+  Expected<WorkingSnapshot> snapshot_working_folder(const PatchFilter& leave_out,
+                                                    const std::filesystem::path& objects) const;
+  /// The working folder compared with `snapshot`'s tree, as diff_from writes it. A path `withhold`
+  /// gives a reason for is listed as withheld only when its content differs from the snapshot's.
+  Expected<Patch> diff_from_snapshot(const WorkingSnapshot& snapshot, const PatchFilter& withhold) const;
 
   /// Applies `patch` (as diff_from writes it) to the tree of `base`, commits the result as a child
   /// of `base` and points the local branch `branch` at it (created, or moved when it exists);
@@ -65,6 +75,10 @@ class GitRepository {
 
   /// The tree of `commit`, or null for the empty id.
   Expected<GitHandle<git_tree>> tree_of(const std::string& commit) const;
+  /// The working folder compared with `tree` (with the index when `with_index`), as a patch;
+  /// `unchanged_if` names the withheld paths whose content id says they did not change.
+  Expected<Patch> diff_with(git_tree* tree, bool with_index, const PatchFilter& withhold,
+                            const std::map<std::string, std::string>* unchanged_if) const;
 
   GitHandle<git_repository> m_repository;
   std::filesystem::path m_folder;

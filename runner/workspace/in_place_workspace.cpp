@@ -15,11 +15,7 @@ class InPlaceWorkspace final : public Workspace {
 
   WorkspaceOrigin origin() const override { return origin_of(m_root, std::nullopt); }
 
-  Expected<Patch> diff() const override {
-    auto repository = GitRepository::open(m_root);
-    if (!repository) return repository.error();
-    return repository->diff_from(m_baseline, withholding());
-  }
+  Expected<Patch> diff() const override { return diff_since_start(m_root, m_baseline); }
 
   Expected<void> finish(KeepWorkspace) override { return {}; }
 

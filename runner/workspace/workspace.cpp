@@ -116,6 +116,22 @@ WorkspaceOrigin origin_of(const std::filesystem::path& root, const std::optional
 
 WorkspaceOrigin in_place_origin(const std::filesystem::path& folder) { return origin_of(folder, std::nullopt); }
 
+Expected<void> Workspace::take_baseline(const std::filesystem::path& objects) {
+  auto repository = GitRepository::open(root());
+  if (!repository) return repository.error();
+  auto snapshot = repository->snapshot_working_folder(m_withhold, objects);
+  if (!snapshot) return make_error("cannot record the workspace after setup: " + snapshot.error().message);
+  m_start = std::move(*snapshot);
+  return {};
+}
+
+Expected<Patch> Workspace::diff_since_start(const std::filesystem::path& root, const std::string& baseline) const {
+  auto repository = GitRepository::open(root);
+  if (!repository) return repository.error();
+  if (m_start) return repository->diff_from_snapshot(*m_start, m_withhold);
+  return repository->diff_from(baseline, m_withhold);
+}
+
 Expected<std::string> commit_changes(const Workspace& workspace, const std::filesystem::path& repository,
                                      const std::string& base, const std::string& branch, const std::string& message) {
   auto patch = workspace.diff();

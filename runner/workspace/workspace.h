@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,16 @@ struct Patch {
 
 /// Why a changed path (workspace-relative) must stay out of the patch and the commit; empty: it goes in.
 using PatchFilter = std::function<std::string(std::string_view relative)>;
+
+/// The workspace as it was when the agent started (after the task's setup): the tree diff()
+/// compares with. A path the patch filter left out then is not in the object database: only its
+/// content's id is kept, so that the patch can tell whether it changed since without ever
+/// writing a hidden file's content into the repository.
+struct WorkingSnapshot {
+  std::filesystem::path objects;                // where its objects are: outside the repository, which is left as it is
+  std::string tree;                             // the tree's id, in `objects`
+  std::map<std::string, std::string> left_out;  // workspace-relative path -> content id ("" absent)
+};
 
 enum class KeepWorkspace { no, yes };
 
@@ -58,11 +69,19 @@ class Workspace {
   virtual const std::filesystem::path& root() const = 0;
   /// Where it came from: the source folder and the git folders the sandbox must treat apart.
   virtual WorkspaceOrigin origin() const = 0;
-  /// Everything changed since the workspace was made, untracked files included, but what the
-  /// filter given to withhold() leaves out (diff() and commit() both).
+  /// Everything changed since the workspace was made (since take_baseline(), once it was called),
+  /// untracked files included, but what the filter given to withhold() leaves out (diff() and
+  /// commit() both).
   virtual Expected<Patch> diff() const = 0;
   /// From now on, diff() and commit() leave out every changed path `filter` gives a reason for.
   void withhold(PatchFilter filter) { m_withhold = std::move(filter); }
+  /// From now on, diff() holds only what changes after this call: what the task's setup wrote, and
+  /// the untracked files an in-place workspace already had, are not the agent's changes. What the
+  /// current filter withholds is hashed, never stored (WorkingSnapshot). The repository's index,
+  /// HEAD and files are left as they are.
+  /// The snapshot's objects go to `objects` (a folder outside the workspace and its repository,
+  /// which stays as it was; made if missing), which must live until the last diff().
+  Expected<void> take_baseline(const std::filesystem::path& objects);
   /// Removes the folder (and the worktree's bookkeeping in the source repository) unless kept.
   virtual Expected<void> finish(KeepWorkspace keep) = 0;
   /// Commits everything changed (diff()) to the local branch `branch` of the task's repository,
@@ -73,9 +92,12 @@ class Workspace {
 
  protected:
   const PatchFilter& withholding() const { return m_withhold; }
+  /// diff()'s answer for a workspace whose repository is at `root` and which started at `baseline`.
+  Expected<Patch> diff_since_start(const std::filesystem::path& root, const std::string& baseline) const;
 
  private:
-  PatchFilter m_withhold;  // empty: nothing withheld
+  PatchFilter m_withhold;                  // empty: nothing withheld
+  std::optional<WorkingSnapshot> m_start;  // take_baseline()'s; nullopt: the baseline commit
 };
 
 }  // namespace agent_run

@@ -19,11 +19,7 @@ class WorktreeWorkspace final : public Workspace {
 
   WorkspaceOrigin origin() const override { return origin_of(m_place.root, m_source); }
 
-  Expected<Patch> diff() const override {
-    auto repository = GitRepository::open(m_place.root);
-    if (!repository) return repository.error();
-    return repository->diff_from(m_baseline, withholding());
-  }
+  Expected<Patch> diff() const override { return diff_since_start(m_place.root, m_baseline); }
 
   Expected<std::string> commit(const std::string& branch, const std::string& message) const override {
     return commit_changes(*this, m_source, m_baseline, branch, message);

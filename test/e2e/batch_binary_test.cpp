@@ -301,9 +301,25 @@ BOOST_AUTO_TEST_CASE(sigint_exits_130_and_an_edited_task_runs_again_on_resume) {
                  std::string::npos,
              second.output);
   BOOST_TEST(second.output.find("PASS  a-quick #1") != std::string::npos);
-  BOOST_TEST(second.output.find("b-slow #") ==
-             std::string::npos);  // not run again (its sandbox: off is still warned of)
+  BOOST_TEST(second.output.find("b-slow #") == std::string::npos);  // not run again, nor warned of
+  BOOST_TEST(second.output.find("sandbox is off") == std::string::npos, second.output);
   BOOST_TEST(fixture.attempt_counts().size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(the_sandbox_off_warning_counts_only_the_attempts_a_resumed_run_will_run) {
+  RunFixture fixture;
+  fixture.temp.write("mark", "");  // b-slow (sandbox: off) passes at once
+  const std::string warning = "warning: the sandbox is off for 1 attempt";
+  test::CommandResult first = fixture.run({"tasks/b-slow.yaml", "--out", fixture.out.string()});
+  BOOST_TEST(first.exit_code == 0, first.output);
+  BOOST_TEST(first.output.find(warning) != std::string::npos, first.output);
+  test::CommandResult resumed =
+      fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
+  BOOST_TEST(resumed.exit_code == 0, resumed.output);
+  BOOST_TEST(resumed.output.find("resume: 1 of 2 attempts already done, 1 to run") != std::string::npos,
+             resumed.output);
+  BOOST_TEST(resumed.output.find("PASS  a-quick #1") != std::string::npos, resumed.output);
+  BOOST_TEST(resumed.output.find("sandbox is off") == std::string::npos, resumed.output);  // b-slow does not run
 }
 
 BOOST_AUTO_TEST_CASE(merged_shards_equal_an_unsharded_run_modulo_timings) {

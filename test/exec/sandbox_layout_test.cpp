@@ -81,6 +81,24 @@ BOOST_AUTO_TEST_CASE(a_command_enters_with_a_pid_namespace_of_its_own_and_no_cap
              std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(late_masks_are_mounted_between_the_new_namespaces_and_the_loss_of_capabilities) {
+  SandboxLayout layout = small_layout();
+  LateMasks late;
+  late.files = {"/srv/ws/.env"};
+  late.folders = {"/srv/ws/vault"};
+  std::string argv = join(entry_argv(4242, layout, SandboxEntryTools{}, "/srv/ws", {"true"}, late), " ");
+  std::size_t unshare = argv.find("--mount-proc --kill-child -- ");
+  std::size_t masks =
+      argv.find("agent-run-mask /run/agent-run-sandbox-1 /usr/bin/mount f:/srv/ws/.env d:/srv/ws/vault -- ");
+  std::size_t setpriv = argv.find("/usr/bin/setpriv --no-new-privs");
+  BOOST_TEST(unshare < masks);
+  BOOST_TEST(masks < setpriv, argv);
+  BOOST_TEST(setpriv != std::string::npos);
+  // Without late masks the entry is as it was: no mask step.
+  BOOST_TEST(join(entry_argv(4242, layout, SandboxEntryTools{}, "/srv/ws", {"true"}), " ").find("agent-run-mask") ==
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(the_layout_mounts_only_over_paths_that_exist_and_skips_what_is_private_anyway) {
   test::TempFolder workspace(test::visible_scratch());
   test::TempFolder attempt;

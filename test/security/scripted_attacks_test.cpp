@@ -375,10 +375,10 @@ BOOST_AUTO_TEST_CASE(permissive_policy_with_the_sandbox_turned_off_runs_nothing)
   test::scripted_cases() += 2;
 }
 
-BOOST_AUTO_TEST_CASE(known_gap_without_the_sandbox_the_patch_holds_a_hard_link_to_a_hidden_file) {
-  // Today's behaviour, to be tightened (the expectations flipped) once patch_filter knows other
-  // names of hidden files without a sandbox's survey: with the sandbox on, the same hard link is
-  // withheld ("another name of a hidden file (.env)").
+BOOST_AUTO_TEST_CASE(without_the_sandbox_a_hard_link_to_a_hidden_file_made_before_the_run_is_not_in_the_patch) {
+  // The patch is taken after setup, and a file with several names is only hashed then: the scene's
+  // hard link to .env, there before the run, is no change. (One the agent makes without the sandbox
+  // is still in the patch: patch_filter knows other names only from the sandbox's survey.)
   test::SecurityFixture scene;
   const std::string task = "prompt: p\nmodel: script\npolicy: " + scene.policy("default").string() + "\n" +
                            scene.workspace_key("in-place") + "script:\n  - say: Done.\n";
@@ -386,7 +386,8 @@ BOOST_AUTO_TEST_CASE(known_gap_without_the_sandbox_the_patch_holds_a_hard_link_t
   BOOST_TEST_INFO(run.output);
   BOOST_REQUIRE(!run.attempt.is_null());
   BOOST_TEST(run.patch.find("diff --git a/.env ") == std::string::npos);  // the name itself is withheld
-  BOOST_TEST(test::alias_hunk(run.patch).find(scene.canaries().env_file) != std::string::npos);
+  BOOST_TEST(test::alias_hunk(run.patch).find(scene.canaries().env_file) == std::string::npos, run.patch);
+  BOOST_TEST(run.patch.find("diff --git a/notes/alias.txt") == std::string::npos, run.patch);
 }
 
 BOOST_AUTO_TEST_CASE(known_gap_a_link_the_agent_made_to_a_hidden_file_outside_the_workspace_stops_the_checks_sandbox) {

@@ -92,8 +92,9 @@ void check_report_folder(SecurityFixture& scene, const TaskRun& run, const std::
   }
 }
 
-/// The report's sandbox record, and what the patch withheld: in place, the scene's untracked .env
-/// and (with the sandbox's survey) its hard link notes/alias.txt.
+/// The report's sandbox record, and the patch: in place, the scene's untracked .env and its hard
+/// link notes/alias.txt were there before the run, so the patch (taken after setup) holds neither
+/// and lists neither as withheld.
 void check_sandbox_record(const TaskRun& run, bool sandbox_on) {
   const Json* sandbox = run.attempt.find("sandbox");
   BOOST_REQUIRE(sandbox != nullptr);
@@ -104,8 +105,10 @@ void check_sandbox_record(const TaskRun& run, bool sandbox_on) {
   for (const Json& change : run.attempt.find("patch_withheld")->as_array())
     withheld += change.get_string("path") + "\n";
   BOOST_TEST_INFO("withheld:\n" << withheld);
-  BOOST_TEST(withheld.find(".env\n") != std::string::npos);
-  if (sandbox_on) BOOST_TEST(withheld.find("notes/alias.txt\n") != std::string::npos);
+  BOOST_TEST(withheld.find(".env\n") == std::string::npos);
+  BOOST_TEST(withheld.find("notes/alias.txt\n") == std::string::npos);
+  BOOST_TEST(run.patch.find("diff --git a/.env ") == std::string::npos);
+  BOOST_TEST(run.patch.find("diff --git a/notes/alias.txt") == std::string::npos);
 }
 
 /// When the agent planted a test for the checks (a call labelled "plant a test for the checks" that
