@@ -49,8 +49,8 @@ std::string metrics_table(const RunComparison& comparison) {
   std::string table = "| | Base | Head | Change | " + std::to_string(confidence(comparison.settings)) +
                       "% interval | Allowed | |\n|---|---:|---:|---:|---:|---:|---|\n";
   for (const MetricChange& metric : comparison.metrics) {
-    std::string allowed =
-        metric.threshold ? change_text(metric, (metric.name == "pass_rate" ? -1 : 1) * *metric.threshold) : "-";
+    double sign = metric.name == "pass_rate" && metric.threshold && *metric.threshold > 0 ? -1 : 1;  // no "-0.0"
+    std::string allowed = metric.threshold ? change_text(metric, sign * *metric.threshold) : "-";
     std::string interval = metric.interval ? change_text(metric, metric.interval->low) + " to " +
                                                  change_text(metric, metric.interval->high)
                                            : "-";

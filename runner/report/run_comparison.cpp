@@ -203,7 +203,7 @@ std::vector<std::string> regressions_of(const RunComparison& comparison) {
     found.push_back(metric.name + " changed " + fixed(*metric.change * scale, 1) + (rate ? " points" : "%") + ", " +
                     std::to_string(level) + "% interval " + fixed(metric.interval->low * scale, 1) + " to " +
                     fixed(metric.interval->high * scale, 1) + ": beyond the allowed " +
-                    fixed((rate ? -1 : 1) * *metric.threshold * scale, 1));
+                    fixed((rate && *metric.threshold > 0 ? -1 : 1) * *metric.threshold * scale, 1));
   }
   for (const TaskComparison& task : comparison.tasks) {
     if (!task.regression) continue;
