@@ -9,8 +9,7 @@ enum class ExitCode {
   all_passed = 0,     // every attempt passed
   some_failed = 1,    // at least one attempt failed
   invalid = 2,        // the invocation or a file was invalid; nothing ran
-  not_judged = 3,     // none failed, but at least one could not be judged (infrastructure) or was
-                      // skipped (the run's --max-cost or --max-time reached first)
+  not_judged = 3,     // none failed, but at least one could not be judged (infrastructure)
   interrupted = 130,  // stopped by SIGINT (128 + 2); SIGTERM gives 143 (128 + 15): 128 + the signal
 };
 

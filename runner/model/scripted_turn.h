@@ -19,8 +19,8 @@ struct ScriptedTurn {
   std::string say;
   std::vector<ScriptedCall> calls;
   std::vector<int> repeats;           // only in these attempts (`#n`, from 1); empty: in every one
-  std::vector<std::string> variants;  // only for these scripted models (`script/NAME`'s NAME; `script` is
-                                      // ""); empty: for every one
+  std::vector<std::string> variants;  // only for these scripted models (`script/NAME`'s NAME; plain
+                                      // `script` plays none of them); empty: for every one
 };
 
 /// The turns of `script` that attempt `n` of the scripted model `variant` plays, in order.

@@ -2,6 +2,7 @@
 
 #include "task/task_fields.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace agent_run {
@@ -69,9 +70,10 @@ void read_turn(const YamlNode& value, const std::string& name, YamlChecker& chec
       }
     }
   }
-  if (!value.find("say") && !value.find("call") && !value.find("calls")) {
-    checker.add(value.mark, "'" + name + "' needs 'say', 'call' or 'calls'");
-  }
+  bool only_scope = std::all_of(value.entries.begin(), value.entries.end(), [](const YamlEntry& entry) {
+    return entry.key == "repeats" || entry.key == "variants";
+  });
+  if (only_scope) checker.add(value.mark, "'" + name + "' needs 'say', 'call' or 'calls'");
   script.push_back(std::move(turn));
 }
 
