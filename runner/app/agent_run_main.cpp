@@ -36,6 +36,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::version: std::cout << "agent-run " << AGENT_RUN_VERSION << "\n"; return 0;
     case Command::validate: return validate_command(*options, context);
     case Command::merge: return merge_command(*options, context);
+    case Command::compare: return compare_command(*options, context);
     case Command::policy_explain: return policy_explain_command(*options, context);
     case Command::policy_test: return policy_test_command(*options, context);
     case Command::tool: return tool_command(*options, context, std::cin);

@@ -56,6 +56,28 @@ Expected<double> temperature_value(const std::string& text) {
   return value;
 }
 
+/// A percentage for compare's thresholds: `10` or `10%` is 0.10.
+Expected<double> percentage(const std::string& option, const std::string& text) {
+  std::string number = text.ends_with('%') ? text.substr(0, text.size() - 1) : text;
+  double value = -1;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec != std::errc() || end != number.data() + number.size() || value < 0) {
+    return make_error(option + " needs a percentage of 0 or more (for example 5 or 5%), got '" + text + "'");
+  }
+  return value / 100;
+}
+
+/// A setter for an option whose value is a percentage.
+std::function<Expected<void>(CliOptions&, const std::string&)> percent_option(
+    const char* name, std::function<void(CliOptions&, double)> set) {
+  return [name, set](CliOptions& o, const std::string& v) -> Expected<void> {
+    auto value = percentage(name, v);
+    if (!value) return value.error();
+    set(o, *value);
+    return {};
+  };
+}
+
 const std::vector<OptionSpec>& option_table() {
   // One option a row, its setter beside it.
   // clang-format off
@@ -104,6 +126,48 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string&) -> Expected<void> { o.quiet = true; return {}; }},
       {"--verbose", nullptr, "print every model turn and the details of each attempt",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.verbose = true; return {}; }},
+      {"--record", nullptr, "keep each model exchange of each attempt (attempts/.../model_exchanges.jsonl), secrets redacted",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.record = true; return {}; }},
+      {"--replay", "DIR", "play the exchanges recorded in report folder DIR back instead of a model; tools run for real",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.replay = v; return {}; }},
+      {"--replay-loose", nullptr, "with --replay: a request that differs from the recording is a warning, not an error",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.replay_loose = true; return {}; }},
+      {"--max-cost", "USD", "budget of the whole run: once its attempts cost this much, no new attempt starts",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         double usd = -1;
+         auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), usd);
+         if (ec != std::errc() || end != v.data() + v.size() || usd <= 0)
+           return make_error("--max-cost needs an amount of dollars above 0 (for example 2.50), got '" + v + "'");
+         o.budget.max_cost_usd = usd;
+         return {};
+       }},
+      {"--max-time", "DURATION", "budget of the whole run (30m, 2h): then no new attempt starts and running ones stop",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto duration = parse_duration(v);
+         if (!duration || duration->count() <= 0)
+           return make_error("--max-time needs a duration such as 90s, 30m or 2h, got '" + v + "'");
+         o.budget.max_time = *duration;
+         return {};
+       }},
+      {"--html", "FILE", "compare: also write the comparison as an HTML page",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.html = v; return {}; }},
+      {"--fail-on-regression", nullptr, "compare: exit 1 when a change lies outside the noise and beyond the allowed",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.fail_on_regression = true; return {}; }},
+      {"--max-pass-rate-drop", "PCT", "compare: allowed drop of the pass rate, in points (default 0)",
+       percent_option("--max-pass-rate-drop", [](CliOptions& o, double v) { o.compare.max_pass_rate_drop = v; })},
+      {"--max-cost-increase", "PCT", "compare: allowed rise of the cost per attempt, in percent (default: not checked)",
+       percent_option("--max-cost-increase", [](CliOptions& o, double v) { o.compare.max_cost_increase = v; })},
+      {"--max-token-increase", "PCT", "compare: allowed rise of the tokens per attempt, in percent",
+       percent_option("--max-token-increase", [](CliOptions& o, double v) { o.compare.max_token_increase = v; })},
+      {"--max-time-increase", "PCT", "compare: allowed rise of the time per attempt, in percent",
+       percent_option("--max-time-increase", [](CliOptions& o, double v) { o.compare.max_time_increase = v; })},
+      {"--seed", "N", "compare: the seed of the paired bootstrap (default 1)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> {
+         auto n = whole_number("--seed", v, 0);
+         if (!n) return n.error();
+         o.compare.seed = static_cast<std::uint64_t>(*n);
+         return {};
+       }},
       {"--prices", "FILE", "price table for model costs (default: the built-in one, runner/model/prices.json)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.prices = v; return {}; }},
       {"--max-output-tokens", "N", "output token limit of each model call (default: 8192 for anthropic/, the server's for openai/)",
@@ -142,7 +206,7 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.workspace = v; return {}; }},
       {"--task", "FILE", "tool: run the calls as in an attempt of this task (its policy, keys and protected files)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.task = v; return {}; }},
-      {"--json", nullptr, "tool: print each call's decision and result as one JSON object per line",
+      {"--json", nullptr, "tool: each call's decision and result as one JSON object per line; mcp, compare: JSON output",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
@@ -243,8 +307,8 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   if (!arguments.empty() && (arguments[0] == "run" || arguments[0] == "validate")) {
     options.command = arguments[0] == "run" ? Command::run : Command::validate;
     first = 1;
-  } else if (!arguments.empty() && arguments[0] == "merge") {
-    options.command = Command::merge;
+  } else if (!arguments.empty() && (arguments[0] == "merge" || arguments[0] == "compare")) {
+    options.command = arguments[0] == "merge" ? Command::merge : Command::compare;
     first = 1;
   } else if (!arguments.empty() && arguments[0] == "policy") {
     if (arguments.size() < 2 || (arguments[1] != "explain" && arguments[1] != "test")) {
@@ -278,9 +342,14 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     return options;
   }
   if (options.quiet && options.verbose) return make_error("--quiet and --verbose exclude each other");
+  if (options.replay_loose && !options.replay) return make_error("--replay-loose needs --replay DIR");
   if (options.command == Command::merge) {
     if (options.files.empty()) return make_error("merge needs at least one report folder");
     if (!options.out_given) return make_error("merge needs --out DIR: the folder for the merged reports");
+  }
+  if (options.command == Command::compare) {
+    if (options.files.size() != 2) return make_error("compare needs two reports: BASE HEAD (report.json files or folders)");
+    return options;
   }
   if (options.command == Command::policy_explain || options.command == Command::policy_test) {
     AR_TRY(check_policy_command(options));
@@ -319,6 +388,9 @@ std::string usage_text() {
       "usage: agent-run [run] TASK.yaml... [options]\n"
       "       agent-run validate FILE...     check task and policy files; nothing runs\n"
       "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n"
+      "       agent-run compare BASE HEAD [--json] [--fail-on-regression] [--max-pass-rate-drop PCT] ...\n"
+      "                                      what changed between two runs, told apart from noise\n"
+      "                                      (exit 1 a regression with --fail-on-regression, 2 unreadable input)\n"
       "       agent-run policy explain --policy FILE --tool NAME --input JSON [--workspace DIR] [--sandbox on|off]\n"
       "                                      how the policy decides one tool call (exit 0 allowed, 1 denied)\n"
       "       agent-run policy test FILE...  run each policy's rule examples (exit 0 all pass, 1 some fail)\n"

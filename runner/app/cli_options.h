@@ -1,6 +1,8 @@
 #pragma once
 
 #include "base/expected.h"
+#include "batch/run_budget.h"
+#include "report/run_comparison.h"
 #include "report/run_report.h"
 
 #include <chrono>
@@ -10,7 +12,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, merge, policy_explain, policy_test, tool, config, mcp };
+enum class Command { run, validate, help, version, merge, compare, policy_explain, policy_test, tool, config, mcp };
 
 /// What a run prints on stdout: progress lines for a person, or one JSON event a line for a program.
 enum class OutputFormat { text, stream_json };
@@ -52,6 +54,13 @@ struct CliOptions {
   OutputFormat output_format = OutputFormat::text;  // --output-format
   std::optional<int> thinking_budget;               // --thinking-budget: Anthropic extended thinking
   std::optional<std::string> reasoning_effort;      // --reasoning-effort: OpenAI reasoning models
+  bool record = false;                              // --record: keep every model exchange of every attempt
+  std::optional<std::string> replay;                // --replay DIR: play a recorded run back, no model
+  bool replay_loose = false;                        // --replay-loose: a request that differs only warns
+  RunBudget budget;                                 // --max-cost USD, --max-time DURATION: for the whole run
+  CompareSettings compare;                          // compare: --max-*-increase, --max-pass-rate-drop, --seed
+  std::optional<std::string> html;                  // compare --html FILE: the comparison as a page too
+  bool fail_on_regression = false;                  // compare --fail-on-regression: exit 1 on a regression
 };
 
 /// Parses the arguments after the program name. Errors say which argument is wrong and why.

@@ -33,6 +33,9 @@ int validate_command(const CliOptions& options, const ProgramContext& context);
 /// `agent-run merge DIR... --out DIR`: joins report folders (shards, or several runs) into one.
 int merge_command(const CliOptions& options, const ProgramContext& context);
 
+/// `agent-run compare BASE HEAD`: what changed between two runs, per task and overall, told apart from noise.
+int compare_command(const CliOptions& options, const ProgramContext& context);
+
 /// `agent-run policy explain ...`: prints how a policy decides one tool call.
 int policy_explain_command(const CliOptions& options, const ProgramContext& context);
 

@@ -6,6 +6,7 @@
 #include "base/duration.h"
 #include "base/environment_names.h"
 #include "base/text.h"
+#include "model/scripted_model.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -210,7 +211,7 @@ int config_command(const CliOptions& options, const ProgramContext& context) {
   context.out << "\n";
   std::vector<SettingLine> lines = task_lines(task, options);
   for (const std::string& model : options.models.empty() ? std::vector<std::string>{task.model} : options.models) {
-    if (model == "script") continue;
+    if (is_scripted_model(model)) continue;
     std::vector<SettingLine> more = model_lines(model, *configuration, options);
     lines.insert(lines.end(), more.begin(), more.end());
   }

@@ -37,6 +37,10 @@ void check_unique_ids(const std::vector<Task>& tasks, Problems& problems) {
 
 Expected<void> check_model_name(const std::string& model) {
   if (model == "script") return {};
+  if (model.starts_with("script/")) {  // a variant of the scripted model: its turns with `variants: [NAME]`
+    if (is_identifier(model.substr(7))) return {};
+    return make_error("model '" + model + "' needs a variant name after 'script/' (letters, digits, - and _)");
+  }
   const auto slash = model.find('/');
   const std::string provider = model.substr(0, slash);
   const std::string name = slash == std::string::npos ? "" : model.substr(slash + 1);

@@ -76,8 +76,11 @@ ModelAccess read_model_access(char** environ_entries) {
 }
 
 ModelFactory make_model_factory(ModelWiring wiring) {
-  return [wiring](const Task& task, const std::string& model) -> Expected<std::unique_ptr<ModelClient>> {
-    if (model == "script") return std::unique_ptr<ModelClient>(std::make_unique<ScriptedModel>(task.script));
+  return [wiring](const Task& task, const std::string& model, int n) -> Expected<std::unique_ptr<ModelClient>> {
+    if (is_scripted_model(model)) {
+      return std::unique_ptr<ModelClient>(
+          std::make_unique<ScriptedModel>(script_for(task.script, scripted_variant(model), n), model));
+    }
     return make_api_client(wiring, model);
   };
 }
@@ -88,7 +91,7 @@ void warn_about_unenforceable_cost_limits(const std::vector<Task>& tasks,
   for (const Task& task : tasks) {
     if (!task.limits.cost_usd) continue;
     for (const std::string& model : model_override.empty() ? std::vector<std::string>{task.model} : model_override) {
-      if (model == "script" || prices.find(model)) continue;
+      if (is_scripted_model(model) || prices.find(model)) continue;
       err << "agent-run: warning: " << task.source.string() << ": limits.cost_usd cannot be enforced with " << model
           << ": the price table (version " << prices.version << ") has no price for it, so its cost is unknown; "
           << "give one with --prices FILE\n";

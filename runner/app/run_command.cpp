@@ -150,7 +150,8 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
   if (!options.quiet) {
     human(options, context) << "resume: " << report.attempts.size() << " of " << plans.size()
                             << " attempts already done, " << plans.size() - report.attempts.size() << " to run ("
-                            << state.interrupted << " interrupted, " << state.stale
+                            << state.interrupted << " interrupted, " << state.over_budget
+                            << " skipped for the run's budget, " << state.stale
                             << " results of edited or unplanned tasks dropped)\n";
   }
   return {};
@@ -206,11 +207,26 @@ int nothing_ran(const ProgramContext& context, const Error& error) {
   return static_cast<int>(ExitCode::invalid);
 }
 
+/// --replay names a report folder that is not the --out folder (which the run rewrites).
+Expected<void> check_replay_folder(const CliOptions& options) {
+  if (!options.replay) return {};
+  std::error_code ec;
+  if (!std::filesystem::is_directory(*options.replay, ec)) {
+    return make_error("agent-run: --replay '" + *options.replay + "' is not a report folder");
+  }
+  if (std::filesystem::exists(options.out, ec) && std::filesystem::equivalent(*options.replay, options.out, ec)) {
+    return make_error("agent-run: --replay '" + *options.replay +
+                      "' is the --out folder, which the run rewrites; give the replay a new --out");
+  }
+  return {};
+}
+
 }  // namespace
 
 int run_command(const CliOptions& options, const ProgramContext& context) {
   auto inputs = gather_inputs(options, context);
   if (!inputs) return nothing_ran(context, inputs.error());
+  if (auto replay = check_replay_folder(options); !replay) return nothing_ran(context, replay.error());
   SystemClock clock;
   ReportFolder reports(options.out);
   RunReport report = start_report(options, context, clock);
@@ -241,6 +257,10 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.cancellation = &cancellation;
   settings.sandbox_flag = sandbox_flag(options.sandbox);
   settings.runner_home = environment_value(context.environment, "HOME");
+  settings.record = options.record;
+  if (options.replay) {
+    settings.replay = ReplaySettings{*options.replay, options.replay_loose ? ReplayMode::loose : ReplayMode::strict};
+  }
   if (auto refused = sandbox_needed_but_off(inputs->plans, settings.sandbox_flag)) {
     return nothing_ran(context, make_error(*refused));
   }
@@ -260,7 +280,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   ProgressOptions shown = progress_options(options, context);
   if (stream_json && shown.style == ProgressStyle::live) shown.style = ProgressStyle::plain;
   ConsoleProgress progress(human(options, context), reports.root(), shown, clock);
-  auto finished = run_batch(inputs->plans, settings, std::move(report), progress, options.jobs);
+  auto finished =
+      run_batch(inputs->plans, settings, std::move(report), progress, options.jobs, options.budget, &cancellation);
   diagnostics.reset();  // the language servers end before the scratch folder goes
   auto closed = scratch->close(settings.keep);
   if (!closed) context.err << "agent-run: warning: " << closed.error().message << "\n";
@@ -273,8 +294,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
                 << " holds what was written before; free some space and run again with --resume\n";
     return static_cast<int>(ExitCode::not_judged);
   }
-  int exit_code = cancellation.cancelled() ? exit_code_for_signal(cancellation.signal())
-                                           : static_cast<int>(exit_code_for(*finished));
+  bool signalled = cancellation.cancelled() && cancellation.signal() != k_max_time_stop;  // not the run's --max-time
+  int exit_code = signalled ? exit_code_for_signal(cancellation.signal()) : static_cast<int>(exit_code_for(*finished));
   GithubStep step = github_step(context.environment);
   RepositoryPaths paths = repository_paths(step.repository, workspace_sources(inputs->loaded));
   // Annotations go to stdout, unless stream-json keeps it for its events (GitHub reads both).

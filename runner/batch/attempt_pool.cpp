@@ -43,8 +43,8 @@ std::optional<RunEvent> EventQueue::pop(std::chrono::milliseconds timeout) {
 }
 
 AttemptPool::AttemptPool(std::vector<const AttemptPlan*> todo, const AttemptSettings& settings, int jobs,
-                         EventQueue& events)
-    : m_todo(std::move(todo)), m_settings(settings), m_events(events) {
+                         EventQueue& events, BudgetWatch* budget)
+    : m_todo(std::move(todo)), m_settings(settings), m_events(events), m_budget(budget) {
   std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(std::max(jobs, 1)), m_todo.size());
   for (std::size_t i = 0; i < count; ++i) m_threads.emplace_back([this] { work(); });
 }
@@ -55,6 +55,7 @@ AttemptPool::~AttemptPool() {
 
 const AttemptPlan* AttemptPool::next() {
   if (m_stop || (m_settings.cancellation && m_settings.cancellation->cancelled())) return nullptr;
+  if (m_budget && m_budget->reached(m_settings.clock->now())) return nullptr;
   std::lock_guard lock(m_mutex);
   return m_next < m_todo.size() ? m_todo[m_next++] : nullptr;
 }
@@ -80,6 +81,7 @@ void AttemptPool::work() {
     } catch (const std::exception& error) {
       finished.result = crashed(*plan, error.what());
     }
+    if (m_budget) m_budget->add(finished.result);
     m_events.push(std::move(finished));
   }
   m_events.push(RunEvent{RunEvent::Kind::worker_done, nullptr, {}, {}});

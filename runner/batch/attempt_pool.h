@@ -1,6 +1,7 @@
 #pragma once
 
 #include "batch/run_attempt.h"
+#include "batch/run_budget.h"
 
 #include <atomic>
 #include <chrono>
@@ -39,11 +40,13 @@ class EventQueue {
 
 /// Runs planned attempts on `jobs` threads, each attempt in its own workspace: a worker takes the
 /// next plan in order, runs it and posts its events, until none is left, the cancellation fires
-/// or stop_taking() is called. Attempts working in place on one repository run one at a time.
+/// or stop_taking() is called, or `budget` (when given) is reached: each worker counts its finished
+/// attempt into it before it takes the next. Attempts working in place on one repository run one at a time.
 /// One attempt's crash (an exception) becomes its error result; the others carry on.
 class AttemptPool {
  public:
-  AttemptPool(std::vector<const AttemptPlan*> todo, const AttemptSettings& settings, int jobs, EventQueue& events);
+  AttemptPool(std::vector<const AttemptPlan*> todo, const AttemptSettings& settings, int jobs, EventQueue& events,
+              BudgetWatch* budget = nullptr);
   /// Joins the workers (call stop_taking() first to end early).
   ~AttemptPool();
   AttemptPool(const AttemptPool&) = delete;
@@ -62,6 +65,7 @@ class AttemptPool {
   std::vector<const AttemptPlan*> m_todo;
   const AttemptSettings& m_settings;
   EventQueue& m_events;
+  BudgetWatch* m_budget;
   std::mutex m_mutex;  // guards m_next and m_in_place
   std::size_t m_next = 0;
   std::map<std::filesystem::path, std::mutex> m_in_place;  // one per repository worked on in place

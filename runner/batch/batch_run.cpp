@@ -61,7 +61,7 @@ ReportPages pages_due(std::size_t attempts, std::size_t& written_at) {
 }  // namespace
 
 Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings, RunReport report,
-                              RunObserver& observer, int jobs) {
+                              RunObserver& observer, int jobs, const RunBudget& budget, Cancellation* stop) {
   const Clock::SteadyTime started = settings.clock->now();
   const long long earlier_ms = report.duration_ms;  // a resumed run's previous sessions
   ReportInProgress building(plans, std::move(report));
@@ -69,10 +69,20 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
   AR_TRY(settings.reports->write(building.report()));
   EventQueue events;
   std::optional<Error> write_failure;
+  BudgetWatch spending(budget, started);
+  std::optional<std::string> budget_reached;
   {
-    AttemptPool pool(building.missing(plans), settings, jobs, events);
+    AttemptPool pool(building.missing(plans), settings, jobs, events, &spending);
+    auto check_budget = [&] {
+      if (budget_reached) return;
+      budget_reached = spending.reached(settings.clock->now());
+      if (!budget_reached) return;
+      pool.stop_taking();
+      if (stop && spending.time_is_up(settings.clock->now())) stop->cancel(k_max_time_stop);
+    };
     for (int running_workers = pool.workers(); running_workers > 0;) {
       std::optional<RunEvent> event = events.pop(k_quiet_interval);
+      check_budget();
       if (!event) {
         observer.time_passed();
       } else if (event->kind == RunEvent::Kind::started) {
@@ -83,6 +93,7 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
         --running_workers;
       } else {
         AttemptResult finished = event->result;
+        check_budget();
         building.add(std::move(event->result));
         building.report().duration_ms = earlier_ms + elapsed_ms(started, settings.clock->now());
         ReportPages pages = pages_due(building.report().attempts.size(), pages_written_at);
@@ -95,8 +106,16 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
     }
   }
   RunReport& done = building.report();
+  if (budget_reached) {
+    for (const AttemptPlan* plan : building.missing(plans)) {
+      AttemptResult skipped = skipped_for_budget(*plan, *budget_reached);
+      building.add(skipped);
+      observer.attempt_finished(skipped);
+    }
+  }
   done.duration_ms = earlier_ms + elapsed_ms(started, settings.clock->now());
-  done.interrupted = settings.cancellation && settings.cancellation->cancelled();
+  done.interrupted = settings.cancellation && settings.cancellation->cancelled() &&
+                     settings.cancellation->signal() != k_max_time_stop;
   if (write_failure) return *write_failure;
   AR_TRY(settings.reports->write(done));
   observer.run_finished(done);

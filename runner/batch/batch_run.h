@@ -1,6 +1,7 @@
 #pragma once
 
 #include "batch/run_attempt.h"
+#include "batch/run_budget.h"
 #include "batch/run_observer.h"
 
 #include <vector>
@@ -12,8 +13,12 @@ namespace agent_run {
 /// after every attempt, so a run killed at any point leaves valid reports of what finished. Only
 /// this thread writes reports and calls `observer`. When the settings' cancellation fires, no new
 /// attempt starts, running ones end as interrupted, and the report is marked interrupted. Fails
-/// only when the reports cannot be written (after the running attempts end).
+/// only when the reports cannot be written (after the running attempts end). When `budget` is
+/// reached, no new attempt starts: running ones finish (at --max-time they are stopped through
+/// `stop`, the run's cancellation, with k_max_time_stop) and every attempt not started is reported
+/// skipped, of type run.budget, naming the budget.
 Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const AttemptSettings& settings, RunReport report,
-                              RunObserver& observer, int jobs = 1);
+                              RunObserver& observer, int jobs = 1, const RunBudget& budget = {},
+                              Cancellation* stop = nullptr);
 
 }  // namespace agent_run

@@ -13,6 +13,8 @@ ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan
     std::string key = attempt_key(attempt);
     if (attempt.outcome_type == OutcomeType::interrupted) {
       ++state.interrupted;
+    } else if (attempt.outcome_type == OutcomeType::run_budget) {
+      ++state.over_budget;
     } else if (!planned.count(key) || !kept.insert(key).second) {
       ++state.stale;
     } else {

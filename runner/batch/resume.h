@@ -11,12 +11,14 @@ namespace agent_run {
 struct ResumeState {
   std::vector<AttemptResult> done;  // finished attempts that are in this run's plan: not run again
   int interrupted = 0;              // attempts the previous run reported as interrupted: run again
+  int over_budget = 0;              // attempts it skipped when its --max-cost or --max-time was reached: run
   int stale = 0;                    // attempts of edited, removed or unplanned tasks: dropped
 };
 
 /// Splits a previous run's attempts by the key of attempt_key (task id and file content, model,
-/// repeat index): those this run plans and the previous run finished are kept; interrupted ones
-/// and those of edited or unplanned tasks are dropped (and run again when planned).
+/// repeat index): those this run plans and the previous run finished are kept; interrupted ones,
+/// those skipped for the run's budget and those of edited or unplanned tasks are dropped (and run
+/// again when planned).
 ResumeState resume_from(const RunReport& previous, const std::vector<AttemptPlan>& plans);
 
 /// The plans, in order, whose attempts `held` (a report's attempts: what --resume kept) does not

@@ -9,10 +9,12 @@
 #include "base/paths.h"
 #include "batch/attempt_environment.h"
 #include "batch/attempt_mcp.h"
+#include "batch/attempt_model.h"
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
 #include "batch/edit_check_runner.h"
+#include "batch/run_budget.h"
 #include "batch/sandbox_setup.h"
 #include "exec/child_environment.h"
 #include "workspace/repository_discovery.h"
@@ -92,7 +94,10 @@ bool Attempt::still_wanted(const std::string& phase) {
 /// Ends the attempt as interrupted: an error, since nobody could judge it; --resume runs it again.
 void Attempt::mark_interrupted(const std::string& during) {
   int signal = m_settings.cancellation->signal();
-  std::string by = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a stop request";
+  std::string by = signal == SIGINT            ? "SIGINT"
+                   : signal == SIGTERM         ? "SIGTERM"
+                   : signal == k_max_time_stop ? "the run's --max-time"
+                                               : "a stop request";
   set_outcome(m_result, OutcomeType::interrupted,
               "interrupted by " + by + " during " + during + "; agent-run --resume runs it again");
 }
@@ -258,7 +263,7 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::
 /// Runs the agent loop in the workspace, filling in the result's AgentRecord as it goes; false when
 /// no model could be made.
 bool Attempt::run_agent() {
-  auto model = m_settings.make_model(*m_plan.task, m_plan.model);
+  auto model = make_attempt_model(m_plan, m_settings, m_workspace->root());
   if (!model) {
     set_outcome(m_result, OutcomeType::model_unavailable, model.error().message);
     return false;
@@ -275,7 +280,7 @@ bool Attempt::run_agent() {
   if (has_edit_checks(*m_plan.task)) scope.edit_checks = &edit_checks;  // in the agent's sandbox, as rounds are
   SessionState session;
   session.status.context_window =
-      m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();
+      m_plan.task->context.window ? m_plan.task->context.window : model->client->context_window();
   if (!m_plan.task->mcp_servers.empty()) m_reporter.phase("mcp");
   AttemptMcpServers mcp(*m_plan.task, scope, session, m_settings, tools);
   if (auto failure = mcp.required_failure()) {
@@ -288,8 +293,11 @@ bool Attempt::run_agent() {
   const AgentRequest request = agent_request(tools, reviews);
   std::vector<AgentObserver*> observers = {&transcript, &m_reporter};
   if (m_observer) observers.push_back(m_observer.get());
-  AgentLoop loop(**model, tools, *m_plan.policy, *m_settings.clock, observers);
+  AgentLoop loop(*model->client, tools, *m_plan.policy, *m_settings.clock, observers);
   m_agent = loop.run(request, scope, session, m_result);
+  if (model->replay) {
+    for (const std::string& warning : model->replay->warnings()) m_result.warnings.push_back(warning);
+  }
   mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(session, m_result);
   if (m_agent_sandbox) m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox

@@ -7,6 +7,7 @@
 #include "diagnostics/diagnostics_checker.h"
 #include "exec/sandbox_probe.h"
 #include "model/model_client.h"
+#include "model/replay_client.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"
 #include "tools/tool.h"
@@ -22,8 +23,16 @@ namespace agent_run {
 
 class Cancellation;
 
-/// Makes the model client for one attempt (`script`, or a provider/name); fails when it cannot.
-using ModelFactory = std::function<Expected<std::unique_ptr<ModelClient>>(const Task& task, const std::string& model)>;
+/// Makes the model client for attempt `n` of a task (`script`, `script/NAME`, or a provider/name);
+/// fails when it cannot.
+using ModelFactory =
+    std::function<Expected<std::unique_ptr<ModelClient>>(const Task& task, const std::string& model, int n)>;
+
+/// `--replay DIR`: the report folder whose recorded exchanges stand in for the model.
+struct ReplaySettings {
+  std::filesystem::path folder;
+  ReplayMode mode = ReplayMode::strict;
+};
 
 /// What every attempt of a run shares.
 struct AttemptSettings {
@@ -42,6 +51,8 @@ struct AttemptSettings {
   SandboxProbe* sandbox_probe = nullptr;      // whether bubblewrap works here, asked once per network kind
   std::optional<std::filesystem::path> runner_home;  // agent-run's HOME: its credential folders are masked
   AttemptObserverFactory observe;             // another observer of each attempt (stream-json); unset: none
+  bool record = false;                        // --record: keep each model exchange in the attempt's folder
+  std::optional<ReplaySettings> replay;       // --replay DIR: play those exchanges back instead of a model
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, commit, clean-up.

@@ -23,7 +23,14 @@ std::size_t message_bytes(const Message& message) {
 
 std::int64_t estimate_tokens(std::size_t bytes) { return static_cast<std::int64_t>((bytes + 3) / 4); }
 
-ScriptedModel::ScriptedModel(std::vector<ScriptedTurn> script) : m_script(std::move(script)) {}
+ScriptedModel::ScriptedModel(std::vector<ScriptedTurn> script, std::string name)
+    : m_script(std::move(script)), m_name(std::move(name)) {}
+
+bool is_scripted_model(const std::string& model) { return model == "script" || model.starts_with("script/"); }
+
+std::string scripted_variant(const std::string& model) {
+  return model.starts_with("script/") ? model.substr(7) : std::string();
+}
 
 std::size_t ScriptedModel::request_bytes(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
   if (!m_schema_bytes) m_schema_bytes = schema_bytes(tools);

@@ -2,6 +2,7 @@
 
 #include "report/aggregates.h"
 #include "report/figures.h"
+#include "report/html_aggregates.h"
 #include "report/html_attempt.h"
 #include "report/html_style.h"
 #include "report/html_text.h"
@@ -124,17 +125,18 @@ std::string group_table(const std::vector<AttemptGroup>& groups, const std::stri
   return html + "</tbody></table>";
 }
 
-/// The per-task aggregates across attempts, as charts and a table; pass@k and the model matrix
-/// (issue 14) belong here too.
+/// The per-task figures as charts and a table, then the table across each task's repeats.
 std::string task_aggregates_html(const RunReport& report) {
   std::vector<AttemptGroup> tasks = group_by_task(report);
-  return "<h2 id=\"tasks\">Tasks</h2>" + group_charts(tasks, "task") + group_table(tasks, "Task");
+  return "<h2 id=\"tasks\">Tasks</h2>" + group_charts(tasks, "task") + group_table(tasks, "Task") +
+         repeats_html(report);
 }
 
 std::string models_html(const RunReport& report) {
   if (!several_models(report)) return {};
   std::vector<AttemptGroup> models = group_by_model(report);
-  return "<h2 id=\"models\">Models</h2>" + group_charts(models, "model") + group_table(models, "Model");
+  return "<h2 id=\"models\">Models</h2>" + group_charts(models, "model") + group_table(models, "Model") +
+         model_matrix_html(report);
 }
 
 /// The outcome and model filters: radio buttons before the list, and the CSS that hides the rest.

@@ -30,7 +30,7 @@ pre.tail{display:flex;flex-direction:column-reverse}
 .tile.passed b{color:var(--pass)}.tile.failed b{color:var(--fail)}.tile.error b{color:var(--error)}
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px solid var(--line);
 padding:4px 8px;text-align:right;vertical-align:top}th:first-child,td:first-child{text-align:left}
-th{color:var(--muted);font-weight:600}
+th{color:var(--muted);font-weight:600}tr.flaky td{background:var(--panel)}tbody.overall th{text-align:left}tbody.overall tr:first-child>*{border-top:2px solid var(--line)}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(330px,1fr));gap:12px}
 figure{margin:0;border:1px solid var(--line);border-radius:8px;padding:8px;background:var(--panel)}
 figcaption{color:var(--muted);font-size:12px;margin-bottom:4px}

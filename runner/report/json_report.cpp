@@ -354,7 +354,8 @@ Json run_to_json(const RunReport& report) {
                                  : Json(nullptr))
       .set("price_table",
            Json::object().set("version", report.price_table_version).set("file", report.price_table_file))
-      .set("totals", totals_to_json(compute_totals(report.attempts)));
+      .set("totals", totals_to_json(compute_totals(report.attempts)))
+      .set("aggregates", aggregates_to_json(report));
   return json;
 }
 

@@ -4,6 +4,7 @@
 #include "report/figures.h"
 #include "report/left_behind.h"
 #include "report/markdown_text.h"
+#include "report/stats_text.h"
 
 #include <algorithm>
 #include <map>
@@ -132,10 +133,65 @@ Section group_table(const std::vector<AttemptGroup>& groups, const std::string& 
   return section;
 }
 
-/// The per-task aggregates across attempts: today the table per task; pass@k and the model matrix
-/// (issue 14) belong here too.
+/// The per-task figures: the table per task.
 Section task_aggregates_section(const RunReport& report) {
   return group_table(group_by_task(report), "Tasks", "Task", "tasks");
+}
+
+/// Across the repeats of each task (and model): pass@k, pass^k, flaky and the typical attempt. Only
+/// when some task ran more than once, where these say more than the pass rate.
+Section repeats_section(const RunReport& report) {
+  std::vector<TaskStats> stats = task_stats(report);
+  bool repeated = std::any_of(stats.begin(), stats.end(), [](const TaskStats& s) { return s.totals.attempts > 1; });
+  if (!repeated) return {};
+  bool show_model = several_models(report);
+  std::vector<std::string> columns = {"Task"};
+  if (show_model) columns.push_back("Model");
+  for (const char* column :
+       {"Judged", "Errors", "pass@1", "pass@n", "pass^n", "Flaky", "Median turns", "Median time", "Mean cost"})
+    columns.push_back(markdown_text(column, 40));  // `@` escaped: GitHub would read @n as a mention
+  Section section{{"### Across attempts\n\npass\\@k is the unbiased estimator over the n judged attempts (errors "
+                   "and skips left out); pass^n is the chance that all n pass.\n\n" +
+                   table_head(columns, show_model ? "ll" : "l")},
+                  "tasks"};
+  for (const TaskStats& task : stats) {
+    std::vector<std::string> passes = pass_texts(task);
+    std::string row = "| " + markdown_text(task.task_id, 120) + " |";
+    if (show_model) row += " " + markdown_text(task.model, 80) + " |";
+    row += " " + std::to_string(task.judged()) + " | " + std::to_string(task.totals.error) + " | " + passes[0] +
+           " | " + passes[1] + " | " + passes[2] + " | " + (task.flaky ? "flaky" : "") + " | " +
+           median_turns(task.spreads.turns) + " | " + median_time(task.spreads.duration_ms) + " | " +
+           dollars(task.spreads.cost_usd.mean) + " |\n";
+    section.blocks.push_back(row);
+  }
+  section.blocks.back() += "\n";
+  return section;
+}
+
+/// Several models side by side: passes per task, then each model's pass rate, pass@k, cost and
+/// tokens per pass, median turns and time.
+Section model_matrix_section(const RunReport& report) {
+  if (!several_models(report)) return {};
+  std::vector<ModelStats> models = model_stats(report);
+  std::vector<TaskStats> stats = task_stats(report);
+  std::vector<std::string> columns = {"Task"};
+  for (const ModelStats& model : models) columns.push_back(markdown_text(model.model, 80));
+  Section section{{"### Model matrix\n\nPasses of the judged attempts per task; below, each model over all its "
+                   "tasks.\n\n" +
+                   table_head(columns)},
+                  "rows"};
+  for (const AttemptGroup& task : group_by_task(report)) {
+    std::string row = "| " + markdown_text(task.key, 120) + " |";
+    for (const ModelStats& model : models) row += " " + matrix_cell(stats, task.key, model.model) + " |";
+    section.blocks.push_back(row + "\n");
+  }
+  for (const auto& [label, cells] : model_rows(models)) {
+    std::string row = "| **" + markdown_text(label, 80) + "** |";
+    for (const std::string& cell : cells) row += " " + markdown_text(cell, 80) + " |";
+    section.blocks.push_back(row + "\n");
+  }
+  section.blocks.back() += "\n";
+  return section;
 }
 
 Section model_section(const RunReport& report) {
@@ -263,7 +319,9 @@ std::string summary_markdown(const RunReport& report, std::size_t max_bytes) {
   Budget budget(max_bytes);
   budget.add(totals_section(report, totals), max_bytes);
   budget.add(model_section(report), max_bytes / 10);
-  budget.add(task_aggregates_section(report), max_bytes * 3 / 10);
+  budget.add(model_matrix_section(report), max_bytes / 10);
+  budget.add(task_aggregates_section(report), max_bytes * 2 / 10);
+  budget.add(repeats_section(report), max_bytes / 10);
   budget.add(failures_section(report), max_bytes * 4 / 10);
   budget.add(denials_section(report), max_bytes / 20);
   budget.add(final_messages_section(report), max_bytes);

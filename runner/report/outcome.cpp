@@ -33,6 +33,7 @@ constexpr std::array k_outcome_types = {
     OutcomeTypeRow{commit_failed, "commit.failed", k_error},
     OutcomeTypeRow{workspace_failed, "workspace.failed", k_error},
     OutcomeTypeRow{workspace_cleanup_failed, "workspace.cleanup_failed", k_error},
+    OutcomeTypeRow{run_budget, "run.budget", Outcome::skipped},
     OutcomeTypeRow{runner_crashed, "runner.crashed", k_error},
 };
 

@@ -32,6 +32,7 @@ enum class OutcomeType {
   commit_failed,
   workspace_failed,
   workspace_cleanup_failed,
+  run_budget,      // not started: the run's --max-cost or --max-time was reached
   runner_crashed,  // agent-run itself failed while running the attempt
 };
 

@@ -17,6 +17,11 @@ Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics)
 /// from the attempts.
 Json report_to_json(const RunReport& report);
 
+/// The aggregates across attempts (run.aggregates): per task and model, pass@k, pass^k, flaky,
+/// counts with errors apart, mean and median turns, time, tokens and cost; per model, the model
+/// matrix's column. Recomputed from the attempts.
+Json aggregates_to_json(const RunReport& report);
+
 /// JUnit XML that validates against the junit-10 schema: one <testsuite> per task, one <testcase>
 /// per attempt; <failure> = judged wrong, <error> = could not be judged, <skipped> = not run.
 std::string report_to_junit(const RunReport& report);

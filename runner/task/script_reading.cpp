@@ -2,6 +2,9 @@
 
 #include "task/task_fields.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace agent_run {
 
 namespace {
@@ -28,11 +31,32 @@ std::optional<ScriptedCall> read_call(const YamlNode& value, const std::string& 
   return call;
 }
 
-/// One turn of the scripted model: `say`, `call` and `calls`, at least one of them.
+/// A turn's `repeats: [1, 3]` (the attempts that play it) and `variants: [b]` (the scripted models).
+void read_turn_scope(const YamlNode& value, const std::string& name, YamlChecker& checker, ScriptedTurn& turn) {
+  if (const YamlNode* repeats = value.find("repeats")) {
+    if (const std::vector<YamlNode>* items = checker.list(*repeats, name + ".repeats")) {
+      for (std::size_t i = 0; i < items->size(); ++i) {
+        auto n = checker.integer((*items)[i], indexed(name + ".repeats", i), 1, std::numeric_limits<int>::max());
+        if (n) turn.repeats.push_back(static_cast<int>(*n));
+      }
+    }
+  }
+  if (const YamlNode* variants = value.find("variants")) {
+    if (const std::vector<YamlNode>* items = checker.list(*variants, name + ".variants")) {
+      for (std::size_t i = 0; i < items->size(); ++i) {
+        if (auto variant = checker.text((*items)[i], indexed(name + ".variants", i))) turn.variants.push_back(*variant);
+      }
+    }
+  }
+}
+
+/// One turn of the scripted model: `say`, `call` and `calls`, at least one of them; `repeats` and
+/// `variants` narrow down where it is played.
 void read_turn(const YamlNode& value, const std::string& name, YamlChecker& checker,
                std::vector<ScriptedTurn>& script) {
-  if (!checker.check_map(value, name, {"say", "call", "calls"})) return;
+  if (!checker.check_map(value, name, {"say", "call", "calls", "repeats", "variants"})) return;
   ScriptedTurn turn;
+  read_turn_scope(value, name, checker, turn);
   if (const YamlNode* say = value.find("say")) turn.say = checker.text(*say, name + ".say").value_or("");
   if (const YamlNode* call = value.find("call")) {
     if (auto read = read_call(*call, name + ".call", checker)) turn.calls.push_back(std::move(*read));
@@ -46,7 +70,10 @@ void read_turn(const YamlNode& value, const std::string& name, YamlChecker& chec
       }
     }
   }
-  if (value.entries.empty()) checker.add(value.mark, "'" + name + "' needs 'say', 'call' or 'calls'");
+  bool only_scope = std::all_of(value.entries.begin(), value.entries.end(), [](const YamlEntry& entry) {
+    return entry.key == "repeats" || entry.key == "variants";
+  });
+  if (only_scope) checker.add(value.mark, "'" + name + "' needs 'say', 'call' or 'calls'");
   script.push_back(std::move(turn));
 }
 

@@ -44,16 +44,16 @@ BOOST_AUTO_TEST_CASE(a_missing_key_for_the_official_endpoint_is_the_attempts_err
   wiring.clock = &clock;
   ModelFactory factory = make_model_factory(wiring);
   Task task;
-  auto missing = factory(task, "openai/gpt-4o");
+  auto missing = factory(task, "openai/gpt-4o", 1);
   BOOST_REQUIRE(!missing.has_value());
   BOOST_TEST(missing.error().message ==
              "openai/gpt-4o: OPENAI_API_KEY is not set; export the API key for https://api.openai.com/v1 (or set "
              "OPENAI_BASE_URL to a server that needs none)");
   wiring.access.openai.base_url = "http://127.0.0.1:8000/v1";
-  auto local = make_model_factory(wiring)(task, "openai/qwen");
+  auto local = make_model_factory(wiring)(task, "openai/qwen", 1);
   BOOST_REQUIRE(local.has_value());
   BOOST_TEST((*local)->model_name() == "openai/qwen");
-  BOOST_TEST(factory(task, "script").has_value());
+  BOOST_TEST(factory(task, "script", 1).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(model_options_are_parsed_and_checked) {

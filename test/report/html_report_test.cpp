@@ -194,6 +194,17 @@ BOOST_AUTO_TEST_CASE(five_thousand_attempts_make_one_page_of_bounded_size) {
   BOOST_TEST(parsed.exit_code == 0, parsed.output);
 }
 
+BOOST_AUTO_TEST_CASE(repeats_and_the_model_matrix_are_tables_on_the_page) {
+  std::string html = report_to_html(test::repeated_report(), small_patch);
+  BOOST_TEST(contains(html, "<h2 id=\"repeats\">Across attempts</h2>"));
+  BOOST_TEST(contains(html, "<tr class=\"flaky\"><td>flip</td><td>a</td><td>5</td><td>1</td><td>80%</td>"
+                            "<td>100%</td><td>0%</td><td>flaky</td>"));
+  BOOST_TEST(contains(html, "<h2 id=\"matrix\">Model matrix</h2>"));
+  BOOST_TEST(contains(html, "<tr><td>flip</td><td>4/5 flaky</td><td>5/5</td></tr>"));
+  BOOST_TEST(contains(html, "<tr><th>Cost per pass</th><td>$0.3750</td><td>$0.2500</td></tr>"));
+  BOOST_TEST(parse_as_xml(html).exit_code == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace agent_run

@@ -212,6 +212,32 @@ BOOST_AUTO_TEST_CASE(a_small_budget_keeps_the_headline_and_says_what_was_left_ou
   BOOST_TEST(contains(summary, "left out to stay under GitHub's 1 MiB step summary limit"));
 }
 
+BOOST_AUTO_TEST_CASE(repeats_show_pass_at_k_pass_hat_k_and_flaky_with_errors_apart) {
+  std::string summary = summary_markdown(test::repeated_report());
+  BOOST_TEST(contains(summary, "### Across attempts\n"));
+  // a: 4 of 5 judged pass, one error: pass@1 80%, pass@5 100%, pass^5 0%, median 3 turns, 1.2s.
+  BOOST_TEST(contains(summary, "| flip | a | 5 | 1 | 80% | 100% | 0% | flaky | 3 | 1.2s | $0.2500 |\n"));
+  BOOST_TEST(contains(summary, "| flip | b | 5 | 0 | 100% | 100% | 100% |  | 3 | 1.2s | $0.2500 |\n"));
+}
+
+BOOST_AUTO_TEST_CASE(several_models_get_a_matrix_with_cost_per_pass) {
+  std::string summary = summary_markdown(test::repeated_report());
+  BOOST_TEST(contains(summary, "### Model matrix\n"));
+  BOOST_TEST(contains(summary, "| flip | 4/5 flaky | 5/5 |\n"));
+  BOOST_TEST(contains(summary, "| **Pass rate** | 80% | 100% |\n"));
+  // a: six attempts at $0.25 over four passes; b: five over five.
+  BOOST_TEST(contains(summary, "| **Cost per pass** | $0.3750 | $0.2500 |\n"));
+  BOOST_TEST(contains(summary, "| **Flaky tasks** | 1 | 0 |\n"));
+}
+
+BOOST_AUTO_TEST_CASE(a_single_attempt_per_task_has_no_repeats_table_and_one_model_no_matrix) {
+  RunReport report = test::sample_report();
+  report.attempts = {test::sample_attempt("fix-bug", 1, Outcome::passed)};
+  std::string summary = summary_markdown(report);
+  BOOST_TEST(!contains(summary, "### Across attempts"));
+  BOOST_TEST(!contains(summary, "### Model matrix"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace agent_run

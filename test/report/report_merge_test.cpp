@@ -1,4 +1,6 @@
+#include "report/report_folder.h"
 #include "report/report_merge.h"
+#include "report/report_reader.h"
 #include "report/sample_report.h"
 #include "support/fixtures.h"
 
@@ -146,6 +148,44 @@ BOOST_AUTO_TEST_CASE(merged_files_are_copied_and_missing_ones_listed) {
   BOOST_TEST(out.read("attempts/a/1/transcript.jsonl") == "{\"type\":\"prompt\"}\n");
   BOOST_TEST(*missing == std::vector<std::string>{(input.path() / "attempts/a/1/patch.diff").string()},
              boost::test_tools::per_element());
+}
+
+// Shard 1 ran task t once and it passed (its own pass rate 1); shard 2 ran it three times, one
+// pass (1/3). The average of those averages would be 2/3; from the four attempts it is 2 of 4.
+BOOST_AUTO_TEST_CASE(merge_recomputes_the_aggregates_from_the_attempts_not_from_the_shards_figures) {
+  test::TempFolder one;
+  test::TempFolder two;
+  test::TempFolder out;
+  RunReport first = shard_report(1, 2, {sample_attempt("t", 1, Outcome::passed)}, "2026-08-22T10:00:00Z");
+  RunReport second = shard_report(2, 2,
+                                  {sample_attempt("t", 2, Outcome::failed), sample_attempt("t", 3, Outcome::passed),
+                                   sample_attempt("t", 4, Outcome::failed)},
+                                  "2026-08-22T10:00:01Z");
+  BOOST_REQUIRE(ReportFolder(one.path()).write(first).has_value());
+  BOOST_REQUIRE(ReportFolder(two.path()).write(second).has_value());
+  auto read_one = read_report_file(one.path() / "report.json");
+  auto read_two = read_report_file(two.path() / "report.json");
+  BOOST_REQUIRE(read_one.has_value() && read_two.has_value());
+  auto merged = merge_reports({{one.path(), *read_one}, {two.path(), *read_two}}, {"agent-run", "merge"});
+  BOOST_REQUIRE(merged.has_value());
+  BOOST_REQUIRE(ReportFolder(out.path()).write(merged->report).has_value());
+  Expected<Json> json = parse_json(out.read("report.json"));
+  BOOST_REQUIRE(json.has_value());
+  auto at = [](const Json& json, std::string_view key) -> const Json& {
+    const Json* member = json.find(key);
+    BOOST_REQUIRE_MESSAGE(member != nullptr, "missing member " << key);
+    return *member;
+  };
+  const Json& task = at(at(at(*json, "run"), "aggregates"), "tasks").as_array().at(0);
+  BOOST_TEST(at(at(task, "counts"), "judged").as_int() == 4);
+  BOOST_TEST(at(at(task, "counts"), "pass_rate").as_double() == 0.5);
+  const Json::Array& pass_at_k = at(task, "pass_at_k").as_array();
+  BOOST_REQUIRE_EQUAL(pass_at_k.size(), 4u);
+  BOOST_TEST(pass_at_k[0].as_double() == 0.5);
+  // pass@2 = 1 - C(2,2)/C(4,2) = 5/6; pass^2 = C(2,2)/C(4,2) = 1/6 (six decimals in the report).
+  BOOST_TEST(pass_at_k[1].as_double() == 0.833333);
+  BOOST_TEST(at(task, "pass_hat_k").as_array()[1].as_double() == 0.166667);
+  BOOST_TEST(at(task, "flaky").as_bool());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -42,8 +42,8 @@ inline AttemptResult sample_attempt(const std::string& task_id, int n, Outcome o
     attempt.outcome_type = OutcomeType::model_unavailable;
     attempt.message = "model API: 529 overloaded after 4 retries";
   } else if (outcome == Outcome::skipped) {
-    // No outcome type of the runner's is skipped yet (issue 14 plans run.budget): the writers'
-    // handling of a skipped outcome is tested with a borrowed type.
+    // The writers' handling of a skipped outcome is tested with a borrowed type (the runner's own
+    // skipped type is run.budget).
     attempt.outcome_type = OutcomeType::interrupted;
     attempt.message = "not in shard 2/3";
   }
@@ -61,6 +61,25 @@ inline RunReport sample_report() {
   report.policy_sha256 = std::string(64, 'b');
   report.attempts = {sample_attempt("fix-bug", 1, Outcome::passed), sample_attempt("fix-bug", 2, Outcome::failed),
                      sample_attempt("rename", 1, Outcome::error), sample_attempt("rename", 2, Outcome::skipped)};
+  return report;
+}
+
+/// Task `flip` with model a passing 4 of 5 judged attempts (the third failed) plus one error, and
+/// with model b passing 5 of 5: the aggregates' test report.
+inline RunReport repeated_report() {
+  RunReport report;
+  report.runner_version = "0.1.0";
+  for (int n = 1; n <= 6; ++n) {
+    Outcome outcome = n == 3 ? Outcome::failed : n == 6 ? Outcome::error : Outcome::passed;
+    AttemptResult attempt = sample_attempt("flip", n, outcome);
+    attempt.model = "a";
+    report.attempts.push_back(attempt);
+  }
+  for (int n = 1; n <= 5; ++n) {
+    AttemptResult attempt = sample_attempt("flip", n, Outcome::passed);
+    attempt.model = "b";
+    report.attempts.push_back(attempt);
+  }
   return report;
 }
 

@@ -1,0 +1,60 @@
+#include "batch/run_budget.h"
+
+#include "base/duration.h"
+
+#include <cstdio>
+
+namespace agent_run {
+
+namespace {
+
+std::string usd(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "$%.4f", value);
+  return buffer;
+}
+
+}  // namespace
+
+void BudgetWatch::add(const AttemptResult& attempt) {
+  std::lock_guard lock(m_mutex);
+  if (attempt.usage.cost_usd) m_spent_usd += *attempt.usage.cost_usd;
+  else ++m_unpriced;
+}
+
+bool BudgetWatch::time_is_up(Clock::SteadyTime now) const {
+  return m_budget.max_time && elapsed_ms(m_started, now) >= m_budget.max_time->count();
+}
+
+int BudgetWatch::unpriced() const {
+  std::lock_guard lock(m_mutex);
+  return m_unpriced;
+}
+
+std::optional<std::string> BudgetWatch::reached(Clock::SteadyTime now) const {
+  std::lock_guard lock(m_mutex);
+  if (m_budget.max_cost_usd && m_spent_usd >= *m_budget.max_cost_usd) {
+    return "--max-cost " + usd(*m_budget.max_cost_usd) + ": " + usd(m_spent_usd) + " spent";
+  }
+  if (time_is_up(now)) {
+    return "--max-time " + format_duration(*m_budget.max_time) + ": " +
+           format_duration(std::chrono::milliseconds(elapsed_ms(m_started, now))) + " passed";
+  }
+  return std::nullopt;
+}
+
+AttemptResult skipped_for_budget(const AttemptPlan& plan, const std::string& which) {
+  AttemptResult result;
+  result.task_id = plan.task->id;
+  result.task_file = plan.task->source.string();
+  result.task_sha256 = plan.task->source_sha256;
+  result.model = plan.model;
+  result.n = plan.n;
+  result.usage = Usage::zero();
+  result.outcome = outcome_of(OutcomeType::run_budget);
+  result.outcome_type = OutcomeType::run_budget;
+  result.message = "not started: the run's budget was reached (" + which + "); agent-run --resume runs it";
+  return result;
+}
+
+}  // namespace agent_run

@@ -1,0 +1,2 @@
+def title_case(text):
+    return text.capitalize()
