@@ -12,10 +12,11 @@ namespace agent_run {
 
 namespace {
 
-/// A file with a top-level `rules:` or `unmatched:` key is a policy; anything else is a task.
+/// A file with a top-level `rules:`, `unmatched:` or `extends:` key is a policy; anything else is a task.
 bool looks_like_policy(const std::string& text) {
   YamlDocument document = parse_yaml(text);
-  return document.root && (document.root->find("rules") != nullptr || document.root->find("unmatched") != nullptr);
+  return document.root && (document.root->find("rules") != nullptr || document.root->find("unmatched") != nullptr ||
+                           document.root->find("extends") != nullptr);
 }
 
 }  // namespace
