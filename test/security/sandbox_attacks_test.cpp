@@ -1,22 +1,20 @@
 // The security suite's sandbox cases: each attack runs through `agent-run tool` ([T]) as a script
-// the policy cannot see into (`sh attack.sh`, allowed by an open policy), so only the sandbox
-// stands between it and the canaries. Positive controls show that ordinary work still runs, and
-// the same attacks with `--sandbox off` show that the cases can fail.
+// the policy cannot see into (`sh caseN.sh`, allowed by an open policy), so only the sandbox
+// stands between it and the canaries; all of a list run in one `agent-run tool` run, as the calls
+// of one attempt. Positive controls show that ordinary work still runs, and the same attacks with
+// `--sandbox off` show that the cases can fail.
 #include "security/security_fixture.h"
 
 #include "base/files.h"
 
-#include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <functional>
-#include <ostream>
 
 namespace agent_run {
 namespace {
 
 namespace fs = std::filesystem;
-namespace data = boost::unit_test::data;
 
 /// An open policy: only the sandbox stops a script. It still hides the usual secret paths (so the
 /// sandbox masks them) and keeps CI configuration from edits (so the sandbox mounts it read-only).
@@ -40,8 +38,6 @@ struct Case {
   std::string expected;  // a piece of the output
 };
 
-std::ostream& operator<<(std::ostream& out, const Case& c) { return out << c.name; }
-
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
 /// `script` run as `sh attack.sh` in the scene's repository, with `--sandbox on|off`.
@@ -53,12 +49,29 @@ test::ToolRun run_script(test::SecurityFixture& scene, const std::string& script
                          test::bash_call("sh attack.sh")});
 }
 
-std::string output_of(const test::ToolRun& run) {
+/// Every case's script in one `agent-run tool` run in the sandbox (each written as caseN.sh and run as
+/// `sh caseN.sh`, in order): what each printed.
+std::vector<std::string> outputs_of(test::SecurityFixture& scene, const std::vector<Case>& cases) {
+  fs::path policy = scene.root() / "open-policy.yaml";
+  if (!fs::exists(policy)) BOOST_REQUIRE(write_file_atomically(policy, k_open_policy).has_value());
+  std::vector<Json> calls;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string name = "case" + std::to_string(i) + ".sh";
+    calls.push_back(
+        test::tool_call("write_file", Json::object().set("path", name).set("content", cases[i].script(scene))));
+    calls.push_back(test::bash_call("sh " + name));
+  }
+  test::ToolRun run = scene.run_tool(scene.repository(), {"--policy", policy.string(), "--sandbox", "on"}, calls);
   BOOST_TEST_INFO(run.stderr_text);
-  BOOST_REQUIRE_EQUAL(run.answers.size(), 2u);
-  BOOST_TEST(run.answers[1].verdict == "allowed");  // the policy let it through: the sandbox is tested
-  BOOST_TEST(run.answers[1].line.get_string("sandbox") == "bubblewrap");
-  return run.answers[1].content;
+  BOOST_REQUIRE_EQUAL(run.answers.size(), calls.size());
+  std::vector<std::string> outputs;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const test::ToolAnswer& answer = run.answers[2 * i + 1];
+    BOOST_TEST(answer.verdict == "allowed", cases[i].name);  // the policy let it through: the sandbox is tested
+    BOOST_TEST(answer.line.get_string("sandbox") == "bubblewrap", cases[i].name);
+    outputs.push_back(answer.content);
+  }
+  return outputs;
 }
 
 const std::vector<Case>& attacks() {
@@ -123,29 +136,83 @@ const std::vector<Case>& controls() {
 
 BOOST_AUTO_TEST_SUITE(sandbox_attacks, *boost::unit_test::precondition(test::sandbox_usable))
 
-BOOST_DATA_TEST_CASE(each_attack_fails_inside_the_sandbox_and_leaks_nothing, data::make(attacks()), attack) {
+BOOST_AUTO_TEST_CASE(each_attack_fails_inside_the_sandbox_and_leaks_nothing) {
+  // All in one run (one sandbox for the attempt, as a run has): each case's answer, then the scene.
   if (!test::sandbox_tests_can_run()) return;
   test::SecurityFixture scene;
   const test::TreeDigest before = scene.snapshot();
-  std::string output = output_of(run_script(scene, attack.script(scene), "on"));
-  BOOST_TEST_INFO(output);
-  BOOST_TEST(output.find(attack.expected) != std::string::npos);
-  scene.check_no_secret(output, attack.name);
-  scene.check_unchanged(before, attack.name);
+  const std::vector<std::string> outputs = outputs_of(scene, attacks());
+  for (std::size_t i = 0; i < attacks().size(); ++i) {
+    const Case& attack = attacks()[i];
+    BOOST_TEST_CONTEXT(attack.name << ":\n" << outputs[i]) {
+      BOOST_TEST(outputs[i].find(attack.expected) != std::string::npos);
+      scene.check_no_secret(outputs[i], attack.name);
+    }
+  }
+  scene.check_unchanged(before, "the attacks");
   BOOST_TEST(scene.listener().connections() == 0);
   BOOST_TEST(scene.listener6().connections() == 0);
   BOOST_TEST(scene.docker_socket().connections() == 0);
   BOOST_TEST(scene.abstract_socket().connections() == 0);
   BOOST_TEST(!fs::exists(scene.repository() / "pwned"));
+  BOOST_TEST_MESSAGE("sandbox attacks: " << attacks().size() << " cases");
 }
 
-BOOST_DATA_TEST_CASE(ordinary_work_still_runs_inside_the_sandbox, data::make(controls()), control) {
+BOOST_AUTO_TEST_CASE(ordinary_work_still_runs_inside_the_sandbox) {
   if (!test::sandbox_tests_can_run()) return;
   test::SecurityFixture scene;
-  std::string output = output_of(run_script(scene, control.script(scene), "on"));
-  BOOST_TEST_INFO(output);
-  BOOST_TEST(output.find(control.expected) != std::string::npos);
-  scene.check_no_secret(output, control.name);
+  const std::vector<std::string> outputs = outputs_of(scene, controls());
+  for (std::size_t i = 0; i < controls().size(); ++i) {
+    BOOST_TEST_CONTEXT(controls()[i].name << ":\n" << outputs[i]) {
+      BOOST_TEST(outputs[i].find(controls()[i].expected) != std::string::npos);
+      scene.check_no_secret(outputs[i], controls()[i].name);
+    }
+  }
+  BOOST_TEST_MESSAGE("sandbox controls: " << controls().size() << " cases");
+}
+
+BOOST_AUTO_TEST_CASE(red_team_scripts_fail_inside_the_sandbox_and_leak_nothing) {
+  // Beyond the list, in one `agent-run tool` run: programs that write through an option or a
+  // helper, a descriptor, a link out of the workspace, bash's /dev/tcp.
+  if (!test::sandbox_tests_can_run()) return;
+  test::SecurityFixture scene;
+  const std::string victim = quoted(scene.outside() / "victim/a");
+  const std::string policy_file = quoted(scene.root() / "open-policy.yaml");
+  const std::vector<std::pair<std::string, std::string>> scripts = {
+      {"env -S 'sh -c \"echo x > " + victim + "\"'", "Read-only file system"},
+      {"echo " + victim + " | xargs sh -c 'echo x > \"$0\"'", "Read-only file system"},
+      {"find src -maxdepth 0 -fprint " + victim, "Read-only file system"},
+      {"tar cf - src | tar xf - --to-command='sh -c \"cat > " + victim + "\"'", "Read-only file system"},
+      {"exec 3>" + victim, "Read-only file system"},
+      {"ln -sfn " + quoted(scene.outside() / "victim") + " out; echo x > out/a", "Read-only file system"},
+      {"ln -sf " + policy_file + " p.yaml; sed -i --follow-symlinks s/deny/allow/ p.yaml", "Read-only file system"},
+      {"git -c core.fsmonitor='touch " + quoted(scene.outside() / "pwned") + "' status; echo git-done", "git-done"},
+      {"bash -c 'echo x > /dev/tcp/127.0.0.1/" + std::to_string(scene.listener().port()) + "'", "Connection refused"},
+  };
+  fs::path policy = scene.root() / "open-policy.yaml";
+  BOOST_REQUIRE(write_file_atomically(policy, k_open_policy).has_value());
+  std::vector<Json> calls;
+  for (std::size_t i = 0; i < scripts.size(); ++i) {
+    const std::string name = "red" + std::to_string(i) + ".sh";
+    calls.push_back(test::tool_call("write_file",
+                                    Json::object().set("path", name).set("content", "exec 2>&1\n" + scripts[i].first)));
+    calls.push_back(test::bash_call("sh " + name));
+  }
+  const test::TreeDigest before = scene.snapshot();
+  test::ToolRun run = scene.run_tool(scene.repository(), {"--policy", policy.string(), "--sandbox", "on"}, calls);
+  BOOST_REQUIRE_EQUAL(run.answers.size(), calls.size());
+  for (std::size_t i = 0; i < scripts.size(); ++i) {
+    const test::ToolAnswer& answer = run.answers[2 * i + 1];
+    BOOST_TEST_CONTEXT(scripts[i].first << "\n" << answer.content) {
+      BOOST_TEST(answer.verdict == "allowed");
+      BOOST_TEST(answer.line.get_string("sandbox") == "bubblewrap");
+      BOOST_TEST(answer.content.find(scripts[i].second) != std::string::npos);
+      scene.check_no_secret(answer.content, scripts[i].first);
+    }
+  }
+  scene.check_unchanged(before, "the red-team scripts");
+  BOOST_TEST(scene.listener().connections() == 0);
+  BOOST_TEST_MESSAGE("red-team scripts in the sandbox: " << scripts.size() << " cases");
 }
 
 BOOST_AUTO_TEST_CASE(without_the_sandbox_the_same_attacks_succeed_so_the_cases_can_fail) {
