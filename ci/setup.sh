@@ -9,6 +9,8 @@
 #                        builds every target (ci/run-tests.sh)
 #
 # Sourced by run-examples.sh and run-tests.sh (which set $build_dir from it); can also be run on its own.
+# AGENT_RUN_CMAKE_ARGS adds options to the configure of a new build folder and AGENT_RUN_TARGETS
+# names the targets to build instead (ci/sanitize-tests.sh sets both for its own folders).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,10 +40,17 @@ if [ "$setup_mode" = all ]; then
   testing=ON
   targets=()
 fi
+if [ -n "${AGENT_RUN_TARGETS:-}" ]; then
+  # shellcheck disable=SC2206  # a list of target names
+  targets=(--target ${AGENT_RUN_TARGETS})
+fi
+# shellcheck disable=SC2206  # a list of CMake options
+extra_cmake_args=(${AGENT_RUN_CMAKE_ARGS:-})
 # A build folder configured without the tests gets them when the test suite needs them; one with
 # them keeps them when only the binary is asked for.
 if [ ! -f "$build_dir/build.ninja" ] ||
    { [ "$testing" = ON ] && grep -q '^BUILD_TESTING:BOOL=OFF' "$build_dir/CMakeCache.txt"; }; then
-  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING="$testing" >/dev/null
+  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING="$testing" \
+    "${extra_cmake_args[@]}" >/dev/null
 fi
 cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"

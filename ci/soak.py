@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The soak (run by ci/soak.sh; not part of ctest): hundreds of attempts of agent-run at -j 2
 against a loopback model server that plays the Anthropic Messages API and injects faults into a
-set share of the calls, with tools that time out, flood their output and leave escaping children.
+set share of the calls, with tools that time out, flood their output and leave escaping children, and
+MCP servers that crash mid-call (leaving a child in their process group) or at start (a required one).
 
 The server answers each call from the conversation it is sent (the task's kind and how many turns
 it already had), so every retry of a call gets the same answer unless a fault is drawn. The faults:
@@ -32,7 +33,7 @@ import tempfile
 import threading
 import time
 
-KINDS = ["edit", "fail", "timeout", "flood", "escape"]
+KINDS = ["edit", "fail", "timeout", "flood", "escape", "mcp_call", "mcp_start"]
 RETRIED_FAULTS = ["429", "529", "500", "cut", "stall", "malformed"]
 FAULTS = RETRIED_FAULTS + ["content_type"]
 MAX_FAULTS_IN_A_ROW = 3
@@ -46,7 +47,41 @@ rules:
   - id: commands
     allow: bash
     argv_prefix: [[sh, seq, sleep, "true"]]
+  - id: mcp
+    allow: mcp__crashy
 """
+
+# An MCP server (stdio) that crashes: `start` exits before it reads anything; `call` answers
+# initialize and tools/list, then on tools/call leaves a child in its process group and exits.
+CRASHY_MCP_SERVER = r"""import json, os, subprocess, sys
+if sys.argv[1] == "start":
+    sys.stderr.write("crashy: exits at start\n")
+    os._exit(9)
+def send(id, result):
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": id, "result": result}) + "\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    message = json.loads(line)
+    method, id = message.get("method"), message.get("id")
+    if method == "initialize":
+        send(id, {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "crashy", "version": "1"}})
+    elif method == "tools/list":
+        send(id, {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
+    elif method == "tools/call":
+        subprocess.Popen(["sleep", "1000"])
+        sys.stderr.write("crashy: exits mid-call\n")
+        sys.stderr.flush()
+        os._exit(7)
+    elif id is not None:
+        send(id, {})
+"""
+
+# The mcp_servers: entry of each MCP kind.
+MCP_SERVERS = {
+    "mcp_call": "mcp_servers:\n  crashy: {command: python3, args: [crashy_mcp.py, call]}\n",
+    "mcp_start": "mcp_servers:\n  crashy: {command: python3, args: [crashy_mcp.py, start], required: true}\n",
+}
 
 # Leaves a daemon behind (setsid), once it has left the command's group.
 ESCAPE_SCRIPT = """setsid sleep 1000 >/dev/null 2>&1 &
@@ -73,11 +108,17 @@ def turns_of(kind, word):
     if kind == "escape":
         return [("Serving.", tool("bash", {"command": "sleep 1000", "background": True})),
                 ("Escaping.", tool("bash", {"command": "sh escape.sh"}))] + done
-    return done  # fail: nothing done, so the check fails
+    if kind == "mcp_call":
+        return [("Asking the server.", tool("mcp__crashy__echo", {"message": word}))] + done
+    return done  # fail: nothing done, so the check fails; mcp_start: the model is never asked
 
 
 def expected_outcome(kind):
-    return ("failed", "check.failed") if kind == "fail" else ("passed", "passed")
+    if kind == "fail":
+        return ("failed", "check.failed")
+    if kind == "mcp_start":
+        return ("error", "mcp.unavailable")
+    return ("passed", "passed")
 
 
 def sse_event(name, data):
@@ -226,6 +267,8 @@ def write_repository(repo, attempts, seed):
         out.write(ESCAPE_SCRIPT)
     with open(os.path.join(repo, "policy.yaml"), "w") as out:
         out.write(POLICY)
+    with open(os.path.join(repo, "crashy_mcp.py"), "w") as out:
+        out.write(CRASHY_MCP_SERVER)
     chooser = random.Random(seed)
     kinds = {}
     for index in range(attempts):
@@ -234,10 +277,14 @@ def write_repository(repo, attempts, seed):
         kinds[task] = kind
         word = "w%04d" % index
         check = "grep -q %s greet.sh" % (word if kind != "fail" else "never-written")
+        # Every other escape and crashing MCP server runs outside the sandbox, where the process table
+        # must find what it leaves; inside, the sandbox's PID namespace ends with it and the kernel kills it.
+        unsandboxed = kind in ("escape", "mcp_call") and index % 2 == 0
+        extra = MCP_SERVERS.get(kind, "") + ("sandbox: off\n" if unsandboxed else "")
         with open(os.path.join(repo, "tasks", task + ".yaml"), "w") as out:
             out.write("prompt: \"soak %s kind %s word %s\"\npolicy: ../policy.yaml\n"
-                      "limits: {turns: 8, time: 10m, tool_timeout: 1s}\nchecks:\n  - run: \"%s\"\n"
-                      % (task, kind, word, check if kind in ("edit", "fail") else "true"))
+                      "limits: {turns: 8, time: 10m, tool_timeout: 1s}\n%schecks:\n  - run: \"%s\"\n"
+                      % (task, kind, word, extra, check if kind in ("edit", "fail") else "true"))
     subprocess.run("git init -q -b main . && git add -A && git -c user.name=soak -c user.email=soak@example.invalid "
                    "commit -qm soak", shell=True, cwd=repo, check=True)
     return kinds
@@ -317,6 +364,26 @@ def attempts_of(report):
     return {attempt["task_id"]: attempt for attempt in report["attempts"]}, counts
 
 
+def mcp_problems(task, kind, attempt):
+    """What is wrong in the report of an attempt whose MCP server crashed."""
+    servers = attempt.get("mcp_servers", [])
+    if len(servers) != 1:
+        return ["%s: %d MCP servers reported, expected 1" % (task, len(servers))]
+    server = servers[0]
+    if kind == "mcp_start":
+        if server["status"] != "failed" or "crashy" not in attempt.get("message", ""):
+            return ["%s: the server that exits at start is %s, the attempt says %r" % (
+                task, server["status"], attempt.get("message", ""))]
+        return []
+    calls = [call for call in attempt["tool_calls"] if call["name"] == "mcp__crashy__echo"]
+    if len(calls) != 1 or not calls[0]["is_error"] or "exited with code 7" not in calls[0].get("error", ""):
+        return ["%s: the call the server crashed in is recorded as %s" % (task, calls)]
+    if server.get("ending") != "exited with code 7" or "exits mid-call" not in server.get("stderr_tail", ""):
+        return ["%s: the crashed server's ending is %r, its stderr %r" % (
+            task, server.get("ending"), server.get("stderr_tail"))]
+    return []
+
+
 def check_soak(args, repo, out, tmp, kinds, server, exit_code, samples, log, elapsed):
     problems = []
     with open(os.path.join(out, "report.json")) as report_file:
@@ -342,9 +409,13 @@ def check_soak(args, repo, out, tmp, kinds, server, exit_code, samples, log, ela
         if tries != len(server.faults_of[task]):
             wrong.append("%s: %d failed tries in the report, %d faults served" % (task, tries, len(server.faults_of[task])))
         if kind == "escape" and not unretried:
-            if len(attempt["escaped_processes"]) != 1 or len(attempt["background_processes"]) != 1:
-                wrong.append("%s: %d escaped and %d background processes reported, expected 1 and 1" % (
-                    task, len(attempt["escaped_processes"]), len(attempt["background_processes"])))
+            escapes = 0 if attempt["sandboxed"] else 1  # a sandboxed escape dies with its command's namespace
+            if len(attempt["escaped_processes"]) != escapes or len(attempt["background_processes"]) != 1:
+                wrong.append("%s: %d escaped and %d background processes reported, expected %d and 1 (sandboxed: %s)" % (
+                    task, len(attempt["escaped_processes"]), len(attempt["background_processes"]), escapes,
+                    attempt["sandboxed"]))
+        if kind.startswith("mcp_") and not unretried:
+            wrong += mcp_problems(task, kind, attempt)
     if once != len(kinds) or lost or twice:
         problems.append("attempts: %d reported once, %d lost, %d more than once" % (once, lost, twice))
     problems += wrong[:20]

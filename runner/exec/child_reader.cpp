@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,12 +32,16 @@ ReadResult read_available(int fd, Take&& take) {
   }
 }
 
+/// A descriptor that becomes readable when `pid` exits (a pidfd), or -1 where the kernel has none.
+int exit_fd_of(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
 }  // namespace
 
 ChildReader::ChildReader(const ChildProcess& child, StdoutHandler on_stdout, EndHandler on_end,
                          const Cancellation* cancellation, std::size_t stderr_tail_bytes)
     : m_child(child), m_on_stdout(std::move(on_stdout)), m_on_end(std::move(on_end)), m_cancellation(cancellation),
-      m_tail_limit(stderr_tail_bytes), m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+      m_tail_limit(stderr_tail_bytes), m_wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      m_exited(exit_fd_of(child.pid())) {
   m_thread = std::thread([this] { loop(); });
 }
 
@@ -65,11 +70,12 @@ ReadEnd ChildReader::run_until_end() {
   bool stderr_open = true;
   const int cancel_fd = m_cancellation ? m_cancellation->wait_fd() : -1;
   for (;;) {
-    pollfd fds[4] = {{m_child.stdout_fd(), POLLIN, 0},
+    pollfd fds[5] = {{m_child.stdout_fd(), POLLIN, 0},
                      {stderr_open ? m_child.stderr_fd() : -1, POLLIN, 0},
                      {m_wake.get(), POLLIN, 0},
-                     {cancel_fd, POLLIN, 0}};
-    if (::poll(fds, 4, -1) < 0) {
+                     {cancel_fd, POLLIN, 0},
+                     {m_exited.get(), POLLIN, 0}};
+    if (::poll(fds, 5, -1) < 0) {
       if (errno == EINTR) continue;
       return ReadEnd::closed;
     }
@@ -85,7 +91,18 @@ ReadEnd ChildReader::run_until_end() {
         return ReadEnd::closed;
       }
     }
+    if (fds[4].revents != 0) return read_last_words();
   }
+}
+
+/// The child has exited: what it wrote before is in the pipes, read now. What it left running (a
+/// child of its own holding the same pipes open) keeps them from ever reaching their end, so the
+/// exit, not the end of stdout, ends the reading.
+ReadEnd ChildReader::read_last_words() {
+  bool refused = false;
+  read_stdout(refused);
+  drain_stderr();
+  return refused ? ReadEnd::refused : ReadEnd::closed;
 }
 
 /// Hands stdout's bytes to the handler; false at the end of stdout. `refused` when the handler said no.

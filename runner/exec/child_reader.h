@@ -16,7 +16,7 @@ class Cancellation;
 
 /// Why a ChildReader stopped reading.
 enum class ReadEnd {
-  closed,     // the child closed its stdout (it exited, most likely)
+  closed,     // the child exited or closed its stdout
   refused,    // the stdout handler refused what it read (garbage, a message too long)
   cancelled,  // the run's cancellation fired (SIGINT or SIGTERM to agent-run)
   stopped,    // stop() was called
@@ -24,7 +24,8 @@ enum class ReadEnd {
 
 /// Reads a long-lived child's stdout and stderr on a thread of its own, so that the child never
 /// blocks on a full pipe: stdout goes to a handler as it arrives, stderr is drained into a tail of
-/// bounded size. One poll loop over both pipes, a wake-up eventfd for stop() and the run's
+/// bounded size. One poll loop over both pipes, the child's pidfd (its exit ends the reading even
+/// when something it left running holds its pipes open), a wake-up eventfd for stop() and the run's
 /// cancellation eventfd. The handlers run on the reader's thread; the end handler runs once, last.
 /// The reader only reads: the owner writes to the child, signals it and reaps it.
 class ChildReader {
@@ -50,6 +51,7 @@ class ChildReader {
  private:
   void loop();
   ReadEnd run_until_end();
+  ReadEnd read_last_words();
   bool read_stdout(bool& refused);
   bool drain_stderr();
 
@@ -58,7 +60,8 @@ class ChildReader {
   EndHandler m_on_end;
   const Cancellation* m_cancellation;
   std::size_t m_tail_limit;
-  Fd m_wake;  // eventfd written by stop()
+  Fd m_wake;    // eventfd written by stop()
+  Fd m_exited;  // the child's pidfd: readable once it has exited (-1 where the kernel has none)
 
   mutable std::mutex m_mutex;  // guards the stderr tail and count
   std::string m_stderr_tail;

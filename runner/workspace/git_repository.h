@@ -27,7 +27,8 @@ class GitRepository {
 
   /// Creates the local branch `branch` at `commit`; fails if it exists.
   Expected<void> create_branch(const std::string& branch, const std::string& commit);
-  /// Deletes the local branch `branch`.
+  /// Deletes the local branch `branch` (one of agent-run's own: its config section, if any, stays);
+  /// fails when it is checked out.
   Expected<void> delete_branch(const std::string& branch);
 
   /// Adds the linked worktree `name` in `folder` (which must not exist yet) with `branch` checked

@@ -132,6 +132,22 @@ serve(crash)
   BOOST_TEST(client->log().transport.ending == "exited with code 7");
 }
 
+// Found by ci/soak.sh: outside the sandbox, the child kept the server's stdout open, so the call
+// waited for its whole timeout and said the server did not answer.
+BOOST_AUTO_TEST_CASE(a_server_that_crashes_in_a_call_leaving_a_child_on_its_stdout_fails_the_call_at_once) {
+  ScriptServer server(R"(import subprocess
+def crash(message):
+    subprocess.Popen(["sleep", "1000"])
+    os._exit(7)
+serve(crash)
+)");
+  auto client = connect_stdio(server.command());
+  McpCallResult result = client->call_tool("echo", Json::object(), 120s);
+  BOOST_TEST(result.is_error);
+  BOOST_TEST(contains(result.error, "exited with code 7"), result.error);
+  BOOST_TEST(client->log().transport.ending == "exited with code 7");
+}
+
 BOOST_AUTO_TEST_CASE(a_call_that_is_never_answered_times_out_and_is_cancelled) {
   ScriptServer server(R"(cancelled = []
 def hang(message):

@@ -182,7 +182,9 @@ std::vector<GrepFile> collect(const GrepRequest& request, GrepBackend backend) {
   const fs::path& root = parity_tree().root;
   auto patterns = prepare_patterns(request.pattern, request.case_insensitive);
   BOOST_REQUIRE_MESSAGE(patterns.has_value(), request.pattern);
-  SearchScope scope{root, std::chrono::steady_clock::now() + std::chrono::seconds(60), {"PATH=/usr/bin:/bin"}};
+  // What is checked is the answer, not its speed: the deadline only stops a hung search (60 s was
+  // passed under ci/stress-tests.sh's load, twice in two runs).
+  SearchScope scope{root, std::chrono::steady_clock::now() + std::chrono::minutes(10), {"PATH=/usr/bin:/bin"}};
   std::vector<GrepFile> files;
   GrepSink sink = [&](GrepFile&& file) {
     files.push_back(std::move(file));
