@@ -9,7 +9,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace agent_run {
 
@@ -77,19 +79,34 @@ std::string environment_text(const PromptFacts& facts) {
 
 }  // namespace
 
-ProjectInstructions read_project_instructions(const std::filesystem::path& workspace,
-                                              const std::vector<std::string>& names) {
-  for (const std::string& name : names) {
-    auto text = read_beneath(workspace, name, k_max_instruction_bytes + 1);
-    if (!text) continue;
-    ProjectInstructions found{name, std::move(*text)};
-    if (found.text.size() > k_max_instruction_bytes) {
-      found.text.resize(k_max_instruction_bytes);
-      found.text = repair_utf8(found.text) + "\n[agent-run: " + name + " is longer than 64 KiB; the rest was cut]";
-    }
-    return found;
+std::vector<ProjectInstructions> read_project_instructions(const std::filesystem::path& workspace,
+                                                           const std::vector<std::string>& names,
+                                                           const std::vector<std::filesystem::path>& above) {
+  std::vector<std::pair<std::filesystem::path, std::string>> folders;  // the folder, the prefix naming it
+  for (std::size_t i = 0; i < above.size(); ++i) {
+    std::string prefix;
+    for (std::size_t up = i; up < above.size(); ++up) prefix += "../";
+    folders.emplace_back(above[i], prefix);
   }
-  return {};
+  folders.emplace_back(workspace, "");
+  std::vector<ProjectInstructions> found;
+  std::size_t left = k_max_instruction_bytes;
+  for (const auto& [folder, prefix] : folders) {
+    for (const std::string& name : names) {
+      auto text = read_beneath(folder, name, left + 1);
+      if (!text) continue;
+      ProjectInstructions file{prefix + name, std::move(*text)};
+      if (file.text.size() > left) {
+        file.text.resize(left);
+        file.text = repair_utf8(file.text) + "\n[agent-run: the project's instructions are longer than 64 KiB; the " +
+                    "rest of " + file.file + " was cut]";
+      }
+      left -= std::min(left, file.text.size());
+      found.push_back(std::move(file));
+      break;  // one file a folder
+    }
+  }
+  return found;
 }
 
 SystemPrompt make_system_prompt(const PromptFacts& facts, const std::optional<std::string>& replacement) {
@@ -98,8 +115,8 @@ SystemPrompt make_system_prompt(const PromptFacts& facts, const std::optional<st
     text = *replacement;
   } else {
     text = std::string(k_headless_rules) + "\n\n" + environment_text(facts);
-    if (!facts.project.file.empty()) {
-      text += "\n# Project instructions (" + facts.project.file + ")\n" + facts.project.text + "\n";
+    for (const ProjectInstructions& project : facts.project) {
+      text += "\n# Project instructions (" + project.file + ")\n" + project.text + "\n";
     }
     if (!facts.task_instructions.empty()) text += "\n# Instructions for this task\n" + facts.task_instructions + "\n";
     if (facts.output_schema) {

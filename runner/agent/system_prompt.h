@@ -11,16 +11,20 @@
 
 namespace agent_run {
 
-/// The project's instructions found in the workspace (AGENTS.md, or a fallback such as CLAUDE.md).
+/// One file of the project's instructions (AGENTS.md, or a fallback such as CLAUDE.md).
 struct ProjectInstructions {
-  std::string file;  // workspace-relative; empty when none was found
-  std::string text;  // capped at 64 KiB, with a note where it was cut
+  std::string file;  // as the prompt names it: workspace-relative, or ../AGENTS.md for one above the workspace
+  std::string text;  // what fits of the 64 KiB all of them share, with a note where it was cut
 };
 
-/// The first of `names` that is a regular file at the workspace root, read (never through a symlink
-/// leading out of the workspace); none found is an empty `file`.
-ProjectInstructions read_project_instructions(const std::filesystem::path& workspace,
-                                              const std::vector<std::string>& names);
+/// The project's instructions nearest to the workspace, as Codex reads them from the repository's
+/// top down to its working folder: in each of `above` (the repository's folders above the workspace,
+/// outermost first), then at the workspace root, the first of `names` that is a regular file there
+/// (never read through a symlink leading out of its folder). Outermost first, so the nearest, read
+/// last, has the last word; 64 KiB in all.
+std::vector<ProjectInstructions> read_project_instructions(const std::filesystem::path& workspace,
+                                                           const std::vector<std::string>& names,
+                                                           const std::vector<std::filesystem::path>& above = {});
 
 /// What the system prompt tells the model about its situation.
 struct PromptFacts {
@@ -30,9 +34,9 @@ struct PromptFacts {
   Clock::WallTime now;             // its UTC date is stated
   std::vector<std::string> tools;  // the tools offered, by name
   Limits limits;
-  ProjectInstructions project;        // AGENTS.md
-  std::string task_instructions;      // the task's `instructions:`
-  std::optional<Json> output_schema;  // the final answer's JSON Schema
+  std::vector<ProjectInstructions> project;  // AGENTS.md files, outermost first
+  std::string task_instructions;             // the task's `instructions:`
+  std::optional<Json> output_schema;         // the final answer's JSON Schema
 };
 
 /// The system prompt and its hash (for the report).

@@ -15,7 +15,28 @@ namespace {
 
 constexpr std::size_t k_output_tail_bytes = 4096;
 
-/// Runs one setup or check command in the workspace (inside `sandbox` unless it is nullptr).
+std::string why_failed(const CheckRecord& record) {
+  if (record.timed_out) return "`" + record.run + "` timed out";
+  if (record.exit_code < 0) return "`" + record.run + "` could not run: " + record.output_tail;
+  return "`" + record.run + "` exited " + std::to_string(record.exit_code);
+}
+
+std::string describe_stop(const AttemptResult& result, const AgentRun& run, const Limits& limits) {
+  switch (*result.stop_reason) {
+    case AgentStop::limit_turns: return "the agent used all " + std::to_string(limits.turns) + " turns";
+    case AgentStop::limit_time: return "the agent ran out of time";
+    case AgentStop::limit_tokens: return "the agent used " + std::to_string(result.usage.total_tokens()) + " tokens";
+    case AgentStop::limit_cost: return "the agent reached the cost limit";
+    case AgentStop::model_max_tokens:
+      return run.message.empty() ? "the model's answer was cut at its output token limit" : run.message;
+    case AgentStop::model_refusal: return "the model refused";
+    case AgentStop::model_context_window: return "the conversation outgrew the model's context window";
+    default: return run.message;
+  }
+}
+
+}  // namespace
+
 CheckRecord run_command(const std::string& command, const std::filesystem::path& root, const Task& task,
                         const AttemptSettings& settings, ProcessTable& commands, const AttemptSandbox* sandbox) {
   CheckRecord record;
@@ -39,28 +60,6 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   record.output_tail = tail_of(redact_values(result->output, secrets), k_output_tail_bytes);
   return record;
 }
-
-std::string why_failed(const CheckRecord& record) {
-  if (record.timed_out) return "`" + record.run + "` timed out";
-  if (record.exit_code < 0) return "`" + record.run + "` could not run: " + record.output_tail;
-  return "`" + record.run + "` exited " + std::to_string(record.exit_code);
-}
-
-std::string describe_stop(const AttemptResult& result, const AgentRun& run, const Limits& limits) {
-  switch (*result.stop_reason) {
-    case AgentStop::limit_turns: return "the agent used all " + std::to_string(limits.turns) + " turns";
-    case AgentStop::limit_time: return "the agent ran out of time";
-    case AgentStop::limit_tokens: return "the agent used " + std::to_string(result.usage.total_tokens()) + " tokens";
-    case AgentStop::limit_cost: return "the agent reached the cost limit";
-    case AgentStop::model_max_tokens:
-      return run.message.empty() ? "the model's answer was cut at its output token limit" : run.message;
-    case AgentStop::model_refusal: return "the model refused";
-    case AgentStop::model_context_window: return "the conversation outgrew the model's context window";
-    default: return run.message;
-  }
-}
-
-}  // namespace
 
 void set_outcome(AttemptResult& result, OutcomeType type, std::string message) {
   result.outcome = outcome_of(type);

@@ -16,6 +16,11 @@ namespace agent_run {
 /// Sets the attempt's outcome type, the outcome that type has (report/outcome.h) and its message.
 void set_outcome(AttemptResult& result, OutcomeType type, std::string message);
 
+/// Runs one setup or check command in the workspace through `commands` (inside `sandbox` unless it is
+/// nullptr), with the task's env: and secrets, its output tail redacted of the secrets' values.
+CheckRecord run_command(const std::string& command, const std::filesystem::path& root, const Task& task,
+                        const AttemptSettings& settings, ProcessTable& commands, const AttemptSandbox* sandbox);
+
 /// Runs the task's setup commands in order, through `commands` (the attempt's table for setup and
 /// checks, so what they leave running is killed when the attempt ends); on the first failure marks
 /// the attempt an error (`setup.failed`) and returns false.

@@ -8,15 +8,11 @@
 
 namespace agent_run {
 
-namespace {
-
 std::string how_it_ended(const CheckRecord& check) {
   if (check.timed_out) return "it timed out";
   if (check.exit_code < 0) return "it could not run";
   return "exit code " + std::to_string(check.exit_code);
 }
-
-}  // namespace
 
 std::string check_feedback_message(const CheckRound& round, int rounds_in_all, std::size_t output_bytes) {
   std::string text = "agent-run: the task's checks failed (round " + std::to_string(round.round) + " of " +

@@ -37,6 +37,9 @@ class CheckFeedbackReview final : public FinishReview {
   AttemptObserver* m_observer;
 };
 
+/// How a failed check ended, for the model: "exit code N", "it timed out" or "it could not run".
+std::string how_it_ended(const CheckRecord& check);
+
 /// The message that sends failed checks back: what failed and the tail of each one's output.
 std::string check_feedback_message(const CheckRound& round, int rounds_in_all, std::size_t output_bytes);
 

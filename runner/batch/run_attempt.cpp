@@ -12,6 +12,7 @@
 #include "batch/attempt_session.h"
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
+#include "batch/edit_check_runner.h"
 #include "batch/sandbox_setup.h"
 #include "exec/child_environment.h"
 #include "task/task_loader.h"
@@ -205,12 +206,16 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::
   PromptFacts facts{workspace_description(task), operating_system_name(), m_settings.clock->wall_now()};
   for (const ToolSchema& schema : tools.schemas()) facts.tools.push_back(schema.name);
   facts.limits = task.limits;
-  facts.project = read_project_instructions(m_workspace->root(), task.instruction_files);
+  // Those of a monorepo's folders above a workspace made of one of its folders too, as Codex reads them.
+  facts.project = read_project_instructions(m_workspace->root(), task.instruction_files,
+                                            folders_above_in_repository(task.workspace.repo));
   facts.task_instructions = task.instructions;
   facts.output_schema = task.output_schema;
   SystemPrompt system = make_system_prompt(facts, task.system_prompt);
   m_result.system_prompt_sha256 = system.sha256;
-  if (!facts.project.file.empty() && !task.system_prompt) m_result.instruction_files = {facts.project.file};
+  if (!task.system_prompt) {
+    for (const ProjectInstructions& project : facts.project) m_result.instruction_files.push_back(project.file);
+  }
   AgentRequest request{system.text, task.prompt, task.limits, task.context};
   request.secret_values = secret_values_of(task, m_settings);
   if (task.output_schema) {
@@ -244,8 +249,9 @@ bool Attempt::run_agent() {
   ToolRegistry tools = make_tool_registry(m_plan.task->tools);
   const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
   const Survey* survey = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
-  const ToolScope scope =
-      make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
+  ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
+  EditCheckRunner edit_checks(*m_plan.task, m_workspace->root(), m_settings, m_commands, sandbox);
+  if (has_edit_checks(*m_plan.task)) scope.edit_checks = &edit_checks;  // in the agent's sandbox, as rounds are
   SessionState session;
   session.status.context_window =
       m_plan.task->context.window ? m_plan.task->context.window : (*model)->context_window();

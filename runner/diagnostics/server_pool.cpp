@@ -1,5 +1,6 @@
 #include "diagnostics/server_pool.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace agent_run {
@@ -32,7 +33,9 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
     return found->second.server.get();
   }
   if (m_servers.size() >= m_settings.max_servers) evict_least_recently_used();
-  auto started = LanguageServer::start(spec, root, environment, m_settings.initialize_timeout);
+  ServerSpec settled = spec;
+  settled.settle = std::max(spec.settle, m_settings.minimum_settle);
+  auto started = LanguageServer::start(settled, root, environment, m_settings.initialize_timeout);
   if (!started) {
     m_cooldowns[key] = Cooldown{SteadyClock::now() + m_settings.cooldown, "failed to start"};
     return make_error(spec.name + " failed to start (" + started.error().message + ")");

@@ -21,6 +21,7 @@ struct DiagnosticsSettings {
   std::chrono::milliseconds cooldown{std::chrono::minutes(5)};  // no new start after a failed one
   std::chrono::milliseconds shutdown_grace{2000};               // shutdown and exit, then the group is killed
   std::size_t max_servers = 4;                                  // live servers; the least recently used goes first
+  std::chrono::milliseconds minimum_settle{0};  // >0: a push is final only after this long with no newer one
 };
 
 /// How the servers ended at shutdown.

@@ -52,6 +52,8 @@ Json problem_to_json(const Problem& problem) {
   return json;
 }
 
+Json check_to_json(const CheckRecord& check);
+
 Json edit_to_json(const EditRecord& edit) {
   Json json = Json::object();
   json.set("turn", edit.turn)
@@ -61,6 +63,11 @@ Json edit_to_json(const EditRecord& edit) {
       .set("lines_added", edit.lines_added)
       .set("lines_removed", edit.lines_removed)
       .set("diagnostics", edit_diagnostics_to_json(edit.diagnostics));
+  if (!edit.checks.empty()) {  // the task's `during: edit` checks
+    Json checks = Json::array();
+    for (const CheckRecord& check : edit.checks) checks.push(check_to_json(check));
+    json.set("checks", std::move(checks));
+  }
   return json;
 }
 

@@ -155,6 +155,8 @@ EditDiagnostics read_edit_diagnostics(FieldReader& in, const Json& json, const s
   return diagnostics;
 }
 
+CheckRecord read_check(FieldReader& in, const Json& json, const std::string& path);
+
 EditRecord read_edit(FieldReader& in, const Json& json, const std::string& path) {
   EditRecord edit;
   in.read(json, "turn", path, edit.turn);
@@ -165,6 +167,11 @@ EditRecord read_edit(FieldReader& in, const Json& json, const std::string& path)
   in.read(json, "lines_removed", path, edit.lines_removed);
   if (const Json* diagnostics = in.member(json, "diagnostics", path)) {  // null: diagnostics were off
     edit.diagnostics = read_edit_diagnostics(in, *diagnostics, path + ".diagnostics");
+  }
+  if (const Json* checks = json.find("checks"); checks && checks->is_array()) {  // absent: none ran
+    for (std::size_t i = 0; i < checks->as_array().size(); ++i) {
+      edit.checks.push_back(read_check(in, checks->as_array()[i], path + ".checks[" + std::to_string(i) + "]"));
+    }
   }
   return edit;
 }

@@ -31,6 +31,16 @@ struct ToolCallRecord {
   std::string error;  // why the call failed without an answer (an MCP server gone, a timeout)
 };
 
+/// One `checks:` (or `setup:`) command and how it ended.
+struct CheckRecord {
+  std::string run;
+  bool passed = false;
+  int exit_code = -1;
+  bool timed_out = false;
+  long long duration_ms = 0;
+  std::string output_tail;  // the last few KiB, for a person reading why it failed
+};
+
 /// One successful edit_file or write_file: the tool fills in the path, the line counts and the
 /// diagnostics; answer_call (agent/) the turn and the call.
 struct EditRecord {
@@ -41,16 +51,7 @@ struct EditRecord {
   int lines_added = 0;
   int lines_removed = 0;
   std::optional<EditDiagnostics> diagnostics;  // nullopt: diagnostics were off
-};
-
-/// One `checks:` (or `setup:`) command and how it ended.
-struct CheckRecord {
-  std::string run;
-  bool passed = false;
-  int exit_code = -1;
-  bool timed_out = false;
-  long long duration_ms = 0;
-  std::string output_tail;  // the last few KiB, for a person reading why it failed
+  std::vector<CheckRecord> checks;             // the task's `during: edit` checks run after it
 };
 
 /// One item of the agent's working plan, as todo_write last sent it.

@@ -71,7 +71,11 @@ CaselessFinder::CaselessFinder(std::string needle, FinderCase letter_case)
   if (!m_exact) {
     for (char& c : m_lower) c = ascii_lower(c);
   }
-  auto rarity = [this](std::size_t i) { return frequency(ascii_lower(m_lower[i])); };
+  // Searched exactly, a capital letter is rarer in code and prose than the same letter in lower case.
+  auto rarity = [this](std::size_t i) {
+    const char c = m_lower[i];
+    return m_exact && c >= 'A' && c <= 'Z' ? frequency(ascii_lower(c)) / 4 : frequency(ascii_lower(c));
+  };
   for (std::size_t i = 1; i < m_lower.size(); ++i) {
     if (rarity(i) < rarity(m_first)) m_first = i;
   }
@@ -91,8 +95,29 @@ bool CaselessFinder::matches_at(std::string_view text, std::size_t start) const 
 }
 
 std::size_t CaselessFinder::find(std::string_view text, std::size_t from) const {
+  if (m_lower.empty()) return from <= text.size() ? from : std::string_view::npos;
+  return m_exact ? find_rare_byte(text, from) : find_in_blocks(text, from);
+}
+
+std::size_t CaselessFinder::find_rare_byte(std::string_view text, std::size_t from) const {
   const std::size_t size = text.size();
-  if (m_lower.empty()) return from <= size ? from : std::string_view::npos;
+  const char rare = m_lower[m_first];
+  std::size_t misses = 0;
+  for (std::size_t start = from; start + m_lower.size() <= size;) {
+    // The needle can start no later than size - length: its rare byte lies no further than that plus m_first.
+    const void* hit = std::memchr(text.data() + start + m_first, rare, size - m_lower.size() + 1 - start);
+    if (hit == nullptr) return std::string_view::npos;
+    const std::size_t candidate = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data()) - m_first;
+    if (matches_at(text, candidate)) return candidate;
+    start = candidate + 1;
+    // A "rare" byte that is common in this text: memchr would stop every few bytes, the blocks do better.
+    if (++misses > 16 && misses * 64 > start - from) return find_in_blocks(text, start);
+  }
+  return std::string_view::npos;
+}
+
+std::size_t CaselessFinder::find_in_blocks(std::string_view text, std::size_t from) const {
+  const std::size_t size = text.size();
   const std::size_t reach = std::max(m_first, m_second) + 16;  // bytes a block comparison reads past its start
   const Block first_lower = splat(m_lower[m_first]);
   const Block first_upper = m_exact ? first_lower : splat(ascii_upper(m_lower[m_first]));

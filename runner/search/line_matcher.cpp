@@ -55,6 +55,13 @@ struct LineMatcher::Compiled {
     return static_cast<std::size_t>(match.data() - content.data());
   }
 
+  /// Whether [from, to) holds a match: no submatch asked for, so RE2 stops at the first match it sees
+  /// instead of running again backwards to find where it starts.
+  bool regex_matches(std::string_view content, std::size_t from, std::size_t to) const {
+    re2::StringPiece whole(content.data(), content.size());
+    return re->Match(whole, from, to, RE2::UNANCHORED, nullptr, 0);
+  }
+
   /// Where literal `i` first occurs in `content` at or after `from`, or npos.
   std::size_t find_literal(std::size_t i, std::string_view content, std::size_t from) const {
     return literals[i].find(content, from);
@@ -121,7 +128,7 @@ std::optional<std::pair<std::size_t, std::size_t>> LineMatcher::Scan::next_line(
     // Only a line holding the atom can match: RE2 looks at those lines alone.
     for (std::size_t at; (at = c.atoms[0].find(content, from)) != std::string_view::npos;) {
       auto line = line_around(content, at);
-      if (c.regex_match(content, line.first, line.second)) return line;
+      if (c.regex_matches(content, line.first, line.second)) return line;
       from = line.second + 1;
       if (from > content.size()) break;
     }

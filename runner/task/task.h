@@ -34,6 +34,7 @@ struct EnvVariable {
 struct Check {
   std::string run;                  // a shell command run in the workspace after the agent stops; exit 0 = passed
   bool no_new_diagnostics = false;  // instead of `run`: the edits left no problem they introduced
+  bool after_edits = false;         // `during: edit`: also run after each edit_file/write_file, told to the agent
 };
 
 /// Where a passed attempt's changes are committed (the task file's `commit:` key): a branch of the

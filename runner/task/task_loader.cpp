@@ -72,6 +72,10 @@ void read_no_new_diagnostics(const YamlNode& item, const std::string& name, Task
     checker.add(item.mark, "'" + name + "' has both 'run' and 'no_new_diagnostics'; make them two checks");
     return;
   }
+  if (const YamlNode* during = item.find("during")) {
+    checker.add(during->mark, "'" + name + ".during' is for 'run' checks; no_new_diagnostics already judges each edit");
+    return;
+  }
   std::optional<std::string> choice = checker.choice(value, name + ".no_new_diagnostics", {"true", "false"});
   if (choice == "true" && !reading.task.diagnostics) {
     checker.add(value.mark,
@@ -81,6 +85,12 @@ void read_no_new_diagnostics(const YamlNode& item, const std::string& name, Task
   }
 }
 
+/// `during: edit` (also after each edit_file/write_file) or `during: finish` (the default: after the agent stops).
+bool checks_after_edits(const YamlNode& item, const std::string& name, YamlChecker& checker) {
+  const YamlNode* during = item.find("during");
+  return during && checker.choice(*during, name + ".during", {"finish", "edit"}) == "edit";
+}
+
 void read_checks(const YamlNode& value, TaskReading& reading) {
   YamlChecker& checker = reading.checker;
   const std::vector<YamlNode>* items = checker.list(value, "checks");
@@ -88,7 +98,7 @@ void read_checks(const YamlNode& value, TaskReading& reading) {
   for (std::size_t i = 0; i < items->size(); ++i) {
     const YamlNode& item = (*items)[i];
     std::string name = indexed("checks", i);
-    if (!checker.check_map(item, name, {"run", "no_new_diagnostics"})) continue;
+    if (!checker.check_map(item, name, {"run", "no_new_diagnostics", "during"})) continue;
     if (item.find("no_new_diagnostics")) {
       read_no_new_diagnostics(item, name, reading);
       continue;
@@ -99,7 +109,7 @@ void read_checks(const YamlNode& value, TaskReading& reading) {
                                  "' needs 'run' (the command that decides whether the attempt passed) or "
                                  "'no_new_diagnostics: true'");
     } else if (auto command = run ? checker.text(*run, name + ".run") : std::nullopt) {
-      reading.task.checks.push_back(Check{*command});
+      reading.task.checks.push_back(Check{*command, false, checks_after_edits(item, name, checker)});
     }
   }
 }

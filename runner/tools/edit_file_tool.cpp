@@ -1,6 +1,7 @@
 #include "base/digest.h"
 #include "tools/builtin_tools.h"
 #include "tools/diagnostics_hook.h"
+#include "tools/edit_checks.h"
 #include "tools/file_writing.h"
 #include "tools/tool_input.h"
 #include "tools/unified_diff.h"
@@ -67,6 +68,7 @@ class EditFileTool final : public Tool {
     output.content = "Edited " + file->relative + ": " + std::to_string(diff.lines_added) + " additions, " +
                      std::to_string(diff.lines_removed) + " removals\n" + diff.text;
     check_written_file(scope, *file, *existing, updated, output);
+    check_after_edit(scope, output);
     return output;
   }
 

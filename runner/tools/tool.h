@@ -21,6 +21,7 @@ namespace agent_run {
 
 class Cancellation;
 class DiagnosticsChecker;
+class EditChecks;
 
 /// A tool's request to end the attempt now, as failed (ask_user with `otherwise: fail`).
 struct AttemptEnd {
@@ -63,6 +64,7 @@ struct ToolScope {
                                                              // (policy/scope_context: hidden_rule_lookup)
   GrepBackend grep_backend = GrepBackend::automatic;   // AGENT_RUN_GREP=builtin forces the built-in search
   DiagnosticsChecker* diagnostics = nullptr;           // per-edit diagnostics; nullptr: off
+  EditChecks* edit_checks = nullptr;                   // the task's `during: edit` checks; nullptr: none
   AskUserAnswers answers;                              // the task's answers:, for ask_user
   WebSettings web;                                     // web_search's command, web_fetch's resolver and caps
 };

@@ -2,6 +2,7 @@
 #include "base/text.h"
 #include "tools/builtin_tools.h"
 #include "tools/diagnostics_hook.h"
+#include "tools/edit_checks.h"
 #include "tools/file_writing.h"
 #include "tools/tool_input.h"
 #include "tools/unified_diff.h"
@@ -50,6 +51,7 @@ class WriteFileTool final : public Tool {
                        std::to_string(diff.lines_removed) + " removals\n" + diff.text;
     }
     check_written_file(scope, *file, *existing, *content, output);
+    check_after_edit(scope, output);
     return output;
   }
 

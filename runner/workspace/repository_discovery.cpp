@@ -19,4 +19,17 @@ std::optional<std::filesystem::path> find_enclosing_repository(const std::filesy
   }
 }
 
+std::vector<std::filesystem::path> folders_above_in_repository(const std::filesystem::path& folder) {
+  std::error_code ec;
+  const std::filesystem::path start = std::filesystem::weakly_canonical(folder, ec);
+  std::optional<std::filesystem::path> top = find_enclosing_repository(ec ? folder : start);
+  std::vector<std::filesystem::path> above;
+  if (!top || ec) return above;
+  for (std::filesystem::path at = start; at != *top && at.has_relative_path();) {
+    at = at.parent_path();
+    above.insert(above.begin(), at);
+  }
+  return above;
+}
+
 }  // namespace agent_run

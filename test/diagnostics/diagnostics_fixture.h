@@ -78,6 +78,10 @@ class ToolShelf {
 inline DiagnosticsSettings generous_budget() {
   DiagnosticsSettings settings;
   settings.budget = std::chrono::seconds(120);
+  // typescript-language-server and gopls push a partial list first (the syntax pass; after a change,
+  // the new syntax pass merged with the old semantic one) and the full list later: 25-250 ms on an
+  // idle machine, seconds on a loaded one. Which list is final is only known by waiting.
+  settings.minimum_settle = std::chrono::seconds(2);
   return settings;
 }
 

@@ -196,6 +196,45 @@ BOOST_AUTO_TEST_CASE(claude_md_is_the_fallback_and_system_prompt_replaces_it_all
   BOOST_TEST(attempt().find("instruction_files")->as_array().empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_workspace_made_of_a_monorepo_folder_reads_the_instructions_from_the_top_down_to_it) {
+  make({{"AGENTS.md", "Root: use the shared Makefile.\n"},
+        {"services/CLAUDE.md", "Services: every handler logs.\n"},
+        {"services/pay/AGENTS.md", "Pay: amounts are integer cents.\n"},
+        {"services/pay/api/AGENTS.md", "Below the workspace: never read here.\n"},
+        {"services/pay/main.py", "print('pay')\n"},
+        {"docs/AGENTS.md", "A sibling folder: never read.\n"},
+        {"tasks/t.yaml", std::string(k_plain_task) + "workspace: {repo: ../services/pay}\n"}});
+  CommandResult result = run("t");
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const std::string system = transcript().front().get_string("system");
+  const std::size_t root = system.find("# Project instructions (../../AGENTS.md)\nRoot: use the shared Makefile.");
+  const std::size_t services = system.find("# Project instructions (../CLAUDE.md)\nServices: every handler logs.");
+  const std::size_t pay = system.find("# Project instructions (AGENTS.md)\nPay: amounts are integer cents.");
+  BOOST_TEST(root != std::string::npos, system);
+  BOOST_TEST(services != std::string::npos, system);
+  BOOST_TEST(pay != std::string::npos, system);
+  BOOST_TEST((root < services && services < pay));  // the nearest, last, has the last word
+  BOOST_TEST(system.find("never read") == std::string::npos, system);
+  std::vector<std::string> files;
+  const Json attempt = this->attempt();  // kept: the loop reads into it
+  for (const Json& file : attempt.find("instruction_files")->as_array()) files.push_back(file.as_string());
+  BOOST_TEST(files == (std::vector<std::string>{"../../AGENTS.md", "../CLAUDE.md", "AGENTS.md"}),
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(the_instructions_of_all_the_folders_share_one_64_kib_budget) {
+  make({{"AGENTS.md", std::string(60 * 1024, 'r') + "\n"},
+        {"services/AGENTS.md", std::string(10 * 1024, 's') + "\n"},
+        {"tasks/t.yaml", std::string(k_plain_task) + "workspace: {repo: ../services}\n"}});
+  BOOST_TEST(run("t").exit_code == 0);
+  const std::string system = transcript().front().get_string("system");
+  BOOST_TEST(system.find(std::string(60 * 1024, 'r')) != std::string::npos);
+  BOOST_TEST(system.find(std::string(3 * 1024, 's')) != std::string::npos);
+  BOOST_TEST(system.find(std::string(5 * 1024, 's')) == std::string::npos);
+  BOOST_TEST(system.find("the rest of AGENTS.md was cut]") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_FIXTURE_TEST_SUITE(stream_json_binary, FinishedWorkFixture)
@@ -252,6 +291,79 @@ BOOST_AUTO_TEST_CASE(p_runs_an_ad_hoc_task_in_the_workspace_with_the_configurati
   BOOST_TEST(transcript().front().get_string("prompt") == "Say hello.");
   BOOST_TEST(transcript().front().get_string("system").find("Be brief.") != std::string::npos);
   BOOST_TEST(report_matches_schema());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_SUITE(edit_checks_binary, FinishedWorkFixture)
+
+/// A task whose agent writes a broken answer.txt, then fixes it, then stops; its first check runs
+/// after each edit too, the second only when the agent stops.
+const char* const k_edit_checks_task =
+    "prompt: Write fixed into answer.txt.\npolicy: ../policy.yaml\n"
+    "checks:\n"
+    "  - run: \"echo looking; ! grep -n broken answer.txt\"\n    during: edit\n"
+    "  - run: \"grep -q fixed answer.txt\"\n"
+    "script:\n"
+    "  - call: {tool: write_file, input: {path: answer.txt, content: \"broken\\n\"}}\n"
+    "  - call: {tool: write_file, input: {path: answer.txt, content: \"fixed\\n\"}}\n"
+    "  - say: Done.\n";
+
+/// The tool results the model was sent, in order, from the transcript's requests.
+std::vector<std::string> tool_results_sent(const std::vector<Json>& requests) {
+  std::vector<std::string> sent;
+  for (const Json& request : requests) {
+    for (const Json& message : request.find("new_messages")->as_array()) {
+      const Json* results = message.find("tool_results");
+      if (results == nullptr) continue;
+      for (const Json& result : results->as_array()) sent.push_back(result.get_string("content"));
+    }
+  }
+  return sent;
+}
+
+BOOST_AUTO_TEST_CASE(a_check_marked_during_edit_tells_the_model_of_a_bad_edit_then_that_it_passes_after_the_fix) {
+  make({{"tasks/t.yaml", k_edit_checks_task}});
+  CommandResult result = run("t");
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const Json attempt = this->attempt();
+  BOOST_TEST(attempt.get_string("outcome_type") == "passed");
+  const std::vector<std::string> sent = tool_results_sent(transcript_of_type("request"));
+  BOOST_REQUIRE(sent.size() == 2u);
+  BOOST_TEST(sent[0].find("agent-run: the task's checks that run after each edit found a problem") != std::string::npos,
+             sent[0]);
+  BOOST_TEST(sent[0].find("$ echo looking; ! grep -n broken answer.txt\nexit code 1; the end of its output:\n"
+                          "looking\n1:broken") != std::string::npos,
+             sent[0]);
+  BOOST_TEST(sent[1].find("pass again:\n\n$ echo looking; ! grep -n broken answer.txt\npasses now") != std::string::npos,
+             sent[1]);
+  const auto& edits = attempt.find("edits")->as_array();
+  BOOST_REQUIRE(edits.size() == 2u);
+  const auto& first = edits[0].find("checks")->as_array();
+  BOOST_REQUIRE(first.size() == 1u);  // only the check marked `during: edit`
+  BOOST_TEST(!first[0].find("passed")->as_bool());
+  BOOST_TEST(first[0].find("exit_code")->as_int() == 1);
+  BOOST_TEST(first[0].get_string("output_tail").find("1:broken") != std::string::npos);
+  const auto& second = edits[1].find("checks")->as_array();
+  BOOST_REQUIRE(second.size() == 1u);
+  BOOST_TEST(second[0].find("passed")->as_bool());
+  BOOST_TEST(second[0].get_string("output_tail").empty());  // a pass keeps no output
+  BOOST_TEST(attempt.find("checks")->as_array().size() == 2u);  // both decide when the agent stops
+  BOOST_TEST(report_matches_schema());
+}
+
+BOOST_AUTO_TEST_CASE(without_during_edit_no_check_runs_after_edits_and_the_results_carry_no_note) {
+  std::string task = k_edit_checks_task;
+  task.erase(task.find("    during: edit\n"), 17);
+  make({{"tasks/t.yaml", task}});
+  BOOST_TEST(run("t").exit_code == 0);
+  for (const std::string& sent : tool_results_sent(transcript_of_type("request"))) {
+    BOOST_TEST(sent.find("agent-run: the task's checks") == std::string::npos, sent);
+  }
+  const Json attempt = this->attempt();  // kept: the loop reads into it
+  BOOST_TEST(attempt.find("edits")->as_array().size() == 2u);
+  for (const Json& edit : attempt.find("edits")->as_array()) BOOST_TEST(edit.find("checks") == nullptr);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -290,6 +290,22 @@ BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {
              "tasks/x.yaml:2:10: 'checks[0]' must be a map, got 'make test'");
 }
 
+BOOST_AUTO_TEST_CASE(a_run_check_may_run_during_edits_too) {
+  Expected<Task> task =
+      load_task("prompt: p\nchecks:\n  - {run: make lint, during: edit}\n  - {run: make test, during: finish}\n"
+                "  - run: make all\n",
+                "tasks/x.yaml");
+  BOOST_REQUIRE(task.has_value());
+  BOOST_REQUIRE(task->checks.size() == 3u);
+  BOOST_TEST(task->checks[0].after_edits);
+  BOOST_TEST(!task->checks[1].after_edits);
+  BOOST_TEST(!task->checks[2].after_edits);
+  BOOST_TEST(error_of("prompt: p\nchecks:\n  - {run: make lint, during: edits}\n"
+                      "  - {no_new_diagnostics: true, during: edit}\n") ==
+             "tasks/x.yaml:3:30: 'checks[0].during' must be finish or edit, got 'edits' (did you mean 'edit'?)\n"
+             "tasks/x.yaml:4:40: 'checks[1].during' is for 'run' checks; no_new_diagnostics already judges each edit");
+}
+
 BOOST_AUTO_TEST_CASE(script_turns_are_checked) {
   BOOST_TEST(error_of("prompt: p\nscript:\n"
                       "  - sey: hi\n"
