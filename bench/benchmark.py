@@ -268,6 +268,8 @@ def section_startup(bench):
     if not os.path.isdir(repo):
         trees.make_many_files_repository(repo, int(50000 * bench.scale))
     tasks = [os.path.relpath(p, folder) for p in trees.make_tasks(folder, count)]
+    # validate checks that a repository holds each task file (its default workspace.repo).
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
     trees.write(os.path.join(folder, "validate.sh"), "exec %s validate %s >/dev/null\n" %
                 (shlex.quote(bench.agent_run), " ".join(tasks)))
     (t_validate, _), = bench.time([["sh", "validate.sh"]], cwd=folder, runs=3)

@@ -120,6 +120,8 @@ const std::vector<OptionSpec>& option_table() {
        }},
       {"--filter", "GLOB", "run only tasks whose id matches GLOB (repeatable)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.filters.push_back(v); return {}; }},
+      {"--require-checks", nullptr, "run and validate: a task file without checks is an error, not a warning",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.require_checks = true; return {}; }},
       {"--resume", nullptr, "run only the attempts the --out folder's report.json does not hold yet",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.resume = true; return {}; }},
       {"--quiet", nullptr, "print only the closing summary",

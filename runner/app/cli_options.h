@@ -30,6 +30,7 @@ struct CliOptions {
   int jobs = 1;                          // -j, --jobs: attempts at once
   std::optional<ShardRecord> shard;      // --shard I/N
   std::vector<std::string> filters;      // --filter GLOB, repeatable: task ids to run
+  bool require_checks = false;           // --require-checks: a task file without checks is an error
   bool resume = false;                   // --resume: run only what the --out folder's report lacks
   bool quiet = false;                    // --quiet: only the closing summary
   bool verbose = false;                  // --verbose: every turn and each attempt's details

@@ -1,5 +1,6 @@
 #include "app/load_inputs.h"
 
+#include "app/input_review.h"
 #include "base/text.h"
 #include "policy/policy_loader.h"
 #include "task/task_loader.h"
@@ -35,39 +36,27 @@ void check_unique_ids(const std::vector<Task>& tasks, Problems& problems) {
 
 }  // namespace
 
-Expected<void> check_model_name(const std::string& model) {
-  if (model == "script") return {};
-  if (model.starts_with("script/")) {  // a variant of the scripted model: its turns with `variants: [NAME]`
-    if (is_identifier(model.substr(7))) return {};
-    return make_error("model '" + model + "' needs a variant name after 'script/' (letters, digits, - and _)");
-  }
-  const auto slash = model.find('/');
-  const std::string provider = model.substr(0, slash);
-  const std::string name = slash == std::string::npos ? "" : model.substr(slash + 1);
-  if (provider == "anthropic" || provider == "openai") {
-    if (!name.empty() && name.find_first_of(" \t\n") == std::string::npos) return {};
-    return make_error("model '" + model + "' needs a model name after '" + provider + "/', e.g. " +
-                      (provider == "anthropic" ? "anthropic/claude-sonnet-4-5" : "openai/gpt-4o"));
-  }
-  auto suggestion = closest_match(provider, {"anthropic", "openai", "script"});
-  std::string hint = !suggestion               ? ""
-                     : *suggestion == "script" ? " (did you mean 'script'?)"
-                                               : " (did you mean '" + *suggestion + "/" + name + "'?)";
-  return make_error("unknown model '" + model + "'" + hint +
-                    ": use anthropic/NAME, openai/NAME (any OpenAI-compatible server, see OPENAI_BASE_URL) or script");
-}
-
 Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
                                    const std::optional<std::string>& policy_override,
                                    const std::vector<std::string>& model_override, const Task& defaults,
-                                   std::vector<Task> ad_hoc) {
+                                   std::vector<Task> ad_hoc, const InputReviewSettings* review) {
   LoadedInputs inputs;
   Problems problems;
+  std::map<std::filesystem::path, std::string> given;  // the file itself -> as first named
   for (const std::string& file : task_files) {
+    std::error_code ec;
+    std::filesystem::path itself = std::filesystem::weakly_canonical(file, ec);
+    if (auto [first, inserted] = given.emplace(ec ? std::filesystem::path(file) : itself, file); !inserted) {
+      problems.add(make_error(file + ": this task file is given twice" +
+                              (first->second == file ? std::string() : " (also as " + first->second + ")") +
+                              "; name it once (--repeat N runs it N times)"));
+      continue;
+    }
     auto task = load_task_file(file, defaults);
     if (task) inputs.tasks.push_back(std::move(*task));
     else problems.add(task.error());
   }
+  inputs.file_tasks = inputs.tasks.size();
   for (Task& task : ad_hoc) inputs.tasks.push_back(std::move(task));
   check_unique_ids(inputs.tasks, problems);
   for (const std::string& model : model_override) {
@@ -85,10 +74,6 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
   };
   const Policy* builtin = &inputs.policies.emplace_back(builtin_policy());
   for (const Task& task : inputs.tasks) {
-    if (model_override.empty()) {
-      if (auto ok = check_model_name(task.model); !ok)
-        problems.add(make_error(task.source.string() + ": " + ok.error().message));
-    }
     if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override, "--policy"));
     else if (task.policy) {
       auto origin = task.origins.find("policy");  // the task file, or the configuration it came from
@@ -96,7 +81,12 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
           policy_at(*task.policy, origin != task.origins.end() ? origin->second : task.source.string()));
     } else inputs.policy_of.push_back(builtin);
   }
-  if (problems.any()) return problems.as_error();
+  if (review) {
+    InputReview reviewed = review_inputs(inputs, model_override, *review);
+    for (const std::string& problem : reviewed.problems) problems.add(make_error(problem));
+    inputs.warnings = std::move(reviewed.warnings);
+  }
+  if (problems.any()) return problems.as_error();  // the warnings wait until the problems are fixed
   return inputs;
 }
 

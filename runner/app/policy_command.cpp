@@ -1,19 +1,34 @@
 #include "app/commands.h"
 
+#include "base/files.h"
 #include "base/json.h"
+#include "base/text.h"
 #include "model/conversation.h"
 #include "policy/policy_examples.h"
 #include "policy/policy_loader.h"
+#include "policy/stock_policies.h"
 
 #include <filesystem>
+#include <map>
 
 namespace agent_run {
 
 namespace {
 
-std::string decided_by(const Decision& decision) {
+/// Each rule of `ids` (comma-separated), with the stock policy it comes from when it is not the file's own.
+std::string rules_named(const std::string& ids, const std::map<std::string, std::string>& origins) {
+  std::string text;
+  for (const std::string& id : split(ids, ',')) {
+    auto origin = origins.find(id);
+    text += (text.empty() ? "rule '" : ", rule '") + id + "'" +
+            (origin == origins.end() ? std::string() : " (from " + origin->second + ")");
+  }
+  return text;
+}
+
+std::string decided_by(const Decision& decision, const std::map<std::string, std::string>& origins) {
   switch (decision.basis) {
-    case DecisionBasis::rule: return "rule '" + decision.rule_id + "'";
+    case DecisionBasis::rule: return rules_named(decision.rule_id, origins);
     case DecisionBasis::approval_class: return "the tool's approval class";
     case DecisionBasis::unmatched: return "the policy's 'unmatched' (no rule decided)";
     case DecisionBasis::protected_path: return "a protected path";
@@ -24,13 +39,16 @@ std::string decided_by(const Decision& decision) {
 }
 
 void print_decision(const Policy& policy, const Decision& decision, bool sandboxed, std::ostream& out) {
+  const auto text = read_file(policy.source);
+  const std::map<std::string, std::string> origins = text ? stock_rule_origins(*text) : std::map<std::string, std::string>{};
   out << "decision: " << to_string(decision.verdict) << "\n"
-      << "decided by: " << decided_by(decision) << "\n"
+      << "decided by: " << decided_by(decision, origins) << "\n"
       << "reason: " << decision.reason << "\n"
       << "sandbox: " << (sandboxed ? "on" : "off") << "\n"
       << "steps:\n";
   for (const std::string& step : decision.steps) out << "  - " << step << "\n";
   out << "policy: " << policy.source.string() << " (sha256 " << policy.sha256 << ")\n";
+  if (!origins.empty()) out << "extends: " << origins.begin()->second << " (" << origins.size() << " of its rules)\n";
 }
 
 }  // namespace

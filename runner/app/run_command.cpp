@@ -8,6 +8,7 @@
 #include "app/run_configuration.h"
 #include "app/signal_scope.h"
 #include "base/clock.h"
+#include "base/count_text.h"
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "batch/resume.h"
@@ -91,11 +92,11 @@ Expected<RunInputs> gather_inputs(const CliOptions& options, const ProgramContex
     if (!task) return task.error();
     ad_hoc.push_back(std::move(*task));
   }
+  AR_TRY_ASSIGN(run.prices, run_price_table(options, run.configuration));
+  const InputReviewSettings review{&run.prices, checks_required(options, run.configuration)};
   AR_TRY_ASSIGN(run.loaded, load_inputs(options.files, options.policy, options.models, run.configuration.defaults,
-                                        std::move(ad_hoc)));
-  std::optional<std::filesystem::path> prices_file =
-      options.prices ? std::optional<std::filesystem::path>(*options.prices) : run.configuration.prices;
-  AR_TRY_ASSIGN(run.prices, prices_file ? load_price_table(*prices_file) : Expected<PriceTable>(builtin_price_table()));
+                                        std::move(ad_hoc), &review));
+  for (const std::string& warning : run.loaded.warnings) context.err << "agent-run: " << warning << "\n";
   warn_about_unenforceable_cost_limits(run.loaded.tasks, options.models, run.prices, context.err);
   auto grep_backend = grep_backend_setting(context.environment, run.configuration.grep);
   if (!grep_backend) return make_error("agent-run: " + grep_backend.error().message);
@@ -122,6 +123,27 @@ RunReport start_report(const CliOptions& options, const ProgramContext& context,
   }
   report.shard = options.shard;
   return report;
+}
+
+/// Says which finished results --resume drops, and why, and removes their folders from the report folder.
+void drop_results(const ResumeState& state, const ReportFolder& reports, std::ostream* out) {
+  for (const DroppedResult& dropped : state.dropped) {
+    const AttemptResult& attempt = dropped.attempt;
+    std::string folder = folder_to_remove(dropped, state);
+    std::error_code ec;
+    if (!folder.empty()) {
+      std::filesystem::remove_all(reports.root() / folder, ec);
+      for (auto up = std::filesystem::path(folder).parent_path(); !ec && up != "attempts"; up = up.parent_path()) {
+        std::error_code not_empty;  // stops at the first folder that still holds something
+        if (!std::filesystem::remove(reports.root() / up, not_empty)) break;
+      }
+    }
+    if (!out) continue;
+    *out << "resume: dropped " << attempt.task_id << " #" << attempt.n << " (" << attempt.model << ", "
+         << to_string(attempt.outcome) << "): " << dropped.why;
+    if (!folder.empty()) *out << (ec ? "; could not remove " : "; removed ") << folder;
+    *out << "\n";
+  }
 }
 
 /// With --resume, `report` takes over the finished attempts this run plans from the --out folder's
@@ -151,9 +173,11 @@ Expected<void> take_over_previous(const std::vector<AttemptPlan>& plans, const R
     human(options, context) << "resume: " << report.attempts.size() << " of " << plans.size()
                             << " attempts already done, " << plans.size() - report.attempts.size() << " to run ("
                             << state.interrupted << " interrupted, " << state.over_budget
-                            << " skipped for the run's budget, " << state.stale
-                            << " results of edited or unplanned tasks dropped)\n";
+                            << " skipped for the run's budget, "
+                            << count_of(state.dropped.size(), "finished result", "finished results")
+                            << " dropped)\n";
   }
+  drop_results(state, reports, options.quiet ? nullptr : &human(options, context));
   return {};
 }
 

@@ -34,4 +34,14 @@ Expected<Task> ad_hoc_task(const RunConfiguration& configuration, const std::str
   return task;
 }
 
+Expected<PriceTable> run_price_table(const CliOptions& options, const RunConfiguration& configuration) {
+  if (options.prices) return load_price_table(*options.prices);
+  if (configuration.prices) return load_price_table(*configuration.prices);
+  return builtin_price_table();
+}
+
+ChecksRequired checks_required(const CliOptions& options, const RunConfiguration& configuration) {
+  return options.require_checks || configuration.require_checks ? ChecksRequired::yes : ChecksRequired::no;
+}
+
 }  // namespace agent_run

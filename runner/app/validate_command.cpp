@@ -4,6 +4,7 @@
 #include "app/run_configuration.h"
 #include "task/configuration_loader.h"
 #include "base/files.h"
+#include "base/count_text.h"
 #include "base/yaml_document.h"
 #include "policy/policy_loader.h"
 
@@ -11,10 +12,11 @@ namespace agent_run {
 
 namespace {
 
-/// A file with a top-level `rules:` or `unmatched:` key is a policy; anything else is a task.
+/// A file with a top-level `rules:`, `unmatched:` or `extends:` key is a policy; anything else is a task.
 bool looks_like_policy(const std::string& text) {
   YamlDocument document = parse_yaml(text);
-  return document.root && (document.root->find("rules") != nullptr || document.root->find("unmatched") != nullptr);
+  return document.root && (document.root->find("rules") != nullptr || document.root->find("unmatched") != nullptr ||
+                           document.root->find("extends") != nullptr);
 }
 
 }  // namespace
@@ -43,18 +45,26 @@ int validate_command(const CliOptions& options, const ProgramContext& context) {
         context.err << policy.error().message << "\n";
         all_valid = false;
       } else {
-        context.out << file << ": valid policy (" << policy->rules.size() << " rules)\n";
+        context.out << file << ": valid policy (" << count_of(policy->rules.size(), "rule", "rules") << ")\n";
       }
     } else {
       task_files.push_back(file);
     }
   }
   if (!task_files.empty()) {
-    auto inputs = load_inputs(task_files, options.policy, options.models, configuration->defaults);
+    auto prices = run_price_table(options, *configuration);
+    if (!prices) {
+      context.err << prices.error().message << "\n";
+      prices = builtin_price_table();
+      all_valid = false;
+    }
+    const InputReviewSettings review{&*prices, checks_required(options, *configuration)};
+    auto inputs = load_inputs(task_files, options.policy, options.models, configuration->defaults, {}, &review);
     if (!inputs) {
       context.err << inputs.error().message << "\n";
       all_valid = false;
     } else {
+      for (const std::string& warning : inputs->warnings) context.err << warning << "\n";
       for (const Task& task : inputs->tasks) {
         context.out << task.source.string() << ": valid task '" << task.id << "'\n";
       }

@@ -119,7 +119,8 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
     }
   }
   std::string passed = task.checks.empty() ? "the agent finished; the task has no checks"
-                                           : "all " + std::to_string(task.checks.size()) + " checks passed";
+                     : task.checks.size() == 1 ? std::string("the check passed")
+                                               : "all " + std::to_string(task.checks.size()) + " checks passed";
   if (result.check_rounds.size() > 1) passed += " in round " + std::to_string(result.check_rounds.size());
   set_outcome(result, OutcomeType::passed, passed);
 }

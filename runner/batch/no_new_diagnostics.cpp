@@ -1,12 +1,14 @@
 #include "batch/no_new_diagnostics.h"
 
-#include "diagnostics/problems.h"
-
-#include <map>
+#include "base/count_text.h"
+#include "report/left_behind.h"
 
 namespace agent_run {
 
 namespace {
+
+/// As many problems as the per-edit text shows (diagnostics/model_text); the rest are counted.
+constexpr std::size_t k_shown = 10;
 
 std::string describe(const Problem& problem) {
   std::string text = problem.path;
@@ -24,28 +26,17 @@ CheckRecord judge_no_new_diagnostics(const std::vector<EditRecord>& edits, bool 
     record.output_tail = "diagnostics are off for this run (--no-diagnostics), so no_new_diagnostics cannot be judged";
     return record;
   }
-  std::map<std::string, std::pair<int, Problem>> net;  // problem key -> (introduced - resolved, the latest seen)
-  for (const EditRecord& edit : edits) {
-    if (!edit.diagnostics) continue;
-    for (const Problem& problem : edit.diagnostics->introduced) {
-      auto& entry = net[problem_key(problem)];
-      entry.first += 1;
-      entry.second = problem;
-    }
-    for (const Problem& problem : edit.diagnostics->resolved) net[problem_key(problem)].first -= 1;
-  }
-  std::string introduced;
-  int count = 0;
-  for (const auto& [key, entry] : net) {
-    for (int i = 0; i < entry.first; ++i) {
-      introduced += describe(entry.second) + "\n";
-      ++count;
-    }
-  }
-  record.passed = count == 0;
+  const std::vector<Problem> left = problems_left_behind(edits);
+  record.passed = left.empty();
   record.exit_code = record.passed ? 0 : 1;
-  record.output_tail = record.passed ? "the edits introduced no diagnostics\n"
-                                     : std::to_string(count) + " diagnostics introduced by the edits:\n" + introduced;
+  if (record.passed) {
+    record.output_tail = "the edits introduced no diagnostics\n";
+    return record;
+  }
+  std::string text = count_of(left.size(), "diagnostic", "diagnostics") + " introduced by the edits:\n";
+  for (std::size_t i = 0; i < left.size() && i < k_shown; ++i) text += describe(left[i]) + "\n";
+  if (left.size() > k_shown) text += "... " + std::to_string(left.size() - k_shown) + " more not shown\n";
+  record.output_tail = text;
   return record;
 }
 

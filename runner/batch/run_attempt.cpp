@@ -17,6 +17,7 @@
 #include "batch/run_budget.h"
 #include "batch/sandbox_setup.h"
 #include "exec/child_environment.h"
+#include "task/task_loader.h"
 #include "workspace/repository_discovery.h"
 
 #include <algorithm>
@@ -130,6 +131,7 @@ bool Attempt::make_workspace() {
 }
 
 bool Attempt::set_up() {
+  if (m_plan.task->checks.empty()) m_result.warnings.push_back(no_checks_warning(*m_plan.task));
   m_reporter.phase("setup");
   if (!check_sandbox()) return false;
   bool set_up = run_setup(*m_plan.task, m_workspace->root(), m_settings, m_commands, m_result);

@@ -32,13 +32,14 @@ bool has_eslint_config(const std::filesystem::path& root) {
 }
 
 /// `go build` (type errors; with -overlay for the content before the edit), then, when it is
-/// clean, `go vet` (its findings, as warnings). Both read the package of the file.
+/// clean, `go vet` (its findings, as warnings). Both read the package of the file. `-gcflags=-e`:
+/// every error of the package, not the compiler's first ten, so the count of the rest is true.
 std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const std::filesystem::path& root,
                                        const std::vector<std::string>& environment,
                                        const std::optional<EarlierContent>& earlier) {
   auto go = find_program("go", environment);
   if (!go) return std::nullopt;
-  LinterCommand command{"go build + go vet",       {go->string(), "build", "-o", "/dev/null"},
+  LinterCommand command{"go build + go vet",       {go->string(), "build", "-gcflags=-e", "-o", "/dev/null"},
                         {go->string(), "version"}, root,
                         LinterFormat::go_build,    {},
                         earlier.has_value()};
@@ -144,6 +145,7 @@ std::optional<LinterCommand> c_family_linter(Language language, const std::files
         false};
     command.argv.push_back(is_gcc ? "-fdiagnostics-plain-output" : "-fno-caret-diagnostics");
     command.argv.push_back(is_gcc ? "-fno-diagnostics-color" : "-fno-color-diagnostics");
+    command.argv.push_back(is_gcc ? "-fmax-errors=0" : "-ferror-limit=0");  // every error: the count tells the truth
     if (auto flags = read_file(root / "compile_flags.txt")) {
       for (const std::string& flag : split(*flags, '\n')) {
         if (!trim(flag).empty()) command.argv.emplace_back(trim(flag));

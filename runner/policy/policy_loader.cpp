@@ -7,6 +7,7 @@
 #include "policy/policy_examples.h"
 #include "policy/rule_reading.h"
 #include "policy/sandbox_reading.h"
+#include "policy/stock_policies.h"
 #include "policy/tool_names.h"
 #include "tools/tool_table.h"
 
@@ -80,7 +81,7 @@ namespace {
 void read_version(const YamlNode& root, YamlChecker& checker) {
   const YamlNode* version = root.find("version");
   if (!version) {
-    if (!has_misspelling_of(root, "version", {"version", "unmatched", "rules", "sandbox", "sandboxed_bash"})) {
+    if (!has_misspelling_of(root, "version", {"version", "extends", "unmatched", "rules", "sandbox", "sandboxed_bash"})) {
       checker.add(root.mark, "missing required key 'version' (write 'version: 1')");
     }
   } else if (!version->is_scalar() || version->style != ScalarStyle::plain || version->scalar != "1") {
@@ -170,7 +171,10 @@ std::optional<Rule> read_rule(const YamlNode& value, const std::string& name, Ya
   return rule;
 }
 
+/// Reads `rules:` over those already in `policy` (a stock policy's, with `extends:`): a rule with the id
+/// of one of those takes its place; any other is added.
 void read_rules(const YamlNode& root, YamlChecker& checker, Policy& policy) {
+  const std::size_t base_rules = policy.rules.size();
   const YamlNode* rules = root.find("rules");
   if (!rules) return;
   const std::vector<YamlNode>* items = checker.list(*rules, "rules");
@@ -187,7 +191,12 @@ void read_rules(const YamlNode& root, YamlChecker& checker, Policy& policy) {
                               std::to_string(first->second.line) + ")");
       }
     }
-    policy.rules.push_back(std::move(*rule));
+    auto base_end = policy.rules.begin() + static_cast<std::ptrdiff_t>(base_rules);
+    auto replaced = std::find_if(policy.rules.begin(), base_end, [&](const Rule& known) {
+      return !rule->id.empty() && known.id == rule->id;
+    });
+    if (replaced != base_end) *replaced = std::move(*rule);
+    else policy.rules.push_back(std::move(*rule));
   }
 }
 
@@ -222,6 +231,44 @@ void read_sandboxed_bash(const YamlNode& root, YamlChecker& checker, Policy& pol
   }
 }
 
+/// `extends: NAME`: the stock policy NAME (compiled in from policies/) that this one starts from: its
+/// rules, unmatched, sandbox and sandboxed_bash, which this file's own keys then add to or replace.
+std::optional<Policy> read_extends(const YamlNode& root, YamlChecker& checker) {
+  const YamlNode* extends = root.find("extends");
+  if (!extends) return std::nullopt;
+  std::optional<std::string> name = checker.text(*extends, "extends");
+  if (!name) return std::nullopt;
+  const char* text = stock_policy_text(*name);
+  if (!text) {
+    auto suggestion = closest_match(*name, stock_policy_names());
+    bool is_file = name->find('/') != std::string::npos || name->ends_with(".yaml") || name->ends_with(".yml");
+    checker.add(extends->mark, "'extends': " +
+                                   (is_file ? "a policy can extend a stock policy only, not a file yet ('" + *name + "')"
+                                            : "no stock policy is named '" + *name + "'" +
+                                                  (suggestion ? " (did you mean '" + *suggestion + "'?)" : "")) +
+                                   "; the stock policies are " + join(stock_policy_names(), ", "));
+    return std::nullopt;
+  }
+  Expected<Policy> base = load_policy(text, "policies/" + *name + ".yaml", ExampleCheck::by_caller);
+  if (!base) {  // the stock policies load: test/policy/policy_extends_test.cpp
+    checker.add(extends->mark, "'extends': the stock policy '" + *name + "' does not load: " + base.error().message);
+    return std::nullopt;
+  }
+  return std::move(*base);
+}
+
+/// `sandbox: off` in a file whose stock policy says `sandboxed_bash: allow` (permissive, default): the
+/// same contradiction read_sandboxed_bash refuses within one file.
+void check_extended_sandbox(const YamlNode& root, YamlChecker& checker, const Policy& policy) {
+  const YamlEntry* sandbox = entry_of(root, "sandbox");
+  if (!root.find("extends") || entry_of(root, "sandboxed_bash") || !sandbox || !sandbox->value.is_scalar() ||
+      sandbox->value.scalar != "off" || policy.sandboxed_bash != SandboxedBash::allow) {
+    return;
+  }
+  checker.add(sandbox->key_mark, "'sandbox: off', but the stock policy this one extends says 'sandboxed_bash: allow', "
+                                 "which needs the sandbox: set 'sandboxed_bash: rules' here too, or keep the sandbox");
+}
+
 /// Runs every example; each failure is a problem at the example's position.
 void check_examples_at_load(const Policy& policy, YamlChecker& checker) {
   for (const ExampleOutcome& outcome : check_examples(policy)) {
@@ -233,19 +280,24 @@ void check_examples_at_load(const Policy& policy, YamlChecker& checker) {
 
 Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::path& source, ExampleCheck examples) {
   Policy policy;
-  policy.source = source;
-  policy.sha256 = sha256_hex(yaml_text);
   YamlChecker checker(source.string());
   YamlDocument document = parse_yaml(yaml_text);
   checker.add_all(document.problems);
-  if (document.root &&
-      checker.check_map(*document.root, "", {"version", "unmatched", "rules", "sandbox", "sandboxed_bash"})) {
+  if (document.root && checker.check_map(*document.root, "", {"version", "extends", "unmatched", "rules", "sandbox",
+                                                              "sandboxed_bash"})) {
     read_version(*document.root, checker);
+    if (std::optional<Policy> base = read_extends(*document.root, checker)) policy = std::move(*base);
     read_unmatched(*document.root, checker, policy);
     read_rules(*document.root, checker, policy);
     read_sandbox(*document.root, checker, policy);
     read_sandboxed_bash(*document.root, checker, policy);
+    check_extended_sandbox(*document.root, checker, policy);
   }
+  // With `extends:`, the hash covers the stock policy too: what this file decides depends on it.
+  const YamlNode* extends = document.root ? document.root->find("extends") : nullptr;
+  const char* stock = extends && extends->is_scalar() ? stock_policy_text(extends->scalar) : nullptr;
+  policy.source = source;
+  policy.sha256 = sha256_hex(stock ? std::string(yaml_text) + "\n" + stock : std::string(yaml_text));
   if (checker.ok() && examples == ExampleCheck::at_load) check_examples_at_load(policy, checker);
   if (!checker.ok()) return checker.error();
   return policy;

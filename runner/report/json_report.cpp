@@ -2,6 +2,9 @@
 #include "report/report_writers.h"
 #include "report/run_totals.h"
 
+#include <set>
+#include <utility>
+
 namespace agent_run {
 
 Json usage_to_json(const Usage& usage) {
@@ -338,11 +341,25 @@ Json totals_to_json(const RunTotals& totals) {
   return json;
 }
 
+/// Every policy the attempts used (each task's own, or --policy's), once each, in the attempts' order:
+/// `{file, sha256}`, file `built-in` for the built-in one. Recomputed from the attempts, so a merge is right too.
+Json policies_used(const std::vector<AttemptResult>& attempts) {
+  Json used = Json::array();
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const AttemptResult& attempt : attempts) {
+    std::string file = attempt.policy_file.empty() ? "built-in" : attempt.policy_file;
+    if (!seen.emplace(file, attempt.policy_sha256).second) continue;
+    used.push(Json::object().set("file", file).set("sha256", attempt.policy_sha256));
+  }
+  return used;
+}
+
 Json run_to_json(const RunReport& report) {
   Json command_line = Json::array();
   for (const std::string& word : report.command_line) command_line.push(word);
   Json policy = Json::object();
   policy.set("file", report.policy_file).set("sha256", report.policy_sha256);
+  policy.set("used", policies_used(report.attempts));
   Json json = Json::object();
   json.set("runner_version", report.runner_version)
       .set("started_at", report.started_at)

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 
 namespace agent_run {
 
@@ -12,31 +11,40 @@ std::string key_of(const Problem& problem) {
   return problem.path + '\0' + problem.severity + '\0' + problem.code + '\0' + problem.message;
 }
 
+/// The problems of one key that the edits so far introduced and did not resolve, each at its own position.
+struct Open {
+  std::vector<std::pair<std::size_t, Problem>> problems;  // (order of introduction, problem)
+  int fixed = 0;  // resolved beyond those introduced: problems from before the edits that an edit fixed
+};
+
+void resolve(Open& open, const Problem& resolved) {
+  if (open.problems.empty()) {
+    ++open.fixed;
+    return;
+  }
+  auto same_place = std::find_if(open.problems.begin(), open.problems.end(), [&](const auto& entry) {
+    return entry.second.line == resolved.line && entry.second.column == resolved.column;
+  });
+  open.problems.erase(same_place != open.problems.end() ? same_place : open.problems.begin());
+}
+
 }  // namespace
 
 std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits) {
-  struct Net {
-    int count = 0;                     // introduced minus resolved (below zero: a problem from before the edits fixed)
-    std::optional<std::size_t> first;  // order of first introduction
-    Problem latest;
-  };
-  std::map<std::string, Net> net;
+  std::map<std::string, Open> net;
   std::size_t order = 0;
   for (const EditRecord& edit : edits) {
     if (!edit.diagnostics) continue;
     for (const Problem& problem : edit.diagnostics->introduced) {
-      Net& entry = net[key_of(problem)];
-      if (!entry.first) entry.first = order++;
-      entry.count += 1;
-      entry.latest = problem;
+      Open& open = net[key_of(problem)];
+      if (open.fixed > 0) --open.fixed;  // fixed before, back again: as it was before the edits
+      else open.problems.emplace_back(order++, problem);
     }
-    for (const Problem& problem : edit.diagnostics->resolved) net[key_of(problem)].count -= 1;
+    for (const Problem& problem : edit.diagnostics->resolved) resolve(net[key_of(problem)], problem);
   }
   std::vector<std::pair<std::size_t, Problem>> ordered;
-  for (const auto& [key, entry] : net) {
-    for (int i = 0; i < entry.count; ++i) ordered.emplace_back(*entry.first, entry.latest);
-  }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [key, open] : net) ordered.insert(ordered.end(), open.problems.begin(), open.problems.end());
+  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Problem> left;
   for (auto& [first, problem] : ordered) left.push_back(std::move(problem));
   return left;

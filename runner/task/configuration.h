@@ -18,6 +18,7 @@ struct RunConfiguration {
   Task defaults;                                  // the task keys it sets (with their origins), over the built-in ones
   std::optional<std::filesystem::path> prices;    // the price table (absolute)
   std::optional<std::string> grep;                // auto | ripgrep | builtin
+  bool require_checks = false;                    // a task file without `checks:` is an error, not a warning
   std::optional<std::string> anthropic_base_url;  // endpoints: where each provider's API is
   std::optional<std::string> openai_base_url;
   std::optional<int> model_retries;  // retries of a model call

@@ -65,6 +65,13 @@ void read_grep(const YamlNode& value, ConfigurationReading& reading) {
   }
 }
 
+void read_require_checks(const YamlNode& value, ConfigurationReading& reading) {
+  if (auto choice = reading.checker.choice(value, "require_checks", {"true", "false"})) {
+    reading.configuration.require_checks = *choice == "true";
+    reading.set("require_checks", value.mark);
+  }
+}
+
 /// `endpoints: {anthropic: URL, openai: URL}`; keys stay in the environment.
 void read_endpoints(const YamlNode& value, ConfigurationReading& reading) {
   YamlChecker& checker = reading.checker;
@@ -136,6 +143,7 @@ void read_every_model_option(const std::string& key, const YamlNode& value, Conf
 constexpr RunField k_run_fields[] = {
     {"prices", read_prices},
     {"grep", read_grep},
+    {"require_checks", read_require_checks},
     {"endpoints", read_endpoints},
     {"model_retries", read_model_retries},
     {"model_idle_timeout", read_model_idle_timeout},

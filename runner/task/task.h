@@ -76,6 +76,7 @@ struct Task {
   std::optional<Json> output_schema;                                         // JSON Schema the final answer must match
   std::vector<McpServerSpec> mcp_servers;      // each server's tools are mcp__NAME__TOOL for the model
   std::map<std::string, std::string> origins;  // setting (e.g. limits.turns) -> FILE:LINE:COL; absent: built-in
+  std::vector<std::string> warnings;           // FILE:LINE:COL: warning: ... found while loading, for the console
 };
 
 }  // namespace agent_run

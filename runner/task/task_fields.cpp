@@ -4,6 +4,7 @@
 #include "base/files.h"
 #include "base/json_schema.h"
 #include "base/text.h"
+#include "model/model_names.h"
 #include "policy/policy_loader.h"
 #include "policy/sandbox_reading.h"
 #include "task/mcp_server_reading.h"
@@ -17,6 +18,7 @@ namespace {
 
 void read_model(const YamlNode& value, TaskReading& reading) {
   if (auto model = reading.checker.text(value, "model")) {
+    if (auto known = check_model_name(*model); !known) reading.checker.add(value.mark, known.error().message);
     reading.task.model = *model;
     reading.set("model", value.mark);
   }

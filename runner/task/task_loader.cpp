@@ -4,6 +4,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "base/yaml_document.h"
+#include "task/script_check.h"
 #include "task/script_reading.h"
 #include "task/task_fields.h"
 
@@ -44,9 +45,11 @@ void read_workspace(const YamlNode& value, TaskReading& reading) {
   WorkspaceSpec& workspace = reading.task.workspace;
   if (const YamlNode* repo = value.find("repo")) {
     if (auto text = checker.text(*repo, "workspace.repo")) workspace.repo = resolve_path(*text, reading.folder);
+    reading.set("workspace.repo", repo->mark);
   }
   if (const YamlNode* ref = value.find("ref")) {
     if (auto text = checker.text(*ref, "workspace.ref")) workspace.ref = *text;
+    reading.set("workspace.ref", ref->mark);
   }
   if (const YamlNode* isolation = value.find("isolation")) {
     std::optional<std::string> choice =
@@ -173,6 +176,7 @@ void read_repeat(const YamlNode& value, TaskReading& reading) {
 
 void read_task_script(const YamlNode& value, TaskReading& reading) {
   reading.task.script = read_script(value, reading.checker);
+  check_script_calls(value, reading);  // after read_task's shared keys: it reads `tools:` and `mcp_servers:`
 }
 
 /// The keys only a task file has, in the order ARCHITECTURE.md lists them; the rest are the shared
@@ -208,6 +212,12 @@ void read_task(const YamlNode& root, TaskReading& reading) {
 }
 
 }  // namespace
+
+std::string no_checks_warning(const Task& task) {
+  return "task '" + task.id +
+         "' has no checks: every attempt that ends without an error passes; add 'checks:' (--require-checks "
+         "or require_checks: true in agent-run.yaml makes this an error)";
+}
 
 std::vector<std::string> default_web_search_command() {
   return {"ddgs", "text", "-q", "{query}", "-m", "{max_results}"};

@@ -18,4 +18,7 @@ Expected<Task> load_task_file(const std::filesystem::path& path, const Task& def
 Expected<Task> load_task(std::string_view yaml_text, const std::filesystem::path& source,
                          const Task& defaults = Task{});
 
+/// The warning for a task without `checks:`: what passing then means, and how to make it an error.
+std::string no_checks_warning(const Task& task);
+
 }  // namespace agent_run

@@ -6,6 +6,7 @@
 #include "workspace/isolations.h"
 #include "workspace/scratch_area.h"
 #include "workspace/small_files.h"
+#include "workspace/workspace_problem.h"
 
 #include <cctype>
 #include <system_error>
@@ -75,6 +76,29 @@ Error not_a_repository(const std::filesystem::path& folder, const std::string& i
 }
 
 }  // namespace
+
+std::optional<WorkspaceProblem> workspace_problem(const WorkspaceSpec& spec) {
+  using Key = WorkspaceProblem::Key;
+  if (auto folder = check_folder(spec.repo); !folder) return WorkspaceProblem{Key::repo, folder.error().message};
+  std::error_code ec;
+  bool is_repository_top = std::filesystem::exists(spec.repo / ".git", ec);
+  Isolation isolation = spec.isolation.value_or(is_repository_top ? Isolation::worktree : Isolation::copy);
+  if (isolation != Isolation::copy && !is_repository_top) {
+    std::string name = isolation == Isolation::in_place ? "in-place" : "worktree";
+    return WorkspaceProblem{Key::repo, not_a_repository(spec.repo, name, isolation == Isolation::worktree
+                                                                            ? "; use isolation: copy"
+                                                                            : "").message};
+  }
+  if (!is_repository_top || isolation == Isolation::in_place) return std::nullopt;
+  auto repository = GitRepository::open(spec.repo);
+  if (!repository) return WorkspaceProblem{Key::repo, repository.error().message};
+  if (auto head = repository->head_commit(); spec.ref == "HEAD" && head && head->empty()) return std::nullopt;
+  if (auto commit = repository->resolve_commit(spec.ref); !commit) {
+    return WorkspaceProblem{Key::ref, "'" + spec.ref + "' names no commit of " + quoted(spec.repo) + ": " +
+                                          commit.error().message};
+  }
+  return std::nullopt;
+}
 
 Expected<std::unique_ptr<Workspace>> Workspace::prepare(const WorkspaceSpec& spec,
                                                         const std::filesystem::path& scratch_parent,

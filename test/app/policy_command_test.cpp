@@ -49,6 +49,25 @@ BOOST_AUTO_TEST_CASE(explain_prints_an_allowed_decision_and_exits_0) {
   BOOST_TEST(contains(result.output, "policy: policy.yaml (sha256 " + sha256_hex(k_policy) + ")\n"));
 }
 
+BOOST_AUTO_TEST_CASE(explain_names_the_stock_policy_a_rule_of_an_extending_policy_comes_from) {
+  TempFolder folder;
+  folder.write("policy.yaml", "version: 1\nextends: default\nrules:\n  - id: nox\n    allow: bash\n"
+                              "    argv_prefix: [nox]\n");
+  CommandResult stock = run_agent_run({"policy", "explain", "--policy", "policy.yaml", "--tool", "edit_file",
+                                       "--input", R"j({"path": ".env", "old": "a", "new": "b"})j"},
+                                      folder.path());
+  BOOST_TEST_INFO(stock.output);
+  BOOST_TEST(stock.exit_code == 1);
+  BOOST_TEST(contains(stock.output, "decided by: rule 'secrets' (from stock policy 'default')\n"));
+  BOOST_TEST(contains(stock.output, "extends: stock policy 'default'"));
+  CommandResult own = run_agent_run({"policy", "explain", "--policy", "policy.yaml", "--sandbox", "off", "--tool",
+                                     "bash", "--input", R"j({"command": "nox -s lint"})j"},
+                                    folder.path());
+  BOOST_TEST_INFO(own.output);
+  BOOST_TEST(own.exit_code == 0);
+  BOOST_TEST(contains(own.output, "decided by: rule 'nox'\n"));  // this file's own rule: default allows no nox
+}
+
 BOOST_AUTO_TEST_CASE(explain_prints_the_denying_rule_and_why_and_exits_1) {
   TempFolder folder;
   folder.write("policy.yaml", k_policy);

@@ -47,7 +47,34 @@ BOOST_AUTO_TEST_CASE(finished_attempts_of_planned_unchanged_tasks_are_kept_and_t
   BOOST_TEST(state.done[0].task_id == "kept");
   BOOST_TEST(state.done[0].n == 1);
   BOOST_TEST(state.interrupted == 1);
-  BOOST_TEST(state.stale == 3);  // the edited task, the task no longer planned, and a duplicate
+  BOOST_REQUIRE_EQUAL(state.dropped.size(), 3u);  // the edited task, the task no longer planned, and a duplicate
+  BOOST_TEST(state.dropped[0].attempt.task_id == "edited");
+  BOOST_TEST(state.dropped[0].why == "its task file changed");
+  BOOST_TEST(state.dropped[1].attempt.task_id == "gone");
+  BOOST_TEST(state.dropped[1].why == "its task is not in this run");
+  BOOST_TEST(state.dropped[2].why == "another result of the same attempt is kept");
+}
+
+BOOST_AUTO_TEST_CASE(a_dropped_results_folder_is_removed_unless_a_kept_result_shares_it) {
+  Task kept = make_task("kept", 'a');
+  Task gone = make_task("gone", 'd');
+  Policy policy;
+  std::vector<Task> tasks = {kept};
+  auto plans = plan_attempts(tasks, {&policy}, PlanOptions{{}, 1, std::nullopt, {}});
+  BOOST_REQUIRE(plans.has_value());
+  RunReport previous;
+  AttemptResult gone_one = finished(gone, 1);
+  gone_one.transcript_path = "attempts/gone/1/transcript.jsonl";
+  AttemptResult kept_one = finished(kept, 1);
+  kept_one.transcript_path = "attempts/kept/1/transcript.jsonl";
+  AttemptResult escaping = finished(gone, 2);
+  escaping.transcript_path = "attempts/../../elsewhere/transcript.jsonl";
+  previous.attempts = {gone_one, kept_one, kept_one, escaping};
+  ResumeState state = resume_from(previous, *plans);
+  BOOST_REQUIRE_EQUAL(state.dropped.size(), 3u);
+  BOOST_TEST(folder_to_remove(state.dropped[0], state) == "attempts/gone/1");
+  BOOST_TEST(folder_to_remove(state.dropped[1], state) == "");  // the kept result's own folder
+  BOOST_TEST(folder_to_remove(state.dropped[2], state) == "");  // not inside attempts/
 }
 
 BOOST_AUTO_TEST_CASE(errors_count_as_finished_but_interruptions_do_not) {

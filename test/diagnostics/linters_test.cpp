@@ -61,6 +61,23 @@ BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken
   BOOST_TEST(created.introduced.empty(), describe(created));
 }
 
+BOOST_AUTO_TEST_CASE(go_build_counts_every_broken_caller_not_the_compilers_first_ten) {
+  ToolShelf shelf({"go"});
+  TempFolder workspace;
+  workspace.write("go.mod", "module example.com/m\n\ngo 1.19\n");
+  workspace.write("helper.go", "package main\n\nfunc Helper() int { return 1 }\n");
+  std::string callers = "package main\n\nfunc main() {\n";
+  for (int i = 0; i < 12; ++i) callers += "\t_ = Helper()\n";
+  workspace.write("main.go", callers + "}\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, shelf.environment()};
+  EditDiagnostics renamed = edits.write("helper.go", "package main\n\nfunc Assist() int { return 1 }\n");
+  // go build alone stops at ten errors ("too many errors"); -gcflags=-e reports all twelve.
+  BOOST_TEST(renamed.problems.size() == 12u, describe(renamed));
+  BOOST_TEST(renamed.introduced.size() == 12u, describe(renamed));
+  BOOST_TEST(has_problem(renamed.problems, "main.go", 15, "undefined: Helper", true), describe(renamed));
+}
+
 BOOST_AUTO_TEST_CASE(pyflakes_reports_undefined_names_and_nothing_for_clean_edits) {
   ToolShelf shelf({"pyflakes3"});
   TempFolder workspace;

@@ -4,6 +4,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 using namespace agent_run;
 using namespace agent_run::test;
 namespace fs = std::filesystem;
@@ -121,6 +123,50 @@ BOOST_AUTO_TEST_CASE(a_bad_task_file_stops_the_run_before_anything_runs) {
   BOOST_TEST(result.output.find("tasks/bad.yaml:4:3: unknown key 'tme'") != std::string::npos);
   BOOST_TEST(result.output.find("nothing ran") != std::string::npos);
   BOOST_TEST(!std::filesystem::exists(out.path() / "r"));
+}
+
+BOOST_AUTO_TEST_CASE(validate_and_run_refuse_a_script_that_calls_what_the_task_cannot_before_anything_runs) {
+  repo.write("tasks/typo.yaml", "prompt: x\ntools: [read_file]\nchecks: [{run: 'true'}]\nscript:\n"
+                                "  - call: {tool: raed_file, input: {path: greet.sh}}\n"
+                                "  - call: {tool: read_file, input: {pth: greet.sh}}\n"
+                                "  - call: {tool: edit_file, input: {path: greet.sh, old: bye, new: hello}}\n");
+  const std::string expected = "tasks/typo.yaml:5:18: 'script[0].call.tool': unknown tool 'raed_file' (did you mean "
+                               "'read_file'?)\n"
+                               "tasks/typo.yaml:6:37: 'script[1].call': read_file has no input 'pth' (did you mean "
+                               "'path'?)\n"
+                               "tasks/typo.yaml:7:18: 'script[2].call' calls edit_file, which the task's 'tools:' leaves "
+                               "out (add it there, or the call is refused at run time)\n";
+  CommandResult validated = run_agent_run({"validate", "tasks/typo.yaml"}, repo.path());
+  BOOST_TEST(validated.exit_code == 2);
+  BOOST_TEST(validated.output == expected, validated.output);
+  CommandResult ran = run_agent_run({"tasks/typo.yaml", "--out", (out.path() / "r").string()}, repo.path());
+  BOOST_TEST(ran.exit_code == 2);
+  BOOST_TEST(ran.output == expected + "agent-run: nothing ran\n", ran.output);
+  BOOST_TEST(!std::filesystem::exists(out.path() / "r"));
+}
+
+BOOST_AUTO_TEST_CASE(a_task_without_checks_is_warned_about_on_the_console_and_in_the_report) {
+  repo.write("tasks/unchecked.yaml", "prompt: x\npolicy: ../policy.yaml\nscript:\n  - say: done\n");
+  const std::string warning = "task 'unchecked' has no checks: every attempt that ends without an error passes; "
+                              "add 'checks:' (--require-checks or require_checks: true in agent-run.yaml makes this "
+                              "an error)";
+  CommandResult result = run_agent_run({"tasks/unchecked.yaml", "--out", out.path().string()}, repo.path());
+  BOOST_TEST(result.exit_code == 0, result.output);
+  BOOST_TEST(result.output.find("agent-run: tasks/unchecked.yaml: warning: " + warning) != std::string::npos,
+             result.output);
+  const Json::Array& warnings = first_attempt().find("warnings")->as_array();
+  BOOST_TEST(std::any_of(warnings.begin(), warnings.end(), [&](const Json& w) { return w.as_string() == warning; }));
+
+  CommandResult required =
+      run_agent_run({"tasks/unchecked.yaml", "--require-checks", "--out", (out.path() / "r").string()}, repo.path());
+  BOOST_TEST(required.exit_code == 2);
+  BOOST_TEST(required.output == "tasks/unchecked.yaml: task 'unchecked' has no checks, and require_checks "
+                                "(--require-checks or agent-run.yaml) needs them: add 'checks:'\nagent-run: nothing ran\n",
+             required.output);
+  repo.write("agent-run.yaml", "require_checks: true\n");
+  CommandResult configured = run_agent_run({"validate", "tasks/unchecked.yaml"}, repo.path());
+  BOOST_TEST(configured.exit_code == 2);
+  BOOST_TEST(configured.output.find("needs them: add 'checks:'") != std::string::npos, configured.output);
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_policy_names_the_task_that_wants_it) {

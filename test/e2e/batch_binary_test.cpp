@@ -294,19 +294,31 @@ BOOST_AUTO_TEST_CASE(sigint_exits_130_and_an_edited_task_runs_again_on_resume) {
   test::CommandResult first =
       fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
   BOOST_TEST(first.exit_code == 0, first.output);
-  BOOST_TEST(first.output.find("resume: 0 of 2 attempts already done, 2 to run (1 interrupted, 0 skipped for the run's budget, 0 results") !=
+  BOOST_TEST(first.output.find("resume: 0 of 2 attempts already done, 2 to run (1 interrupted, 0 skipped for the "
+                               "run's budget, 0 finished results dropped)") !=
                  std::string::npos,
              first.output);
   test::run_shell("sed -i 's/say hello/say hello again/' tasks/a-quick.yaml", fixture.repo);
   test::CommandResult second =
       fixture.run({"tasks/b-slow.yaml", "tasks/a-quick.yaml", "--out", fixture.out.string(), "--resume"});
-  BOOST_TEST(second.output.find("resume: 1 of 2 attempts already done, 1 to run (0 interrupted, 0 skipped for the run's budget, 1 results") !=
-                 std::string::npos,
+  BOOST_TEST(second.output.find("resume: 1 of 2 attempts already done, 1 to run (0 interrupted, 0 skipped for the "
+                                "run's budget, 1 finished result dropped)\nresume: dropped a-quick #1 (script, "
+                                "passed): its task file changed; removed attempts/a-quick/") != std::string::npos,
              second.output);
   BOOST_TEST(second.output.find("PASS  a-quick #1") != std::string::npos);
   BOOST_TEST(second.output.find("b-slow #") == std::string::npos);  // not run again, nor warned of
   BOOST_TEST(second.output.find("sandbox is off") == std::string::npos, second.output);
   BOOST_TEST(fixture.attempt_counts().size() == 2u);
+
+  // Resumed with fewer tasks: the finished result of the one left out is named, and its folder goes.
+  std::filesystem::path quick_folder = fixture.out / "attempts" / "a-quick";
+  BOOST_REQUIRE(std::filesystem::exists(quick_folder));
+  test::CommandResult third = fixture.run({"tasks/b-slow.yaml", "--out", fixture.out.string(), "--resume"});
+  BOOST_TEST(third.output.find("resume: dropped a-quick #1 (script, passed): its task is not in this run; removed "
+                               "attempts/a-quick/") != std::string::npos,
+             third.output);
+  BOOST_TEST(!std::filesystem::exists(quick_folder));  // emptied folders above it go too
+  BOOST_TEST(fixture.attempt_counts().size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(the_sandbox_off_warning_counts_only_the_attempts_a_resumed_run_will_run) {

@@ -100,7 +100,11 @@ BOOST_AUTO_TEST_CASE(an_invalid_configuration_stops_the_run_and_validate_names_i
   repo.write("agent-run.yaml", "model: script\n");
   CommandResult valid = run_agent_run({"validate", "tasks/t.yaml"}, repo.path());
   BOOST_TEST(valid.exit_code == 0);
-  BOOST_TEST(valid.output == "agent-run.yaml: valid configuration\ntasks/t.yaml: valid task 't'\n");
+  BOOST_TEST(valid.output ==
+             "agent-run.yaml: valid configuration\n"
+             "tasks/t.yaml: warning: task 't' has no checks: every attempt that ends without an error passes; add "
+             "'checks:' (--require-checks or require_checks: true in agent-run.yaml makes this an error)\n"
+             "tasks/t.yaml: valid task 't'\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -154,6 +154,25 @@ BOOST_AUTO_TEST_CASE(control_characters_and_invalid_utf8_still_give_parseable_js
              "bell\x07 esc\x1b[31m bad\xEF\xBF\xBD end");
 }
 
+BOOST_AUTO_TEST_CASE(run_policy_used_names_every_policy_the_attempts_used_once) {
+  RunReport report = sample_report();
+  report.policy_file.clear();  // no --policy: each task its own
+  report.policy_sha256.clear();
+  BOOST_REQUIRE(report.attempts.size() >= 3u);
+  report.attempts[0].policy_file = "tasks/a/policy.yaml";
+  report.attempts[0].policy_sha256 = std::string(64, 'a');
+  report.attempts[1].policy_file = "";  // the built-in policy
+  report.attempts[1].policy_sha256 = "";
+  for (std::size_t i = 2; i < report.attempts.size(); ++i) report.attempts[i] = report.attempts[0];
+  Json json = parsed(report);
+  const Json& used = at(at(at(json, "run"), "policy"), "used");
+  BOOST_TEST(used.dump() == R"([{"file":"tasks/a/policy.yaml","sha256":")" + std::string(64, 'a') +
+                                R"("},{"file":"built-in","sha256":""}])");
+  BOOST_TEST(at(at(json, "run"), "policy").get_string("file") == "");
+  test::CommandResult result = validate_against_schema(report_to_json(report));
+  BOOST_TEST(result.exit_code == 0, result.output);
+}
+
 BOOST_AUTO_TEST_CASE(writer_output_validates_against_the_report_schema) {
   RunReport report = sample_report();
   report.attempts[1].usage.cost_usd.reset();

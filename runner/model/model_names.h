@@ -1,0 +1,14 @@
+#pragma once
+
+#include "base/expected.h"
+
+#include <string>
+
+namespace agent_run {
+
+/// An error when `model` names no model this build can run: `script`, or `anthropic/NAME` or
+/// `openai/NAME`; the error has a "did you mean" for a misspelt provider and for a bare name the
+/// built-in price table knows (`gpt-4o` -> `openai/gpt-4o`).
+Expected<void> check_model_name(const std::string& model);
+
+}  // namespace agent_run
