@@ -113,10 +113,12 @@ PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const 
       return verdict.rule == "protected path" ? "read-only: protected path" : "read-only: rule '" + verdict.rule + "'";
     }
     struct stat status {};
-    if (survey != nullptr && ::lstat(absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode)) {
-      if (const SurveyedPath* hidden = survey->hidden_file(FileIdentity{status.st_dev, status.st_ino})) {
-        return "another name of a hidden file (" + hidden->relative + ")";
-      }
+    if (::lstat(absolute.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return "";
+    if (survey == nullptr) {  // no survey knows the other names: one of them may be hidden
+      return status.st_nlink > 1 ? "a file with another name, and no sandbox survey to tell whether one is hidden" : "";
+    }
+    if (const SurveyedPath* hidden = survey->hidden_file(FileIdentity{status.st_dev, status.st_ino})) {
+      return "another name of a hidden file (" + hidden->relative + ")";
     }
     return "";
   };
@@ -124,17 +126,7 @@ PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const 
 
 PatchFilter baseline_filter(const Policy& policy, const fs::path& workspace,
                             const std::vector<fs::path>& protected_paths) {
-  PatchFilter by_policy = patch_filter(policy, workspace, protected_paths, nullptr);
-  return [by_policy, workspace](std::string_view relative) -> std::string {
-    std::string why = by_policy(relative);
-    if (!why.empty()) return why;
-    struct stat status {};
-    const fs::path absolute = workspace / fs::path(relative);
-    if (::lstat(absolute.c_str(), &status) == 0 && S_ISREG(status.st_mode) && status.st_nlink > 1) {
-      return "a file with another name";
-    }
-    return "";
-  };
+  return patch_filter(policy, workspace, protected_paths, nullptr);
 }
 
 std::string why_unsandboxed(const SandboxSpec& spec) {

@@ -60,14 +60,16 @@ std::optional<SandboxSpec> sandbox_flag(std::optional<bool> on);
 
 /// What the patch and the commit leave out of `workspace`: a path the policy hides (a deny rule on
 /// reads) or keeps read-only (a deny rule on edits, a protected path), and another name of a file
-/// the survey hid (nullptr: no sandbox ran). The reason reads "hidden by rule 'R'",
-/// "read-only: rule 'R'", "read-only: protected path", "another name of a hidden file (...)".
+/// the survey hid; without a survey (nullptr: no sandbox ran), every regular file with more than one
+/// name, since one of them may be hidden. The reason reads "hidden by rule 'R'", "read-only: rule
+/// 'R'", "read-only: protected path", "another name of a hidden file (...)", "a file with another
+/// name, ...".
 PatchFilter patch_filter(const Policy& policy, const std::filesystem::path& workspace,
                          const std::vector<std::filesystem::path>& protected_paths, const Survey* survey);
 
 /// What the snapshot taken after setup (Workspace::take_baseline) must not store, only hash: what
-/// patch_filter withholds without a survey, and every regular file with more than one name (a hard
-/// link to a hidden file is known as one only once the survey has run, after the snapshot).
+/// patch_filter withholds without a survey, every regular file with more than one name included (a
+/// hard link to a hidden file is known as one only once the survey has run, after the snapshot).
 PatchFilter baseline_filter(const Policy& policy, const std::filesystem::path& workspace,
                             const std::vector<std::filesystem::path>& protected_paths);
 

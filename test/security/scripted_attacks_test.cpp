@@ -377,8 +377,7 @@ BOOST_AUTO_TEST_CASE(permissive_policy_with_the_sandbox_turned_off_runs_nothing)
 
 BOOST_AUTO_TEST_CASE(without_the_sandbox_a_hard_link_to_a_hidden_file_made_before_the_run_is_not_in_the_patch) {
   // The patch is taken after setup, and a file with several names is only hashed then: the scene's
-  // hard link to .env, there before the run, is no change. (One the agent makes without the sandbox
-  // is still in the patch: patch_filter knows other names only from the sandbox's survey.)
+  // hard link to .env, there before the run, is no change.
   test::SecurityFixture scene;
   const std::string task = "prompt: p\nmodel: script\npolicy: " + scene.policy("default").string() + "\n" +
                            scene.workspace_key("in-place") + "script:\n  - say: Done.\n";
@@ -388,6 +387,29 @@ BOOST_AUTO_TEST_CASE(without_the_sandbox_a_hard_link_to_a_hidden_file_made_befor
   BOOST_TEST(run.patch.find("diff --git a/.env ") == std::string::npos);  // the name itself is withheld
   BOOST_TEST(test::alias_hunk(run.patch).find(scene.canaries().env_file) == std::string::npos, run.patch);
   BOOST_TEST(run.patch.find("diff --git a/notes/alias.txt") == std::string::npos, run.patch);
+}
+
+BOOST_AUTO_TEST_CASE(without_the_sandbox_a_hard_link_the_agent_makes_to_a_hidden_file_is_withheld_from_the_patch) {
+  // No survey knows the other names of .env without the sandbox, so every file with more than one
+  // name is withheld. The program spells '.env' from character codes: no policy sees the name.
+  // (An open policy lets the program run; default.yaml would deny python3 -c without the sandbox.)
+  test::SecurityFixture scene;
+  const fs::path policy = scene.root() / "open-policy.yaml";
+  BOOST_REQUIRE(write_file_atomically(policy, "version: 1\nunmatched: allow\nrules: []\n").has_value());
+  const std::string link = "python3 -c \\\"import os; os.link(chr(46)+'env', 'copy.txt')\\\"";
+  const std::string task = "prompt: p\nmodel: script\npolicy: " + policy.string() + "\n" +
+                           scene.workspace_key("in-place") + "script:\n  - call: {tool: bash, input: {command: \"" +
+                           link + "\"}}\n  - say: Done.\n";
+  test::TaskRun run = scene.run_task("linked", task, {"--sandbox", "off"});
+  BOOST_TEST_INFO(run.output);
+  BOOST_REQUIRE(!run.attempt.is_null());
+  BOOST_TEST(fs::exists(scene.repository() / "copy.txt"));  // the link was made
+  BOOST_TEST(run.patch.find("copy.txt") == std::string::npos, run.patch);
+  BOOST_TEST(run.patch.find(scene.canaries().env_file) == std::string::npos, run.patch);
+  std::string withheld;
+  for (const Json& change : run.attempt.find("patch_withheld")->as_array())
+    withheld += change.get_string("path") + ": " + change.get_string("why") + "\n";
+  BOOST_TEST(withheld.find("copy.txt: a file with another name") != std::string::npos, withheld);
 }
 
 BOOST_AUTO_TEST_CASE(known_gap_a_link_the_agent_made_to_a_hidden_file_outside_the_workspace_stops_the_checks_sandbox) {

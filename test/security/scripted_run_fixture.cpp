@@ -65,11 +65,10 @@ void check_answer(const Call& call, Expect expect, const Answer& answer) {
   }
 }
 
-/// check_no_secret over the report folder. Known gap, left to the kernel side's patch work
-/// (batch/sandbox_setup's patch_filter): without the sandbox no survey runs, so the patch does not
-/// know notes/alias.txt for another name of .env and holds it (patch.diff, and report.html that
-/// shows it); scripted_attacks_test.cpp's known_gap_... case asserts that. Here, without the sandbox, only that hunk
-/// may hold the .env canary, and report.html is checked for every other secret.
+/// check_no_secret over the report folder. Without the sandbox, the hunk of notes/alias.txt (the
+/// scene's hard link to .env) is left out of the check of patch.diff, and report.html is checked for
+/// every secret but .env's: a leftover of the time the patch held that link, which no longer happens
+/// (check_sandbox_record asserts it is not in the patch).
 void check_report_folder(SecurityFixture& scene, const TaskRun& run, const std::string& id, bool sandbox_on) {
   std::error_code ec;
   for (fs::recursive_directory_iterator it(run.out, ec), end; !ec && it != end; it.increment(ec)) {
