@@ -1,6 +1,7 @@
 #include "batch/attempt_plan.h"
 
 #include "base/digest.h"
+#include "report/outcome.h"
 #include "report/report_folder.h"
 #include "search/glob_pattern.h"
 #include "workspace/repository_discovery.h"
@@ -109,6 +110,20 @@ int shard_of(const std::string& task_id, int total) {
   std::string digest = sha256_hex(task_id);
   std::uint64_t value = std::stoull(digest.substr(0, 15), nullptr, 16);
   return static_cast<int>(value % static_cast<std::uint64_t>(std::max(total, 1))) + 1;
+}
+
+AttemptResult unrun_result(const AttemptPlan& plan, OutcomeType type, std::string message) {
+  AttemptResult result;
+  result.task_id = plan.task->id;
+  result.task_file = plan.task->source.string();
+  result.task_sha256 = plan.task->source_sha256;
+  result.model = plan.model;
+  result.n = plan.n;
+  result.usage = Usage::zero();
+  result.outcome = outcome_of(type);
+  result.outcome_type = type;
+  result.message = std::move(message);
+  return result;
 }
 
 std::string attempt_key(const AttemptPlan& plan) {

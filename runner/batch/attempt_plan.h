@@ -44,6 +44,10 @@ int shard_of(const std::string& task_id, int total);
 
 /// What identifies an attempt across runs, for --resume: the task's id and file content (an edited
 /// task runs again), the model and the repeat index.
+/// The result of a planned attempt that never ran (skipped for the run's budget, or its run threw):
+/// who it was, an outcome of `type`, no usage, and `message`.
+AttemptResult unrun_result(const AttemptPlan& plan, OutcomeType type, std::string message);
+
 std::string attempt_key(const AttemptPlan& plan);
 std::string attempt_key(const AttemptResult& result);
 

@@ -11,17 +11,7 @@ namespace {
 
 /// The result of an attempt whose run threw: an error, so the run carries on.
 AttemptResult crashed(const AttemptPlan& plan, const std::string& what) {
-  AttemptResult result;
-  result.task_id = plan.task->id;
-  result.task_file = plan.task->source.string();
-  result.task_sha256 = plan.task->source_sha256;
-  result.model = plan.model;
-  result.n = plan.n;
-  result.usage = Usage::zero();
-  result.outcome = outcome_of(OutcomeType::runner_crashed);
-  result.outcome_type = OutcomeType::runner_crashed;
-  result.message = "agent-run failed while running this attempt: " + what;
-  return result;
+  return unrun_result(plan, OutcomeType::runner_crashed, "agent-run failed while running this attempt: " + what);
 }
 
 }  // namespace

@@ -44,17 +44,8 @@ std::optional<std::string> BudgetWatch::reached(Clock::SteadyTime now) const {
 }
 
 AttemptResult skipped_for_budget(const AttemptPlan& plan, const std::string& which) {
-  AttemptResult result;
-  result.task_id = plan.task->id;
-  result.task_file = plan.task->source.string();
-  result.task_sha256 = plan.task->source_sha256;
-  result.model = plan.model;
-  result.n = plan.n;
-  result.usage = Usage::zero();
-  result.outcome = outcome_of(OutcomeType::run_budget);
-  result.outcome_type = OutcomeType::run_budget;
-  result.message = "not started: the run's budget was reached (" + which + "); agent-run --resume runs it";
-  return result;
+  return unrun_result(plan, OutcomeType::run_budget,
+                      "not started: the run's budget was reached (" + which + "); agent-run --resume runs it");
 }
 
 }  // namespace agent_run
