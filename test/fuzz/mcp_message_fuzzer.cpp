@@ -59,7 +59,8 @@ void check_message(const Json& value) {
   const std::string line = message_line(value);
   require(!line.empty() && line.back() == '\n' && line.find('\n') == line.size() - 1);
   auto again = messages_in(std::string_view(line).substr(0, line.size() - 1));
-  require(again.has_value() && again->size() == 1 && again->front() == value);
+  // the same JSON (a whole double such as 65.0 dumps as 65 and reads back an integer, as json_fuzzer knows)
+  require(again.has_value() && again->size() == 1 && again->front().dump() == value.dump());
   auto reread = read_message(again->front());
   require(reread.has_value() && reread->kind == message->kind && reread->id == message->id &&
           reread->method == message->method && reread->error_code == message->error_code);
