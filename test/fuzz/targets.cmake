@@ -14,4 +14,7 @@ set(AGENT_RUN_FUZZ_TARGETS
   xml_text          # report/xml_text (the JUnit escapers)
   web_url           # net/web_url and net/web_target
   address           # net/address_check and net/address_resolver's numeric hosts
+  configuration_yaml  # task/configuration_loader (agent-run.yaml)
+  mcp_message       # mcp/message_lines, mcp/json_rpc_message, the tools/list and tools/call result readers
+  markdown_html_text  # report/markdown_text and report/html_text (the summary's and HTML report's escapers)
 )
