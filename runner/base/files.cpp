@@ -23,6 +23,28 @@ Expected<std::string> read_file(const std::filesystem::path& path) {
 }
 
 Expected<void> write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  return write_file_atomically(path, [&](const WritePiece& write) { write(content); });
+}
+
+namespace {
+
+/// Writes all of `piece` to `fd`; the errno of a failure, 0 when it was all written.
+int write_all(int fd, std::string_view piece) {
+  std::size_t written = 0;
+  while (written < piece.size()) {
+    ssize_t n = ::write(fd, piece.data() + written, piece.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : ENOSPC;  // a write that writes nothing: the disk is full
+    written += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Expected<void> write_file_atomically(const std::filesystem::path& path,
+                                     const std::function<void(const WritePiece&)>& produce) {
+  constexpr std::size_t k_buffer_bytes = 256 * 1024;
   std::error_code ec;
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
@@ -38,22 +60,34 @@ Expected<void> write_file_atomically(const std::filesystem::path& path, std::str
     ::unlink(name.data());
     return make_error(path.string() + ": " + what + ": " + std::strerror(error));
   };
-  std::size_t written = 0;
-  while (written < content.size()) {
-    ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int error = n < 0 ? errno : ENOSPC;  // a write that writes nothing: the disk is full
-      ::close(fd);
-      return fail("cannot write", error);
-    }
-    written += static_cast<std::size_t>(n);
+  int error = 0;  // the first write's failure; what comes after it is dropped
+  std::string buffer;
+  try {
+    produce([&](std::string_view piece) {
+      if (error != 0) return;
+      if (buffer.size() + piece.size() < k_buffer_bytes) {
+        buffer.append(piece);
+        return;
+      }
+      error = write_all(fd, buffer);
+      buffer.clear();
+      if (error == 0) error = write_all(fd, piece);
+    });
+  } catch (...) {  // a producer that throws (out of memory) leaves the last good file and no temporary
+    ::close(fd);
+    ::unlink(name.data());
+    throw;
+  }
+  if (error == 0) error = write_all(fd, buffer);
+  if (error != 0) {
+    ::close(fd);
+    return fail("cannot write", error);
   }
   ::fchmod(fd, 0644);
   // Some file systems report a full disk or an I/O error only here: the file must not replace
   // the last good one unless it is all on disk.
   if (::fsync(fd) != 0 && errno != EINVAL) {  // EINVAL: a file system that cannot sync, nothing lost
-    int error = errno;
+    error = errno;
     ::close(fd);
     return fail("cannot write", error);
   }

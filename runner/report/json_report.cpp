@@ -386,6 +386,38 @@ Json report_to_json(const RunReport& report) {
   return json;
 }
 
+namespace {
+
+/// `json` as dump_pretty writes it `depth` levels down: every line after the first indented by
+/// two spaces a level (a JSON text has no newline but between its tokens), without the last newline.
+std::string pretty_at_depth(const Json& json, int depth) {
+  std::string pretty = json.dump_pretty();
+  pretty.pop_back();
+  const std::string indent(static_cast<std::size_t>(2 * depth), ' ');
+  std::string text;
+  text.reserve(pretty.size() + pretty.size() / 8);
+  for (char c : pretty) {
+    text += c;
+    if (c == '\n') text += indent;
+  }
+  return text;
+}
+
+}  // namespace
+
+void write_report_json(const RunReport& report, const WritePiece& write) {
+  std::string text = "{\n  \"schema\": " + Json(std::string(k_report_schema)).dump() + ",\n  \"run\": " +
+                     pretty_at_depth(run_to_json(report), 1) + ",\n  \"attempts\": [";
+  for (std::size_t i = 0; i < report.attempts.size(); ++i) {
+    text += i ? ",\n    " : "\n    ";
+    text += pretty_at_depth(attempt_to_json(report.attempts[i]), 2);
+    write(text);
+    text.clear();
+  }
+  text += report.attempts.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  write(text);
+}
+
 Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics) {
   if (!diagnostics) return Json(nullptr);
   Json json = Json::object();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/files.h"
 #include "base/json.h"
 #include "report/run_report.h"
 
@@ -16,6 +17,10 @@ Json edit_diagnostics_to_json(const std::optional<EditDiagnostics>& diagnostics)
 /// The JSON report (`agent-run-report/2`, schema in reports/report.schema.json), totals recomputed
 /// from the attempts.
 Json report_to_json(const RunReport& report);
+/// The same report as text, report_to_json(report).dump_pretty() to the byte, handed to `write` an
+/// attempt at a time: what the report folder writes after every attempt, without a tree of the
+/// whole run in memory.
+void write_report_json(const RunReport& report, const WritePiece& write);
 
 /// The aggregates across attempts (run.aggregates): per task and model, pass@k, pass^k, flaky,
 /// counts with errors apart, mean and median turns, time, tokens and cost; per model, the model

@@ -220,6 +220,40 @@ BOOST_AUTO_TEST_CASE(report_schema_rejects_an_unknown_outcome_a_missing_field_an
              "/attempts/1: 'turns' is a required property\n");
 }
 
+/// Reports whose run-level fields differ: every outcome, none at all, and a sharded, interrupted run of
+/// two models under two policies with a text that needs escaping (aggregates, model matrix, policy.used).
+std::vector<RunReport> reports_of_every_shape() {
+  RunReport empty = sample_report();
+  empty.attempts.clear();
+  RunReport varied = test::repeated_report();
+  varied.shard = ShardRecord{2, 3};
+  varied.interrupted = true;
+  varied.command_line = {"agent-run", "tasks/flip.yaml", "--note", "a \"quoted\"\nline\tand \u00e9"};
+  varied.attempts[1].policy_file = "policies/strict.yaml";
+  varied.attempts[1].policy_sha256 = std::string(64, 'c');
+  varied.attempts[2].final_message = "two\nlines {\"not\": [\"json\"]}";
+  return {sample_report(), empty, varied};
+}
+
+// The report folder writes report.json an attempt at a time, so the run's whole tree is never in
+// memory: the text must be the tree's, byte for byte (the soak's memory grew with it), run-level
+// fields included.
+BOOST_AUTO_TEST_CASE(the_report_written_an_attempt_at_a_time_is_the_trees_text_to_the_byte) {
+  for (const RunReport& report : reports_of_every_shape()) {
+    std::string text;
+    std::size_t pieces = 0;
+    write_report_json(report, [&](std::string_view piece) {
+      text += piece;
+      ++pieces;
+    });
+    BOOST_TEST(text == report_to_json(report).dump_pretty());
+    BOOST_TEST(pieces == report.attempts.size() + 1);
+  }
+  const Json run = at(parsed(reports_of_every_shape()[2]), "run");
+  BOOST_TEST(at(at(run, "policy"), "used").as_array().size() == 2u);
+  BOOST_TEST(at(at(run, "aggregates"), "models").as_array().size() == 2u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace agent_run
