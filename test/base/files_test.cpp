@@ -37,11 +37,13 @@ BOOST_AUTO_TEST_CASE(a_file_written_in_pieces_is_the_pieces_in_order_across_the_
   test::TempFolder folder;
   std::string expected;
   auto written = write_file_atomically(folder.path() / "report.xml", [&](const WritePiece& write) {
-    for (int i = 0; i < 20000; ++i) {  // small pieces, 260 KB in all: past the 256 KiB buffer once
+    for (int i = 0; i < 20000; ++i) {  // small pieces, 260 KB in all: past the 64 KiB buffer a few times
       std::string piece = "<case n=\"" + std::to_string(i) + "\"/>\n";
       expected += piece;
       write(piece);
     }
+    expected += "<fits/>\n";
+    write("<fits/>\n");  // in the buffer when the large piece comes
     const std::string large(600 * 1024, 'x');  // one piece larger than the buffer
     expected += large;
     write(large);
