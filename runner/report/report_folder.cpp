@@ -37,7 +37,8 @@ Expected<void> ReportFolder::write(const RunReport& report, ReportPages pages) c
   PatchReader read_patch = [this](const std::string& path, std::size_t max_bytes) {
     return read_part(path, max_bytes);
   };
-  AR_TRY(write_file_atomically(m_root / "report.html", report_to_html(report, read_patch)));
+  AR_TRY(write_file_atomically(m_root / "report.html",
+                               [&](const WritePiece& write) { write_report_html(report, read_patch, write); }));
   return {};
 }
 
