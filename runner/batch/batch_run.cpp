@@ -1,6 +1,7 @@
 #include "batch/batch_run.h"
 
 #include "base/cancellation.h"
+#include "base/freed_memory.h"
 #include "batch/attempt_pool.h"
 #include "batch/resume.h"
 
@@ -102,6 +103,7 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
           pool.stop_taking();
         }
         observer.attempt_finished(finished);
+        return_freed_memory();  // what the attempt and the report's rewrite freed, before the next one
       }
     }
   }
