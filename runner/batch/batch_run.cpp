@@ -1,7 +1,6 @@
 #include "batch/batch_run.h"
 
 #include "base/cancellation.h"
-#include "base/freed_memory.h"
 #include "batch/attempt_pool.h"
 #include "batch/resume.h"
 
@@ -103,7 +102,6 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
           pool.stop_taking();
         }
         observer.attempt_finished(finished);
-        return_freed_memory();  // what the attempt and the report's rewrite freed, before the next one
       }
     }
   }
