@@ -16,6 +16,12 @@ namespace {
 
 /// Files of one folder per batch at most: small enough that both threads stay busy to the end.
 constexpr std::size_t k_batch_files = 128;
+/// The first files' times are read as the walk meets them: a small tree is done before a thread would
+/// have started.
+constexpr std::size_t k_inline_files = 1024;
+/// The helper is woken when this many files wait: waking a sleeping thread on another core costs more
+/// than the stats of one folder (on a virtual machine, tens of microseconds).
+constexpr std::size_t k_wake_files = 512;
 
 /// The modification time in nanoseconds, 0 when the file cannot be read (it went away since the walk).
 std::int64_t modified_ns(int folder_fd, const char* name) {
@@ -69,7 +75,7 @@ void NewestFirst::add(const WalkedFile& file) {
   if (!m_open || m_open->count == k_batch_files || m_open->walk_fd != file.folder_fd || folder != m_open_folder) {
     hand_over();
     m_open = std::make_unique<StatBatch>();
-    m_open->folder = UniqueFd(::fcntl(file.folder_fd, F_DUPFD_CLOEXEC, 0));
+    if (m_ends.size() > k_inline_files) m_open->folder = UniqueFd(::fcntl(file.folder_fd, F_DUPFD_CLOEXEC, 0));
     m_open->walk_fd = file.folder_fd;
     m_open->first = m_ends.size() - 1;
     m_open_folder.assign(folder);
@@ -104,7 +110,8 @@ std::string NewestFirst::list(std::size_t count) {
   return out;
 }
 
-/// Queues the open batch for whichever thread is free (the helper starts with the first one).
+/// Queues the open batch for whichever thread is free; wakes the helper (started the first time) when
+/// enough files wait.
 void NewestFirst::hand_over() {
   if (!m_open) return;
   std::unique_ptr<StatBatch> batch = std::move(m_open);
@@ -113,7 +120,10 @@ void NewestFirst::hand_over() {
     m_read.push_back(std::move(batch));
     return;
   }
+  m_unclaimed += batch->count;
   m_waiting.push_back(std::move(batch));
+  if (m_unclaimed < k_wake_files) return;
+  m_unclaimed = 0;
   if (!m_helper.joinable() && !m_helper_tried) {
     m_helper_tried = true;
     try {
@@ -122,16 +132,18 @@ void NewestFirst::hand_over() {
       // No thread to be had: the walk's thread reads every batch at the end.
     }
   }
+  m_wake = true;
   m_queued.notify_one();
 }
 
-/// The helper thread: reads batches until the walk has ended and none is waiting.
+/// The helper thread: reads batches while any wait, then sleeps until woken; ends with the walk.
 void NewestFirst::help() {
   std::unique_lock lock(m_mutex);
   for (;;) {
-    m_queued.wait(lock, [this] { return m_ended || !m_waiting.empty(); });
-    if (m_waiting.empty()) return;
-    read_next(lock);
+    m_queued.wait(lock, [this] { return m_ended || m_wake; });
+    m_wake = false;
+    while (!m_waiting.empty()) read_next(lock);
+    if (m_ended) return;
   }
 }
 

@@ -16,8 +16,9 @@ namespace agent_run {
 struct StatBatch;
 
 /// The files a walk finds, listed newest first (ties by path, as bytes). Their modification times are
-/// read (statx, the time alone) on a helper thread while the walk goes on, and on the walk's thread
-/// too once it has ended: a stat per file is most of a large glob's cost.
+/// read (statx, the time alone): the first thousand as the walk meets them, the rest on a helper thread
+/// while the walk goes on and on the walk's thread too once it has ended (a stat per file is most of a
+/// large glob's cost).
 class NewestFirst {
  public:
   NewestFirst();
@@ -50,6 +51,8 @@ class NewestFirst {
   std::deque<std::unique_ptr<StatBatch>> m_waiting;
   std::vector<std::unique_ptr<StatBatch>> m_read;
   std::size_t m_reading = 0;
+  std::size_t m_unclaimed = 0;  // files queued since the helper was last woken
+  bool m_wake = false;
   bool m_ended = false;
   bool m_helper_tried = false;
   std::thread m_helper;  // started with the first batch
