@@ -3,9 +3,11 @@
 #include "base/safe_open.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <system_error>
@@ -34,6 +36,20 @@ std::int64_t modified_ns(int folder_fd, const char* name) {
   return static_cast<std::int64_t>(plain.st_mtim.tv_sec) * 1000000000 + plain.st_mtim.tv_nsec;
 }
 
+/// True when a core this process may run on has nothing to run right now (the kernel's count of
+/// runnable tasks, /proc/loadavg's fourth field, includes this thread).
+bool core_is_idle() {
+  cpu_set_t cores;
+  if (::sched_getaffinity(0, sizeof cores, &cores) != 0 || CPU_COUNT(&cores) < 2) return false;
+  std::FILE* loadavg = std::fopen("/proc/loadavg", "re");
+  if (loadavg == nullptr) return false;
+  double averages[3];
+  long running = 0;
+  const int read = std::fscanf(loadavg, "%lf %lf %lf %ld/", &averages[0], &averages[1], &averages[2], &running);
+  std::fclose(loadavg);
+  return read == 4 && running < CPU_COUNT(&cores);
+}
+
 }  // namespace
 
 /// A run of consecutive files of one folder whose times are read together, through the batch's own
@@ -56,7 +72,7 @@ struct StatBatch {
   }
 };
 
-NewestFirst::NewestFirst() = default;
+NewestFirst::NewestFirst(StatHelper helper) : m_helper_use(helper) {}
 
 NewestFirst::~NewestFirst() {
   {
@@ -71,11 +87,15 @@ NewestFirst::~NewestFirst() {
 void NewestFirst::add(const WalkedFile& file) {
   m_paths.append(file.path);
   m_ends.push_back(m_paths.size());
+  if (m_ends.size() == k_inline_files + 1) {
+    m_batching =
+        m_helper_use == StatHelper::always || (m_helper_use == StatHelper::when_a_core_is_idle && core_is_idle());
+  }
   std::string_view folder = file.path.substr(0, file.path.size() - std::min(file.path.size(), std::strlen(file.name)));
   if (!m_open || m_open->count == k_batch_files || m_open->walk_fd != file.folder_fd || folder != m_open_folder) {
     hand_over();
     m_open = std::make_unique<StatBatch>();
-    if (m_ends.size() > k_inline_files) m_open->folder = UniqueFd(::fcntl(file.folder_fd, F_DUPFD_CLOEXEC, 0));
+    if (m_batching) m_open->folder = UniqueFd(::fcntl(file.folder_fd, F_DUPFD_CLOEXEC, 0));
     m_open->walk_fd = file.folder_fd;
     m_open->first = m_ends.size() - 1;
     m_open_folder.assign(folder);

@@ -15,13 +15,17 @@ namespace agent_run {
 
 struct StatBatch;
 
+/// Whether NewestFirst reads times on a second thread beyond the first thousand files.
+enum class StatHelper { when_a_core_is_idle, always, never };
+
 /// The files a walk finds, listed newest first (ties by path, as bytes). Their modification times are
-/// read (statx, the time alone): the first thousand as the walk meets them, the rest on a helper thread
-/// while the walk goes on and on the walk's thread too once it has ended (a stat per file is most of a
-/// large glob's cost).
+/// read (statx, the time alone) as the walk meets them; past the first thousand files, when a core is
+/// idle, in batches on a helper thread while the walk goes on, and on the walk's thread too once it has
+/// ended. A stat per file is most of a large glob's cost; on a busy machine the second thread only adds
+/// system time (the two contend for the same folders), so it is not started there.
 class NewestFirst {
  public:
-  NewestFirst();
+  explicit NewestFirst(StatHelper helper = StatHelper::when_a_core_is_idle);
   ~NewestFirst();
   NewestFirst(const NewestFirst&) = delete;
   NewestFirst& operator=(const NewestFirst&) = delete;
@@ -44,6 +48,8 @@ class NewestFirst {
   std::unique_ptr<StatBatch> m_open;  // the run of files of one folder being added
   std::string m_open_folder;
   std::vector<std::int64_t> m_times;  // each file's, once read_times has gathered them
+  StatHelper m_helper_use;
+  bool m_batching = false;  // past the first thousand files, with a helper to hand batches to
 
   std::mutex m_mutex;
   std::condition_variable m_queued;  // a batch is waiting, or the walk has ended

@@ -30,11 +30,11 @@ void walk_into(const TempFolder& folder, NewestFirst& found) {
   BOOST_REQUIRE(walked.has_value());
 }
 
-/// 12 folders of 10 files and one of 300 (more than one batch of its times), with times that repeat,
-/// so that ties are broken by path; the expected order is built here from the times the test set.
-std::string make_tree_and_expected_order(const TempFolder& folder) {
+/// `folders` folders of 10 files and one of 300 (more than one batch of its times), with times that
+/// repeat, so that ties are broken by path; the expected order is built here from the times the test set.
+std::string make_tree_and_expected_order(const TempFolder& folder, int folders = 12) {
   std::map<std::string, long> times;
-  for (int f = 0; f < 12; ++f) {
+  for (int f = 0; f < folders; ++f) {
     for (int i = 0; i < 10; ++i) times["d" + std::to_string(f) + "/f" + std::to_string(i) + ".txt"] = (f * 7 + i) % 23;
   }
   for (int i = 0; i < 300; ++i) times["big/sub/file_" + std::to_string(i)] = (i * 13) % 41;
@@ -78,6 +78,17 @@ BOOST_AUTO_TEST_CASE(orders_hundreds_of_files_across_folders_as_their_times_say)
   BOOST_TEST(found.list(1000) == expected);
 }
 
+BOOST_AUTO_TEST_CASE(past_a_thousand_files_the_order_is_the_same_with_or_without_the_helper_thread) {
+  TempFolder folder;
+  const std::string expected = make_tree_and_expected_order(folder, 250);  // 2,801 files
+  for (StatHelper helper : {StatHelper::always, StatHelper::never, StatHelper::when_a_core_is_idle}) {
+    NewestFirst found(helper);
+    walk_into(folder, found);
+    BOOST_TEST(found.size() == 2801u);
+    BOOST_TEST(found.list(5000) == expected);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_capped_list_is_the_head_of_the_whole_list) {
   TempFolder folder;
   const std::string expected = make_tree_and_expected_order(folder);
@@ -94,12 +105,12 @@ BOOST_AUTO_TEST_CASE(a_capped_list_is_the_head_of_the_whole_list) {
 
 BOOST_AUTO_TEST_CASE(dropped_without_listing_it_stops_its_helper_and_closes_what_it_held) {
   TempFolder folder;
-  make_tree_and_expected_order(folder);
+  make_tree_and_expected_order(folder, 250);
   const auto open_descriptors = [] {
     return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator());
   };
   const auto before = open_descriptors();
-  auto found = std::make_unique<NewestFirst>();
+  auto found = std::make_unique<NewestFirst>(StatHelper::always);
   walk_into(folder, *found);
   found.reset();  // as when a walk fails half way: batches still waiting hold folders open
   BOOST_TEST(open_descriptors() == before);
