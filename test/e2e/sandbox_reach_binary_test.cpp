@@ -6,6 +6,7 @@
 #include "base/files.h"
 #include "base/json.h"
 #include "support/fixtures.h"
+#include "support/loopback_listener.h"
 #include "support/process_probes.h"
 #include "support/sandbox_support.h"
 
@@ -110,9 +111,9 @@ checks:
     BOOST_TEST(out.read("report.json").find(secret) == std::string::npos, secret);
 }
 
-// Setup runs outside the sandbox: a daemon it leaves running lives through the checks and serves
-// the sandboxed ones through a Unix socket in the workspace (they have no network to reach it by),
-// then is killed and listed in escaped_processes. A daemon a sandboxed check starts (setsid) dies
+// Setup runs outside the sandbox, with the machine's network: a daemon it leaves running lives
+// through the checks and serves the sandboxed ones through a Unix socket in the workspace (they have
+// no network to reach it by), then is killed and listed in escaped_processes. A daemon a sandboxed check starts (setsid) dies
 // with that check: its process namespace ends with it, so the next check finds nobody listening.
 BOOST_AUTO_TEST_CASE(setup_s_daemon_serves_the_sandboxed_checks_and_a_check_s_own_daemon_dies_with_its_check) {
   repo.write("db.py",
@@ -131,11 +132,17 @@ BOOST_AUTO_TEST_CASE(setup_s_daemon_serves_the_sandboxed_checks_and_a_check_s_ow
     for (std::size_t at; (at = line.find("{0}")) != std::string::npos;) line.replace(at, 3, name);
     return line;
   };
+  // Setup has the machine's network, the checks only a loopback of their own.
+  LoopbackListener listener;
+  const std::string connect = "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", " +
+                              std::to_string(listener.port()) + "), timeout=3); print(\"connected\")' 2>&1 | tail -1";
   repo.write("tasks/daemon.yaml", "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - " + Json(started("setup")).dump() +
+                                      "\n  - " + Json(connect).dump() +
                                       "\nchecks:\n  - run: \"python3 ask.py setup.sock | grep -x 'answer: pong'\"\n"
                                       "  - run: " +
                                       Json(started("check") + "; python3 ask.py check.sock").dump() +
-                                      "\n  - run: \"python3 ask.py check.sock\"\nscript:\n  - say: Done.\n");
+                                      "\n  - run: \"python3 ask.py check.sock\"\n  - run: " + Json(connect).dump() +
+                                      "\nscript:\n  - say: Done.\n");
   commit_all();
   // With the sandbox on, then, as the control, off: there the check's daemon lives on like setup's.
   for (const bool sandboxed : {true, false}) {
@@ -149,7 +156,12 @@ BOOST_AUTO_TEST_CASE(setup_s_daemon_serves_the_sandboxed_checks_and_a_check_s_ow
       BOOST_TEST(attempt.get_string("outcome") == "passed", attempt.get_string("message"));
       BOOST_TEST(attempt.find("sandbox")->get_string("kind") == (sandboxed ? "bubblewrap" : "none"));
       const auto& checks = attempt.find("checks")->as_array();
-      BOOST_REQUIRE_EQUAL(checks.size(), 3u);
+      BOOST_REQUIRE_EQUAL(checks.size(), 4u);
+      BOOST_TEST(attempt.find("setup")->as_array().at(1).get_string("output_tail").find("connected") !=
+                 std::string::npos);
+      const std::string reached = checks[3].get_string("output_tail");
+      BOOST_TEST(reached.find(sandboxed ? "Connection refused" : "connected") != std::string::npos, reached);
+      BOOST_TEST(listener.connections() == (sandboxed ? 1 : 3));  // setup's, and with the sandbox off the check's
       BOOST_TEST(checks[1].get_string("output_tail").find("answer: pong") != std::string::npos);  // as its check ran
       const std::string after = checks[2].get_string("output_tail");
       BOOST_TEST(after.find(sandboxed ? "no answer: [Errno 111] Connection refused" : "answer: pong") !=
