@@ -44,7 +44,10 @@ int write_all(int fd, std::string_view piece) {
 
 Expected<void> write_file_atomically(const std::filesystem::path& path,
                                      const std::function<void(const WritePiece&)>& produce) {
-  constexpr std::size_t k_buffer_bytes = 256 * 1024;
+  // One buffer of this size, reserved once: a piece that does not fit is written after it, a larger
+  // one straight through. (A buffer left to grow doubled past it and, above glibc's mmap threshold,
+  // was the largest block of memory a run held, reallocated on every report write.)
+  constexpr std::size_t k_buffer_bytes = 64 * 1024;
   std::error_code ec;
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
@@ -62,16 +65,20 @@ Expected<void> write_file_atomically(const std::filesystem::path& path,
   };
   int error = 0;  // the first write's failure; what comes after it is dropped
   std::string buffer;
+  buffer.reserve(k_buffer_bytes);
   try {
     produce([&](std::string_view piece) {
       if (error != 0) return;
-      if (buffer.size() + piece.size() < k_buffer_bytes) {
-        buffer.append(piece);
-        return;
+      if (buffer.size() + piece.size() > k_buffer_bytes) {
+        error = write_all(fd, buffer);
+        buffer.clear();
       }
-      error = write_all(fd, buffer);
-      buffer.clear();
-      if (error == 0) error = write_all(fd, piece);
+      if (error != 0) return;
+      if (piece.size() >= k_buffer_bytes) {
+        error = write_all(fd, piece);
+      } else {
+        buffer.append(piece);
+      }
     });
   } catch (...) {  // a producer that throws (out of memory) leaves the last good file and no temporary
     ::close(fd);

@@ -191,17 +191,19 @@ std::map<std::size_t, std::string> patches_shown(const RunReport& report, const 
   return patches;
 }
 
-std::string attempts_html(const RunReport& report, const PatchReader& read_patch, std::string& css) {
-  std::vector<AttemptGroup> models = group_by_model(report);
+/// The attempts section up to its first attempt: the heading and the filters' buttons and labels.
+std::string attempts_head(const Filters& filters) {
+  return "<h2 id=\"attempts\">Attempts</h2>" + filters.inputs + "<div class=\"filters\"><span>Outcome</span>" +
+         filters.labels + "</div><div class=\"attempts\">\n";
+}
+
+/// Hands `write` the attempts one at a time, each with its patch when the page shows it.
+void write_attempts(const RunReport& report, const std::vector<AttemptGroup>& models, const PatchReader& read_patch,
+                    const WritePiece& write) {
   std::map<std::string, std::size_t> model_index;
   for (std::size_t i = 0; i < models.size(); ++i) model_index[models[i].key] = i;
-  Filters filters = filters_of(report, models);
-  css += filters.css;
   std::map<std::size_t, std::string> patches = patches_shown(report, read_patch);
   bool show_model = models.size() > 1;
-  std::string html = "<h2 id=\"attempts\">Attempts</h2>" + filters.inputs +
-                     "<div class=\"filters\"><span>Outcome</span>" + filters.labels +
-                     "</div><div class=\"attempts\">\n";
   for (std::size_t i = 0; i < report.attempts.size(); ++i) {
     const AttemptResult& attempt = report.attempts[i];
     AttemptView view{i, show_model, model_index[attempt.model], {}, false};
@@ -209,26 +211,34 @@ std::string attempts_html(const RunReport& report, const PatchReader& read_patch
       view.patch_cut = patch->second.size() > k_patch_bytes;
       view.patch =
           view.patch_cut ? patch->second.substr(0, patch->second.rfind('\n', k_patch_bytes) + 1) : patch->second;
+      patches.erase(patch);
     }
-    html += attempt_html(attempt, view);
+    write(attempt_html(attempt, view));
   }
-  return html + "</div>";
 }
 
 }  // namespace
 
-std::string report_to_html(const RunReport& report, const PatchReader& read_patch) {
+void write_report_html(const RunReport& report, const PatchReader& read_patch, const WritePiece& write) {
   RunTotals totals = compute_totals(report.attempts);
-  bool show_model = several_models(report);
-  std::string css = k_report_css;
-  std::string body = header_html(report, totals) + failures_html(report, show_model) + task_aggregates_html(report) +
-                     models_html(report) + attempts_html(report, read_patch, css);
+  std::vector<AttemptGroup> models = group_by_model(report);
+  Filters filters = filters_of(report, models);
   std::string title =
       "agent-run: " + std::to_string(totals.passed) + " of " + std::to_string(totals.attempts) + " passed";
-  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"
-         "<meta name=\"color-scheme\" content=\"light dark\"/><title>" +
-         html_text(title) + "</title><style>" + css + "</style></head><body><main>" + body + "</main></body></html>\n";
+  write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"
+        "<meta name=\"color-scheme\" content=\"light dark\"/><title>" +
+        html_text(title) + "</title><style>" + k_report_css + filters.css + "</style></head><body><main>");
+  write(header_html(report, totals) + failures_html(report, several_models(report)));
+  write(task_aggregates_html(report) + models_html(report) + attempts_head(filters));
+  write_attempts(report, models, read_patch, write);
+  write("</div></main></body></html>\n");
+}
+
+std::string report_to_html(const RunReport& report, const PatchReader& read_patch) {
+  std::string page;
+  write_report_html(report, read_patch, [&](std::string_view piece) { page += piece; });
+  return page;
 }
 
 }  // namespace agent_run

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/files.h"
 #include "report/run_report.h"
 
 #include <cstddef>
@@ -19,5 +20,8 @@ using PatchReader = std::function<std::string(const std::string& patch_path, std
 /// denials, edits with their diagnostics, the checks), its final message and its patch as a coloured
 /// diff; filters by outcome and model made of radio buttons and CSS. The page is well-formed XML too.
 std::string report_to_html(const RunReport& report, const PatchReader& read_patch);
+/// The same page handed to `write` in pieces: the head, the sections above the attempts, then one
+/// attempt at a time; what the report folder writes, without the whole page in memory.
+void write_report_html(const RunReport& report, const PatchReader& read_patch, const WritePiece& write);
 
 }  // namespace agent_run

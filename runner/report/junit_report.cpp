@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <optional>
 
 namespace agent_run {
@@ -22,19 +23,21 @@ constexpr const char* k_classname_prefix = "agent-run.";
 /// Whether a test case's name carries the model: only when a task ran with several models.
 enum class ModelInName { omitted, shown };
 
-/// The attempts of one task, in the order the report lists them.
+/// The attempts of one task, in the order the report lists them (pointers into the report: the
+/// document is written after every attempt, and a copy of the run's attempts each time is what
+/// made memory grow with the run).
 struct TaskGroup {
   std::string task_id;
-  std::vector<AttemptResult> attempts;
+  std::vector<const AttemptResult*> attempts;
 };
 
 std::vector<TaskGroup> group_by_task(const std::vector<AttemptResult>& attempts) {
   std::vector<TaskGroup> groups;
+  std::map<std::string_view, std::size_t> group_of;  // task id to its index in `groups`
   for (const AttemptResult& attempt : attempts) {
-    auto group =
-        std::find_if(groups.begin(), groups.end(), [&](const TaskGroup& g) { return g.task_id == attempt.task_id; });
-    if (group == groups.end()) group = groups.insert(groups.end(), TaskGroup{attempt.task_id, {}});
-    group->attempts.push_back(attempt);
+    auto [found, added] = group_of.emplace(attempt.task_id, groups.size());
+    if (added) groups.push_back(TaskGroup{attempt.task_id, {}});
+    groups[found->second].attempts.push_back(&attempt);
   }
   return groups;
 }
@@ -71,8 +74,8 @@ std::string cap_message(std::string_view text) {
 /// Distinct models of a task's attempts, in order of first use.
 std::vector<std::string> models_of(const TaskGroup& group) {
   std::vector<std::string> models;
-  for (const AttemptResult& attempt : group.attempts) {
-    if (std::find(models.begin(), models.end(), attempt.model) == models.end()) models.push_back(attempt.model);
+  for (const AttemptResult* attempt : group.attempts) {
+    if (std::find(models.begin(), models.end(), attempt->model) == models.end()) models.push_back(attempt->model);
   }
   return models;
 }
@@ -80,8 +83,8 @@ std::vector<std::string> models_of(const TaskGroup& group) {
 /// Start of the task's first attempt, when every attempt's start time can be read.
 std::optional<long long> first_start_ms(const TaskGroup& group) {
   std::optional<long long> first;
-  for (const AttemptResult& attempt : group.attempts) {
-    std::optional<long long> start = parse_utc_ms(attempt.started_at);
+  for (const AttemptResult* attempt : group.attempts) {
+    std::optional<long long> start = parse_utc_ms(attempt->started_at);
     if (!start) return std::nullopt;
     first = std::min(first.value_or(*start), *start);
   }
@@ -94,9 +97,9 @@ long long task_wall_ms(const TaskGroup& group) {
   std::optional<long long> first = first_start_ms(group);
   long long last = 0;
   long long sum = 0;
-  for (const AttemptResult& attempt : group.attempts) {
-    sum += attempt.durations.total_ms;
-    if (first) last = std::max(last, *parse_utc_ms(attempt.started_at) + attempt.durations.total_ms);
+  for (const AttemptResult* attempt : group.attempts) {
+    sum += attempt->durations.total_ms;
+    if (first) last = std::max(last, *parse_utc_ms(attempt->started_at) + attempt->durations.total_ms);
   }
   return first ? last - *first : sum;
 }
@@ -110,7 +113,7 @@ std::string properties(const TaskGroup& group, const RunTotals& totals) {
   std::string out = "    <properties>\n";
   out += property("agent.model", join(models_of(group), ", "));
   out += property("agent.attempts", std::to_string(totals.attempts));
-  out += property("task.file", group.attempts.front().task_file);
+  out += property("task.file", group.attempts.front()->task_file);
   out += property("usage.input_tokens", std::to_string(usage.input_tokens));
   out += property("usage.output_tokens", std::to_string(usage.output_tokens));
   out += property("usage.cache_read_input_tokens", std::to_string(usage.cache_read_input_tokens));
@@ -197,8 +200,10 @@ std::string testcase(const AttemptResult& attempt, ModelInName model_in_name) {
   return out;
 }
 
-std::string testsuite(const TaskGroup& group) {
-  RunTotals totals = compute_totals(group.attempts);
+/// A task's <testsuite> start tag and its properties; its test cases follow.
+std::string testsuite_head(const TaskGroup& group) {
+  RunTotals totals;
+  for (const AttemptResult* attempt : group.attempts) add_to_totals(totals, *attempt);
   std::string out = "  <testsuite" + attribute("name", group.task_id) + attribute("tests", totals.attempts);
   out += attribute("failures", totals.failed) + attribute("errors", totals.error);
   out += attribute("skipped", totals.skipped) + attribute("time", seconds_text(task_wall_ms(group)));
@@ -206,23 +211,35 @@ std::string testsuite(const TaskGroup& group) {
     out += attribute("timestamp", format_utc_seconds(*start));
   }
   out += ">\n" + properties(group, totals);
-  ModelInName model_in_name = models_of(group).size() > 1 ? ModelInName::shown : ModelInName::omitted;
-  for (const AttemptResult& attempt : group.attempts) out += testcase(attempt, model_in_name);
-  out += "  </testsuite>\n";
   return out;
 }
 
 }  // namespace
 
-std::string report_to_junit(const RunReport& report) {
+void write_report_junit(const RunReport& report, const WritePiece& write) {
   RunTotals totals = compute_totals(report.attempts);
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<testsuites" + attribute("name", "agent-run") + attribute("tests", totals.attempts);
-  out += attribute("failures", totals.failed) + attribute("errors", totals.error);
-  out += attribute("time", seconds_text(report.duration_ms)) + ">\n";
-  for (const TaskGroup& group : group_by_task(report.attempts)) out += testsuite(group);
-  out += "</testsuites>\n";
-  return out;
+  std::string text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  text += "<testsuites" + attribute("name", "agent-run") + attribute("tests", totals.attempts);
+  text += attribute("failures", totals.failed) + attribute("errors", totals.error);
+  text += attribute("time", seconds_text(report.duration_ms)) + ">\n";
+  for (const TaskGroup& group : group_by_task(report.attempts)) {
+    text += testsuite_head(group);
+    ModelInName model_in_name = models_of(group).size() > 1 ? ModelInName::shown : ModelInName::omitted;
+    for (const AttemptResult* attempt : group.attempts) {
+      text += testcase(*attempt, model_in_name);
+      write(text);
+      text.clear();
+    }
+    text += "  </testsuite>\n";
+  }
+  text += "</testsuites>\n";
+  write(text);
+}
+
+std::string report_to_junit(const RunReport& report) {
+  std::string document;
+  write_report_junit(report, [&](std::string_view piece) { document += piece; });
+  return document;
 }
 
 }  // namespace agent_run

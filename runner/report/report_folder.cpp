@@ -30,13 +30,15 @@ std::string ReportFolder::attempt_folder(const std::string& task_id, const std::
 Expected<void> ReportFolder::write(const RunReport& report, ReportPages pages) const {
   AR_TRY(write_file_atomically(m_root / "report.json",
                                [&](const WritePiece& write) { write_report_json(report, write); }));
-  AR_TRY(write_file_atomically(m_root / "junit.xml", report_to_junit(report)));
+  AR_TRY(write_file_atomically(m_root / "junit.xml",
+                               [&](const WritePiece& write) { write_report_junit(report, write); }));
   if (pages == ReportPages::kept) return {};
   AR_TRY(write_file_atomically(m_root / "summary.md", summary_markdown(report)));
   PatchReader read_patch = [this](const std::string& path, std::size_t max_bytes) {
     return read_part(path, max_bytes);
   };
-  AR_TRY(write_file_atomically(m_root / "report.html", report_to_html(report, read_patch)));
+  AR_TRY(write_file_atomically(m_root / "report.html",
+                               [&](const WritePiece& write) { write_report_html(report, read_patch, write); }));
   return {};
 }
 

@@ -30,6 +30,9 @@ Json aggregates_to_json(const RunReport& report);
 /// JUnit XML that validates against the junit-10 schema: one <testsuite> per task, one <testcase>
 /// per attempt; <failure> = judged wrong, <error> = could not be judged, <skipped> = not run.
 std::string report_to_junit(const RunReport& report);
+/// The same document handed to `write` an attempt's <testcase> at a time: what the report folder
+/// writes after every attempt, without the run's whole document (or a copy of its attempts) in memory.
+void write_report_junit(const RunReport& report, const WritePiece& write);
 
 /// One line for the console when an attempt finishes: outcome, task, model, turns, time, reason.
 std::string attempt_summary_line(const AttemptResult& attempt);

@@ -1,10 +1,14 @@
 #include "report/html_report.h"
 
+#include "base/files.h"
+#include "report/report_folder.h"
+#include "report/report_reader.h"
 #include "report/sample_report.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include <filesystem>
 #include <string>
 
 namespace agent_run {
@@ -203,6 +207,37 @@ BOOST_AUTO_TEST_CASE(repeats_and_the_model_matrix_are_tables_on_the_page) {
   BOOST_TEST(contains(html, "<tr><td>flip</td><td>4/5 flaky</td><td>5/5</td></tr>"));
   BOOST_TEST(contains(html, "<tr><th>Cost per pass</th><td>$0.3750</td><td>$0.2500</td></tr>"));
   BOOST_TEST(parse_as_xml(html).exit_code == 0);
+}
+
+// The report folder writes report.html a piece at a time, an attempt a piece, so that the whole page is
+// never in memory (it was the largest block a soak held once report.json and junit.xml were streamed).
+// The fixtures are real runs with the report.html main (9e2b047) wrote whole: the tasks/examples with
+// their patches (the page reads them from the folder), and a soak's 24 attempts (written by main's
+// report_to_html from the report.json, without the patches the run had removed). Not a byte may change.
+BOOST_AUTO_TEST_CASE(real_runs_give_the_page_written_whole_before_to_the_byte) {
+  for (const char* run : {"examples", "soak"}) {
+    BOOST_TEST_CONTEXT("test/fixtures/report/" << run) {
+      const std::filesystem::path folder = test::source_root() / "test/fixtures/report" / run;
+      Expected<RunReport> report = read_report_file(folder / "report.json");
+      BOOST_REQUIRE_MESSAGE(report.has_value(), (report ? std::string() : report.error().message));
+      Expected<std::string> before = read_file(folder / "report.html");
+      BOOST_REQUIRE(before.has_value());
+      ReportFolder fixture(folder);
+      PatchReader read_patch = [&](const std::string& path, std::size_t max_bytes) {
+        return fixture.read_part(path, max_bytes);
+      };
+      std::string page;
+      std::size_t pieces = 0;
+      write_report_html(*report, read_patch, [&](std::string_view piece) {
+        page += piece;
+        ++pieces;
+      });
+      BOOST_TEST((page == *before));
+      BOOST_TEST(pieces == report->attempts.size() + 4);
+    }
+  }
+  const std::filesystem::path examples = test::source_root() / "test/fixtures/report/examples";
+  BOOST_TEST(read_file(examples / "report.html")->find("class=\"diff\"") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

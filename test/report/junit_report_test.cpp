@@ -1,6 +1,9 @@
+#include "report/report_reader.h"
 #include "report/report_writers.h"
 #include "report/sample_report.h"
 #include "support/fixtures.h"
+
+#include "base/files.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -266,6 +269,33 @@ BOOST_AUTO_TEST_CASE(a_run_without_attempts_is_a_valid_empty_document) {
              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<testsuites name=\"agent-run\" tests=\"0\" failures=\"0\" errors=\"0\" time=\"5.250\">\n"
              "</testsuites>\n");
+}
+
+// The report folder writes junit.xml after every attempt, a <testcase> at a time, so that neither the
+// run's whole document nor a copy of its attempts is in memory (the soak's memory grew with them). The
+// fixtures are real runs, each report.json beside the junit.xml main (9e2b047) wrote for it, before
+// the document was written in pieces: the tasks/examples, and a soak's attempts (every outcome,
+// model faults, escapes, crashed MCP servers). The document must not change by a byte.
+BOOST_AUTO_TEST_CASE(real_runs_give_the_junit_xml_written_whole_before_to_the_byte) {
+  for (const char* run : {"examples", "soak"}) {
+    BOOST_TEST_CONTEXT("test/fixtures/report/" << run) {
+      const fs::path folder = test::source_root() / "test/fixtures/report" / run;
+      Expected<RunReport> report = read_report_file(folder / "report.json");
+      BOOST_REQUIRE_MESSAGE(report.has_value(), (report ? std::string() : report.error().message));
+      Expected<std::string> before = read_file(folder / "junit.xml");
+      BOOST_REQUIRE(before.has_value());
+      BOOST_REQUIRE(report->attempts.size() >= 5u);
+      std::string text;
+      std::size_t pieces = 0;
+      write_report_junit(*report, [&](std::string_view piece) {
+        text += piece;
+        ++pieces;
+      });
+      BOOST_TEST((text == *before));
+      BOOST_TEST(pieces == report->attempts.size() + 1);
+      BOOST_TEST((report_to_junit(*report) == *before));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(project_schema_rejects_what_junit_10_rejects) {
