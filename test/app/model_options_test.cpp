@@ -1,6 +1,7 @@
 #include "app/cli_options.h"
 #include "app/load_inputs.h"
 #include "app/model_factory.h"
+#include "model/wire_replay.h"
 #include "support/fakes.h"
 
 #include <boost/test/unit_test.hpp>
@@ -54,6 +55,10 @@ BOOST_AUTO_TEST_CASE(a_missing_key_for_the_official_endpoint_is_the_attempts_err
   BOOST_REQUIRE(local.has_value());
   BOOST_TEST((*local)->model_name() == "openai/qwen");
   BOOST_TEST(factory(task, "script", 1, nullptr).has_value());
+  // A replay reaches no network: no key is needed for the official endpoint.
+  auto replay = std::make_shared<ReplayTransport>(Recording{}, ReplayMode::strict, "", std::vector<std::string>{});
+  auto replayed = factory(task, "openai/gpt-4o", 1, replay);
+  BOOST_TEST(replayed.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(model_options_are_parsed_and_checked) {

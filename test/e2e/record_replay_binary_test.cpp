@@ -56,9 +56,10 @@ struct RecordReplayFixture {
     return run_shell(command, repo.path());
   }
 
-  /// Records the three-turn Anthropic run into out("recorded") from a real loopback server.
-  void record() const {
-    std::vector<ScriptedResponse> turns;
+  /// Records the three-turn Anthropic run into out("recorded") from a real loopback server, after
+  /// the `before` responses (failed tries of the first call).
+  void record(std::vector<ScriptedResponse> before = {}) const {
+    std::vector<ScriptedResponse> turns = std::move(before);
     for (int n = 1; n <= 3; ++n) {
       turns.push_back(sse_response(model_fixture("e2e_anthropic_" + std::to_string(n) + ".sse"),
                                    "req_rec_" + std::to_string(n)));
@@ -69,7 +70,7 @@ struct RecordReplayFixture {
                                 out("recorded").string()});
     BOOST_TEST_INFO(result.output);
     BOOST_REQUIRE_EQUAL(result.exit_code, 0);
-    BOOST_REQUIRE_EQUAL(server.requests().size(), 3u);
+    BOOST_REQUIRE_EQUAL(server.requests().size(), turns.size());
   }
 
   Json attempt(const std::string& name) const {
@@ -181,6 +182,25 @@ BOOST_AUTO_TEST_CASE(a_recorded_api_run_replays_with_no_server_and_no_key_to_the
   BOOST_TEST(replayed.find("model_calls")->as_array().at(2).get_string("request_id") == "req_rec_3");
   BOOST_TEST(replayed.find("warnings")->as_array().empty());
   check_report_folder(out("replayed"));
+}
+
+BOOST_AUTO_TEST_CASE(a_recorded_429_is_replayed_as_a_failed_try_then_the_answer) {
+  record({json_response(
+      429, R"({"type":"error","error":{"type":"rate_limit_error","message":"synthetic: rate limited"},"request_id":"req_429"})",
+      {{"retry-after-ms", "30"}, {"request-id", "req_429"}})});
+  CommandResult result = run({}, {"tasks/hello.yaml", "--model", "anthropic/claude-sonnet-4-5", "--replay",
+                                  out("recorded").string(), "--out", out("replayed").string()});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  for (const std::string& name : {"recorded", "replayed"}) {
+    const Json one = attempt(name);
+    const Json::Array& tries = one.find("model_calls")->as_array().at(0).find("failed_tries")->as_array();
+    BOOST_REQUIRE_EQUAL(tries.size(), 1u);
+    BOOST_TEST(tries[0].find("status")->as_int() == 429);
+    BOOST_TEST(tries[0].get_string("request_id") == "req_429");
+    BOOST_TEST(tries[0].find("wait_ms")->as_int() == 30);
+  }
+  BOOST_TEST(attempt("replayed").get_string("outcome") == "passed");
 }
 
 BOOST_AUTO_TEST_CASE(a_changed_prompt_fails_a_strict_replay_with_the_wire_json_diff_and_a_loose_one_warns) {
