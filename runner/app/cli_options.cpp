@@ -128,11 +128,11 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string&) -> Expected<void> { o.quiet = true; return {}; }},
       {"--verbose", nullptr, "print every model turn and the details of each attempt",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.verbose = true; return {}; }},
-      {"--record", nullptr, "keep each model exchange of each attempt (attempts/.../model_exchanges.jsonl), secrets redacted",
+      {"--record", nullptr, "keep each model call of each attempt as sent and as streamed (attempts/.../model_exchanges.jsonl), the key and secrets redacted",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.record = true; return {}; }},
-      {"--replay", "DIR", "play the exchanges recorded in report folder DIR back instead of a model; tools run for real",
+      {"--replay", "DIR", "play the calls recorded in report folder DIR back through the model's client, with no model and no key; tools run for real",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.replay = v; return {}; }},
-      {"--replay-loose", nullptr, "with --replay: a request that differs from the recording is a warning, not an error",
+      {"--replay-loose", nullptr, "with --replay or model: replay: a request that differs from the recording is a warning, not an error",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.replay_loose = true; return {}; }},
       {"--max-cost", "USD", "budget of the whole run: once its attempts cost this much, no new attempt starts",
        [](CliOptions& o, const std::string& v) -> Expected<void> {
@@ -344,7 +344,6 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
     return options;
   }
   if (options.quiet && options.verbose) return make_error("--quiet and --verbose exclude each other");
-  if (options.replay_loose && !options.replay) return make_error("--replay-loose needs --replay DIR");
   if (options.command == Command::merge) {
     if (options.files.empty()) return make_error("merge needs at least one report folder");
     if (!options.out_given) return make_error("merge needs --out DIR: the folder for the merged reports");

@@ -47,6 +47,8 @@ std::vector<SettingLine> task_lines(const Task& task, const CliOptions& options)
   std::vector<SettingLine> lines;
   lines.push_back(options.models.empty() ? line("model", task.model)
                                          : SettingLine{"model", join(options.models, ", "), "--model"});
+  if (options.replay) lines.push_back(SettingLine{"replay", *options.replay, "--replay"});
+  else if (task.replay) lines.push_back(line("replay", task.replay->string()));
   lines.push_back(options.policy ? SettingLine{"policy", *options.policy, "--policy"}
                                  : line("policy", task.policy ? task.policy->string() : "(the built-in policy)"));
   const Limits& limits = task.limits;

@@ -1,6 +1,9 @@
 #include "app/input_review.h"
 
+#include "model/model_names.h"
+#include "model/replay_client.h"
 #include "model/scripted_model.h"
+#include "report/report_folder.h"
 #include "task/task_loader.h"
 #include "workspace/repository_discovery.h"
 #include "workspace/workspace_problem.h"
@@ -47,6 +50,40 @@ void review_script(const Task& task, const std::vector<std::string>& model_overr
                             ") but has no 'script:'; add the turns it plays, or set model: PROVIDER/NAME");
 }
 
+/// `model: replay` needs `replay: DIR`, a folder that holds a recording of each of the task's
+/// repeats in the format replay reads. Not asked when --model or --replay overrides the task.
+void review_replay(const Task& task, const std::vector<std::string>& model_override, bool replay_flag,
+                   InputReview& review) {
+  if (!model_override.empty() || replay_flag || !is_replayed_model(task.model)) return;
+  const std::string record = "record it with: agent-run " + task.source.string() + " --model PROVIDER/NAME --record --out DIR";
+  if (!task.replay) {
+    review.problems.push_back(where(task, "model") + ": task '" + task.id +
+                              "' runs model: replay but names no recording; add 'replay: DIR', the report folder of a "
+                              "run made with --record (" + record + ")");
+    return;
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(*task.replay, ec)) {
+    review.problems.push_back(where(task, "replay") + ": 'replay': " + task.replay->string() +
+                              " is not a folder; " + record);
+    return;
+  }
+  for (int n = 1; n <= task.repeat; ++n) {
+    const std::string attempt = ReportFolder::attempt_folder(task.id, task.model, n, ModelInPath::omitted);
+    const std::filesystem::path file = *task.replay / attempt / "model_exchanges.jsonl";
+    if (!std::filesystem::exists(file, ec)) {
+      review.problems.push_back(where(task, "replay") + ": 'replay': " + task.replay->string() +
+                                " holds no recording of task '" + task.id + "' #" + std::to_string(n) + " (no " +
+                                attempt + "/model_exchanges.jsonl); " + record);
+      return;
+    }
+    if (auto recording = read_recording(file); !recording) {
+      review.problems.push_back(where(task, "replay") + ": 'replay': " + recording.error().message);
+      return;
+    }
+  }
+}
+
 void review_checks(const Task& task, ChecksRequired required, InputReview& review) {
   if (!task.checks.empty()) return;
   if (required == ChecksRequired::yes) {
@@ -62,7 +99,7 @@ void review_prices(const Task& task, const std::vector<std::string>& model_overr
                    std::set<std::string>& said, InputReview& review) {
   const bool own = model_override.empty();
   for (const std::string& model : own ? std::vector<std::string>{task.model} : model_override) {
-    if (is_scripted_model(model) || prices.find(model)) continue;
+    if (is_scripted_model(model) || is_replayed_model(model) || prices.find(model)) continue;
     std::string at = own ? where(task, "model") : "--model " + model;
     if (!said.insert(at).second) continue;
     review.warnings.push_back(at + ": warning: the price table (version " + prices.version + ", " + prices.file +
@@ -85,6 +122,7 @@ InputReview review_inputs(const LoadedInputs& inputs, const std::vector<std::str
     if (i >= inputs.file_tasks) continue;  // the -p task: its folder was checked, it has no script
     review_workspace(task, review);
     review_script(task, model_override, review);
+    review_replay(task, model_override, settings.replay_flag, review);
   }
   return review;
 }

@@ -14,7 +14,7 @@ struct InputReview {
 };
 
 /// Reviews every task of `inputs`: a task file's workspace repo and ref exist and a scripted task
-/// file has a `script:`; every task has checks (`required`: or it is an error), each model it runs
+/// file has a `script:`, a `model: replay` task's `replay:` folder holds its recordings; every task has checks (`required`: or it is an error), each model it runs
 /// with (`model_override`, else its own) has a price in `settings.prices`; plus the warnings its
 /// loading found.
 InputReview review_inputs(const LoadedInputs& inputs, const std::vector<std::string>& model_override,

@@ -21,6 +21,7 @@ enum class ChecksRequired { no, yes };
 struct InputReviewSettings {
   const PriceTable* prices = nullptr;  // the run's price table: a model without a price is warned about
   ChecksRequired checks = ChecksRequired::no;
+  bool replay_flag = false;  // --replay DIR: every attempt replays from it, the tasks' `replay:` is not read
 };
 
 /// Every task file of a run, and the policy that governs each, loaded and validated up front.

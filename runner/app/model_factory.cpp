@@ -1,6 +1,7 @@
 #include "app/model_factory.h"
 
 #include "model/anthropic_api.h"
+#include "model/model_names.h"
 #include "model/openai_api.h"
 #include "model/scripted_model.h"
 #include "net/interrupt_on_cancel.h"
@@ -12,12 +13,14 @@ namespace {
 const ModelAccess k_defaults;
 
 /// The client for `provider/name`, or why there can be none.
-Expected<std::unique_ptr<ModelClient>> make_api_client(const ModelWiring& wiring, const std::string& model) {
+Expected<std::unique_ptr<ModelClient>> make_api_client(const ModelWiring& wiring, const std::string& model,
+                                                       std::shared_ptr<WireTransport> wire) {
+  if (!wire) wire = network_transport();
   const std::string provider = model.substr(0, model.find('/'));
   const bool anthropic = provider == "anthropic";
   const ApiEndpoint& endpoint = anthropic ? wiring.access.anthropic : wiring.access.openai;
   const ApiEndpoint& official = anthropic ? k_defaults.anthropic : k_defaults.openai;
-  if (endpoint.api_key.empty() && endpoint.base_url == official.base_url) {
+  if (wire->reaches_network() && endpoint.api_key.empty() && endpoint.base_url == official.base_url) {
     const std::string key = anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
     const std::string url = anthropic ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL";
     return make_error(model + ": " + key + " is not set; export the API key for " + official.base_url + " (or set " +
@@ -37,8 +40,9 @@ Expected<std::unique_ptr<ModelClient>> make_api_client(const ModelWiring& wiring
   auto api = anthropic ? make_anthropic_api(endpoint, request) : make_openai_api(endpoint, request);
   const Cancellation* cancellation = wiring.client.cancellation;  // a stop request cuts the wait short too
   SleepFunction sleep = [cancellation](std::chrono::milliseconds wait) { wait_unless_cancelled(cancellation, wait); };
+  if (!wire->reaches_network()) sleep = [](std::chrono::milliseconds) {};  // a replay computes waits, sleeps none
   return std::unique_ptr<ModelClient>(std::make_unique<ApiModelClient>(
-      model, std::move(api), price, client, *wiring.clock, std::move(sleep), endpoint.api_key));
+      model, std::move(api), price, client, *wiring.clock, std::move(sleep), endpoint.api_key, std::move(wire)));
 }
 
 constexpr int k_room_beside_thinking = 8192;
@@ -76,12 +80,13 @@ ModelAccess read_model_access(char** environ_entries) {
 }
 
 ModelFactory make_model_factory(ModelWiring wiring) {
-  return [wiring](const Task& task, const std::string& model, int n) -> Expected<std::unique_ptr<ModelClient>> {
+  return [wiring](const Task& task, const std::string& model, int n,
+                  std::shared_ptr<WireTransport> wire) -> Expected<std::unique_ptr<ModelClient>> {
     if (is_scripted_model(model)) {
       return std::unique_ptr<ModelClient>(
           std::make_unique<ScriptedModel>(script_for(task.script, scripted_variant(model), n), model));
     }
-    return make_api_client(wiring, model);
+    return make_api_client(wiring, model, std::move(wire));
   };
 }
 
@@ -91,7 +96,7 @@ void warn_about_unenforceable_cost_limits(const std::vector<Task>& tasks,
   for (const Task& task : tasks) {
     if (!task.limits.cost_usd) continue;
     for (const std::string& model : model_override.empty() ? std::vector<std::string>{task.model} : model_override) {
-      if (is_scripted_model(model) || prices.find(model)) continue;
+      if (is_scripted_model(model) || is_replayed_model(model) || prices.find(model)) continue;
       err << "agent-run: warning: " << task.source.string() << ": limits.cost_usd cannot be enforced with " << model
           << ": the price table (version " << prices.version << ") has no price for it, so its cost is unknown; "
           << "give one with --prices FILE\n";

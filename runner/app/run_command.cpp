@@ -93,7 +93,7 @@ Expected<RunInputs> gather_inputs(const CliOptions& options, const ProgramContex
     ad_hoc.push_back(std::move(*task));
   }
   AR_TRY_ASSIGN(run.prices, run_price_table(options, run.configuration));
-  const InputReviewSettings review{&run.prices, checks_required(options, run.configuration)};
+  const InputReviewSettings review{&run.prices, checks_required(options, run.configuration), options.replay.has_value()};
   AR_TRY_ASSIGN(run.loaded, load_inputs(options.files, options.policy, options.models, run.configuration.defaults,
                                         std::move(ad_hoc), &review));
   for (const std::string& warning : run.loaded.warnings) context.err << "agent-run: " << warning << "\n";
@@ -282,8 +282,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   settings.sandbox_flag = sandbox_flag(options.sandbox);
   settings.runner_home = environment_value(context.environment, "HOME");
   settings.record = options.record;
-  if (options.replay) {
-    settings.replay = ReplaySettings{*options.replay, options.replay_loose ? ReplayMode::loose : ReplayMode::strict};
+  if (options.replay || options.replay_loose) {  // --replay-loose alone: for the tasks with model: replay
+    settings.replay = ReplaySettings{options.replay.value_or(""), options.replay_loose ? ReplayMode::loose : ReplayMode::strict};
   }
   if (auto refused = sandbox_needed_but_off(inputs->plans, settings.sandbox_flag)) {
     return nothing_ran(context, make_error(*refused));

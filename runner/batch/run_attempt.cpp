@@ -298,8 +298,8 @@ bool Attempt::run_agent() {
   if (m_observer) observers.push_back(m_observer.get());
   AgentLoop loop(*model->client, tools, *m_plan.policy, *m_settings.clock, observers);
   m_agent = loop.run(request, scope, session, m_result);
-  if (model->replay) {
-    for (const std::string& warning : model->replay->warnings()) m_result.warnings.push_back(warning);
+  if (model->replay_warnings) {
+    for (const std::string& warning : model->replay_warnings()) m_result.warnings.push_back(warning);
   }
   mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(session, m_result);

@@ -8,6 +8,7 @@
 #include "exec/sandbox_probe.h"
 #include "model/model_client.h"
 #include "model/replay_client.h"
+#include "model/wire_transport.h"
 #include "report/report_folder.h"
 #include "report/run_report.h"
 #include "tools/tool.h"
@@ -24,13 +25,15 @@ namespace agent_run {
 class Cancellation;
 
 /// Makes the model client for attempt `n` of a task (`script`, `script/NAME`, or a provider/name);
-/// fails when it cannot.
-using ModelFactory =
-    std::function<Expected<std::unique_ptr<ModelClient>>(const Task& task, const std::string& model, int n)>;
+/// a model behind an API sends its tries through `wire` (null: the network; a recorder or a
+/// recording with --record and --replay). Fails when it cannot.
+using ModelFactory = std::function<Expected<std::unique_ptr<ModelClient>>(
+    const Task& task, const std::string& model, int n, std::shared_ptr<WireTransport> wire)>;
 
-/// `--replay DIR`: the report folder whose recorded exchanges stand in for the model.
+/// `--replay DIR`: the report folder whose recorded exchanges stand in for the model; and how a
+/// request that differs is taken (`--replay-loose`), also by the tasks with `model: replay`.
 struct ReplaySettings {
-  std::filesystem::path folder;
+  std::filesystem::path folder;  // empty: only the tasks with `model: replay` replay, each from its `replay:`
   ReplayMode mode = ReplayMode::strict;
 };
 

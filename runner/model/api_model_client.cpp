@@ -49,9 +49,9 @@ ModelTurn context_window_turn() {
 
 ApiModelClient::ApiModelClient(std::string model_name, std::unique_ptr<ProviderApi> api,
                                std::optional<ModelPrice> price, ApiClientSettings settings, const Clock& clock,
-                               SleepFunction sleep, std::string api_key)
+                               SleepFunction sleep, std::string api_key, std::shared_ptr<WireTransport> transport)
     : m_model_name(std::move(model_name)), m_api(std::move(api)), m_price(price), m_settings(settings), m_clock(clock),
-      m_sleep(std::move(sleep)), m_api_key(std::move(api_key)) {}
+      m_sleep(std::move(sleep)), m_api_key(std::move(api_key)), m_transport(std::move(transport)) {}
 
 Expected<ModelTurn> ApiModelClient::complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
   m_last = ModelCallRecord{};
@@ -107,8 +107,9 @@ DecodedTurn ApiModelClient::try_once(const HttpRequest& request) {
   const HttpLimits limits{m_settings.connect_timeout, m_settings.idle_timeout, remaining()};
   HttpInterrupt interrupt;  // declared before the stream, which refers to it
   InterruptOnCancel cut_on_cancel(m_settings.cancellation, interrupt);
-  auto stream = HttpStream::open(request, limits, &interrupt);
-  if (!stream) return transport_failure("connection", stream.error().message, 0);
+  WireOpening opened = m_transport->open(request, limits, &interrupt);
+  if (auto* failure = std::get_if<ApiFailure>(&opened)) return std::move(*failure);
+  WireResponse* stream = std::get<std::unique_ptr<WireResponse>>(opened).get();
   const std::string request_id = stream->header(m_api->request_id_header());
   if (stream->status() < 200 || stream->status() >= 300) return read_error_response(*stream, request_id);
   const std::string content_type = stream->header("Content-Type");
@@ -125,7 +126,7 @@ DecodedTurn ApiModelClient::try_once(const HttpRequest& request) {
   return read_stream(*stream, request_id);
 }
 
-ApiFailure ApiModelClient::read_error_response(HttpStream& stream, const std::string& request_id) {
+ApiFailure ApiModelClient::read_error_response(WireResponse& stream, const std::string& request_id) {
   auto body = stream.read_body(k_max_error_body);
   ResponseHead head{stream.status(), request_id, stream.header("x-should-retry"), stream.header("retry-after-ms"),
                     stream.header("retry-after")};
@@ -134,7 +135,7 @@ ApiFailure ApiModelClient::read_error_response(HttpStream& stream, const std::st
   return classify_error_response(head, error, m_clock.wall_now());
 }
 
-DecodedTurn ApiModelClient::read_stream(HttpStream& stream, const std::string& request_id) {
+DecodedTurn ApiModelClient::read_stream(WireResponse& stream, const std::string& request_id) {
   auto decoder = m_api->make_decoder();
   SseParser parser;
   auto failed = [&](ApiFailure failure) {
@@ -166,6 +167,7 @@ std::chrono::milliseconds ApiModelClient::remaining() const {
 }
 
 std::string ApiModelClient::describe(const ApiFailure& failure) const {
+  if (failure.error_type == "replay") return failure.message;  // the recording could not answer: it says why
   std::string text = failure.status != 0 && failure.status != 200
                          ? "HTTP " + std::to_string(failure.status) + " " + failure.error_type
                          : failure.error_type;

@@ -4,6 +4,7 @@
 #include "model/model_client.h"
 #include "model/price_table.h"
 #include "model/provider_api.h"
+#include "model/wire_transport.h"
 
 #include <chrono>
 #include <functional>
@@ -34,11 +35,13 @@ using SleepFunction = std::function<void(std::chrono::milliseconds)>;
 /// turn and retries the whole request with the SDKs' backoff, within the deadline. The usage is
 /// priced; every failed try is recorded. Failures come back as messages a person can act on,
 /// with the API key removed from anything a server echoed. When the run's cancellation fires, the
-/// exchange in flight is cut at once and the call fails without another try.
+/// exchange in flight is cut at once and the call fails without another try. Each try goes through
+/// `transport`: the network, or a recording (--replay) that answers with the bytes once streamed.
 class ApiModelClient final : public ModelClient {
  public:
   ApiModelClient(std::string model_name, std::unique_ptr<ProviderApi> api, std::optional<ModelPrice> price,
-                 ApiClientSettings settings, const Clock& clock, SleepFunction sleep, std::string api_key);
+                 ApiClientSettings settings, const Clock& clock, SleepFunction sleep, std::string api_key,
+                 std::shared_ptr<WireTransport> transport = network_transport());
 
   std::string model_name() const override { return m_model_name; }
   Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
@@ -51,8 +54,8 @@ class ApiModelClient final : public ModelClient {
 
  private:
   DecodedTurn try_once(const HttpRequest& request);
-  DecodedTurn read_stream(HttpStream& stream, const std::string& request_id);
-  ApiFailure read_error_response(HttpStream& stream, const std::string& request_id);
+  DecodedTurn read_stream(WireResponse& stream, const std::string& request_id);
+  ApiFailure read_error_response(WireResponse& stream, const std::string& request_id);
   std::optional<Error> record_failure(ApiFailure failure, int try_number, Clock::SteadyTime try_started,
                                       Clock::SteadyTime call_started);
   ModelTurn priced(ModelTurn turn, const StreamDecoder* decoder) const;
@@ -68,6 +71,7 @@ class ApiModelClient final : public ModelClient {
   const Clock& m_clock;
   SleepFunction m_sleep;
   std::string m_api_key;
+  std::shared_ptr<WireTransport> m_transport;
   std::optional<Clock::SteadyTime> m_deadline;
   ModelCallRecord m_last;
   std::mt19937 m_random{std::random_device{}()};

@@ -122,6 +122,16 @@ std::size_t duration_length(const std::string& text, std::size_t at) {
   return end + unit - at;
 }
 
+/// The length of the digits of a process id at `at`, after `pid ` (as bash's background start
+/// prints it: `(pid 4242)`) standing alone; or 0.
+std::size_t pid_digits(const std::string& text, std::size_t at) {
+  if (text.compare(at, 4, "pid ") != 0 || (at > 0 && is_word(text[at - 1]))) return 0;
+  std::size_t end = at + 4;
+  while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+  if (end == at + 4 || (end < text.size() && is_word(text[end]))) return 0;
+  return end - at - 4;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -204,6 +214,9 @@ std::string normalise_volatile(std::string text, const std::string& workspace) {
     if (std::size_t length = date_length(text, i)) {
       out += "<date>";
       i += length;
+    } else if (std::size_t digits = pid_digits(text, i)) {
+      out += "pid <pid>";
+      i += 4 + digits;
     } else if (std::size_t duration = duration_length(text, i)) {
       out += "<duration>";
       i += duration;

@@ -10,9 +10,10 @@
 
 namespace agent_run {
 
-// One model exchange as `--record` keeps it and `--replay` plays it back: the request as the
-// agent loop sent it (provider-neutral: system prompt, messages, tool schemas; no API key, which
-// only travels in HTTP headers) and the turn the model answered. A line of model_exchanges.jsonl.
+// The scripted model's exchange as `--record` keeps it and `--replay` plays it back (it has no
+// wire; a model behind an API is recorded as sent and streamed, see wire_try.h): the request as
+// the agent loop sent it (provider-neutral: system prompt, messages, tool schemas) and the turn
+// played. Also what both kinds of replay share: the volatile parts normalised, the first difference.
 
 /// The request: system, messages (text, thinking, tool calls, tool results, images by type and
 /// size) and the tools offered.
@@ -26,7 +27,8 @@ Expected<ModelTurn> exchange_turn_from_json(const Json& json);
 
 /// `text` with what differs from run to run replaced: the attempt's workspace folder by
 /// `<workspace>`, dates (YYYY-MM-DD, with a time after a T) by `<date>`, durations as test runners
-/// print them (`0.001s`, `12ms`) by `<duration>`.
+/// print them (`0.001s`, `12ms`) by `<duration>`, process ids (`pid 4242`, as a background start
+/// prints them) by `pid <pid>`. Tool-call ids need none: a replay sends back the recorded ones.
 std::string normalise_volatile(std::string text, const std::string& workspace);
 
 /// The first difference between two texts as a small line diff: the line before it, then `-` the

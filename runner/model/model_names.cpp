@@ -28,8 +28,10 @@ std::string priced_model_like(const std::string& bare) {
 
 }  // namespace
 
+bool is_replayed_model(const std::string& model) { return model == k_replay_model; }
+
 Expected<void> check_model_name(const std::string& model) {
-  if (model == "script") return {};
+  if (model == "script" || is_replayed_model(model)) return {};
   if (model.starts_with("script/")) {  // a variant of the scripted model: its turns with `variants: [NAME]`
     if (is_identifier(model.substr(7))) return {};
     return make_error("model '" + model + "' needs a variant name after 'script/' (letters, digits, - and _)");
@@ -49,7 +51,7 @@ Expected<void> check_model_name(const std::string& model) {
                      : *suggestion == "script" ? " (did you mean 'script'?)"
                                                : " (did you mean '" + *suggestion + "/" + name + "'?)";
   return make_error("unknown model '" + model + "'" + hint +
-                    ": use anthropic/NAME, openai/NAME (any OpenAI-compatible server, see OPENAI_BASE_URL) or script");
+                    ": use anthropic/NAME, openai/NAME (any OpenAI-compatible server, see OPENAI_BASE_URL), script or replay");
 }
 
 }  // namespace agent_run

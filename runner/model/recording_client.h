@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/model_client.h"
+#include "model/wire_recorder.h"
 
 #include <filesystem>
 #include <memory>
@@ -9,14 +10,20 @@
 
 namespace agent_run {
 
-/// A model client that keeps every exchange of the one it wraps (`--record`): after each turn, a
-/// line of `file` (model_exchanges.jsonl) with the request as sent, the secrets' values redacted,
-/// and the turn as answered. The first line names the model and the attempt's workspace, which
-/// replay normalises away. A line is appended as soon as the turn is in, so a crash keeps the rest.
+/// The format a recording is written in and the only one replay reads.
+inline constexpr const char* k_recording_format = "agent-run-model-exchanges/2";
+
+/// A model client that keeps every exchange of the one it wraps (`--record`) in `file`
+/// (model_exchanges.jsonl). The first line names the format, the model, its provider and the
+/// attempt's workspace, which replay normalises away. Then one line per call: for a model behind
+/// an API, each try as it went over the wire (`wire`: the request as sent, the response as
+/// streamed, secrets and key redacted); for the scripted model, which has no wire, the request as
+/// the agent loop made it (provider-neutral) and the turn it played. A line is appended as soon as
+/// the call ends, so a crash keeps the rest.
 class RecordingClient final : public ModelClient {
  public:
   RecordingClient(std::unique_ptr<ModelClient> inner, std::filesystem::path file, std::string workspace,
-                  std::vector<std::string> secret_values);
+                  std::vector<std::string> secret_values, std::shared_ptr<WireRecorder> wire);
 
   std::string model_name() const override { return m_inner->model_name(); }
   Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
@@ -31,6 +38,7 @@ class RecordingClient final : public ModelClient {
   std::filesystem::path m_file;
   std::string m_workspace;
   std::vector<std::string> m_secrets;
+  std::shared_ptr<WireRecorder> m_wire;  // the inner client's transport; null for the scripted model
   int m_exchanges = 0;
 };
 

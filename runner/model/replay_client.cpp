@@ -3,10 +3,49 @@
 #include "base/files.h"
 #include "base/redaction.h"
 #include "model/model_exchange.h"
+#include "model/recording_client.h"
 
 #include <sstream>
 
 namespace agent_run {
+
+namespace {
+
+Expected<void> read_header(const Json& json, const std::filesystem::path& file, Recording& recording) {
+  const std::string format = json.get_string("recording");
+  if (format != k_recording_format) {
+    return make_error(file.string() + ":1: a recording in the format '" + (format.empty() ? "unknown" : format) +
+                      "'; this agent-run replays '" + k_recording_format +
+                      "' (the requests as sent on the wire, the responses as streamed): record it again with --record");
+  }
+  recording.file = file;
+  recording.model = json.get_string("model");
+  recording.provider = json.get_string("provider");
+  recording.workspace = json.get_string("workspace");
+  return {};
+}
+
+Expected<RecordedExchange> read_exchange(const Json& json, const Recording& recording) {
+  RecordedExchange exchange;
+  exchange.error = json.get_string("error");
+  if (recording.provider == "script") {
+    const Json* request = json.find("request");
+    if (!request) return make_error("no 'request'");
+    exchange.request = *request;
+    if (const Json* response = json.find("response")) exchange.response = *response;
+    return exchange;
+  }
+  const Json* tries = json.find("tries");
+  if (!tries || !tries->is_array()) return make_error("no 'tries' array");
+  for (const Json& entry : tries->as_array()) {
+    auto wire = wire_try_from_json(entry);
+    if (!wire) return make_error("try " + std::to_string(exchange.tries.size() + 1) + ": " + wire.error().message);
+    exchange.tries.push_back(std::move(*wire));
+  }
+  return exchange;
+}
+
+}  // namespace
 
 Expected<Recording> read_recording(const std::filesystem::path& file) {
   auto text = read_file(file);
@@ -17,21 +56,19 @@ Expected<Recording> read_recording(const std::filesystem::path& file) {
   for (std::string line; std::getline(in, line);) {
     ++number;
     auto json = parse_json(line);
+    const std::string where = file.string() + ":" + std::to_string(number) + ": ";
     if (!json || !json->is_object()) {
-      return make_error(file.string() + ":" + std::to_string(number) + ": not a recorded exchange" +
-                        (json ? std::string() : ": " + json.error().message));
+      return make_error(where + "not a recorded exchange" + (json ? std::string() : ": " + json.error().message));
     }
     if (number == 1) {
-      recording.model = json->get_string("model");
-      recording.workspace = json->get_string("workspace");
+      AR_TRY(read_header(*json, file, recording));
       continue;
     }
-    const Json* request = json->find("request");
-    if (!request) return make_error(file.string() + ":" + std::to_string(number) + ": no 'request'");
-    const Json* response = json->find("response");
-    recording.exchanges.push_back(RecordedExchange{
-        *request, response ? std::optional<Json>(*response) : std::nullopt, json->get_string("error")});
+    auto exchange = read_exchange(*json, recording);
+    if (!exchange) return make_error(where + exchange.error().message);
+    recording.exchanges.push_back(std::move(*exchange));
   }
+  if (number == 0) return make_error(file.string() + ": an empty recording (no header line)");
   return recording;
 }
 

@@ -54,7 +54,8 @@ struct Task {
   std::string prompt;
   WorkspaceSpec workspace;
   std::vector<std::string> setup;  // shell commands run before the agent; a failure is an error
-  std::string model = "script";    // provider/name, or `script`
+  std::string model = "script";    // provider/name, `script`, or `replay` (played back from `replay`)
+  std::optional<std::filesystem::path> replay;  // with `model: replay`: the report folder of a --record run, absolute
   Limits limits;
   std::optional<std::vector<std::string>> tools;  // nullopt: every tool but web_*
   std::optional<std::filesystem::path> policy;    // absolute; overridden by --policy

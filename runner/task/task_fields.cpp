@@ -24,6 +24,14 @@ void read_model(const YamlNode& value, TaskReading& reading) {
   }
 }
 
+/// `replay: DIR`: where `model: replay` finds its recording, relative to the file that says it.
+void read_replay(const YamlNode& value, TaskReading& reading) {
+  if (auto folder = reading.checker.text(value, "replay")) {
+    reading.task.replay = resolve_path(*folder, reading.folder);
+    reading.set("replay", value.mark);
+  }
+}
+
 void read_limits(const YamlNode& value, TaskReading& reading) {
   YamlChecker& checker = reading.checker;
   if (!checker.check_map(value, "limits", {"turns", "tokens", "cost_usd", "time", "tool_timeout"})) return;
@@ -305,6 +313,7 @@ void read_mcp_servers_key(const YamlNode& value, TaskReading& reading) {
 
 constexpr TaskField k_shared_fields[] = {
     {"model", read_model},
+    {"replay", read_replay},
     {"limits", read_limits},
     {"tools", read_tools},
     {"policy", read_policy},

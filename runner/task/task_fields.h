@@ -29,7 +29,7 @@ struct TaskField {
   FieldReader read;
 };
 
-/// The keys a task file and the run-wide configuration share: model, policy, limits, tools,
+/// The keys a task file and the run-wide configuration share: model, replay, policy, limits, tools,
 /// diagnostics, answers, sandbox, secrets, web_search, env, system_prompt, instructions,
 /// instruction_files, context, check_feedback, output_schema. A value read over one already there
 /// (the configuration's, under a task's) replaces it; `limits`, `context` and `env` are merged key

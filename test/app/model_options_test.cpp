@@ -1,6 +1,7 @@
 #include "app/cli_options.h"
 #include "app/load_inputs.h"
 #include "app/model_factory.h"
+#include "model/wire_replay.h"
 #include "support/fakes.h"
 
 #include <boost/test/unit_test.hpp>
@@ -20,7 +21,7 @@ BOOST_AUTO_TEST_CASE(model_names_take_a_provider_and_a_name) {
              "model 'anthropic/' needs a model name after 'anthropic/', e.g. anthropic/claude-sonnet-4-5");
   BOOST_TEST(check_model_name("antropic/claude-x").error().message ==
              "unknown model 'antropic/claude-x' (did you mean 'anthropic/claude-x'?): use anthropic/NAME, openai/NAME "
-             "(any OpenAI-compatible server, see OPENAI_BASE_URL) or script");
+             "(any OpenAI-compatible server, see OPENAI_BASE_URL), script or replay");
 }
 
 BOOST_AUTO_TEST_CASE(endpoints_and_keys_come_from_the_four_variables_with_defaults) {
@@ -44,16 +45,20 @@ BOOST_AUTO_TEST_CASE(a_missing_key_for_the_official_endpoint_is_the_attempts_err
   wiring.clock = &clock;
   ModelFactory factory = make_model_factory(wiring);
   Task task;
-  auto missing = factory(task, "openai/gpt-4o", 1);
+  auto missing = factory(task, "openai/gpt-4o", 1, nullptr);
   BOOST_REQUIRE(!missing.has_value());
   BOOST_TEST(missing.error().message ==
              "openai/gpt-4o: OPENAI_API_KEY is not set; export the API key for https://api.openai.com/v1 (or set "
              "OPENAI_BASE_URL to a server that needs none)");
   wiring.access.openai.base_url = "http://127.0.0.1:8000/v1";
-  auto local = make_model_factory(wiring)(task, "openai/qwen", 1);
+  auto local = make_model_factory(wiring)(task, "openai/qwen", 1, nullptr);
   BOOST_REQUIRE(local.has_value());
   BOOST_TEST((*local)->model_name() == "openai/qwen");
-  BOOST_TEST(factory(task, "script", 1).has_value());
+  BOOST_TEST(factory(task, "script", 1, nullptr).has_value());
+  // A replay reaches no network: no key is needed for the official endpoint.
+  auto replay = std::make_shared<ReplayTransport>(Recording{}, ReplayMode::strict, "", std::vector<std::string>{});
+  auto replayed = factory(task, "openai/gpt-4o", 1, replay);
+  BOOST_TEST(replayed.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(model_options_are_parsed_and_checked) {

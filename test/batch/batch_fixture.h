@@ -86,7 +86,8 @@ struct BatchFixture {
     settings.reports = &reports;
     settings.scratch_folder = scratch;
     settings.cancellation = &cancellation;
-    settings.make_model = [](const Task& task, const std::string&, int) -> Expected<std::unique_ptr<ModelClient>> {
+    settings.make_model = [](const Task& task, const std::string&, int,
+                             std::shared_ptr<WireTransport>) -> Expected<std::unique_ptr<ModelClient>> {
       return std::unique_ptr<ModelClient>(std::make_unique<ScriptedModel>(task.script));
     };
   }

@@ -79,10 +79,10 @@ BOOST_AUTO_TEST_CASE(an_attempt_that_throws_is_an_error_and_the_others_carry_on)
                         {"fine.yaml", test::sleeping_task("0")},
                         {"later.yaml", test::sleeping_task("0")}});
   auto scripted = fixture.settings.make_model;
-  fixture.settings.make_model = [&](const Task& task, const std::string& model,
-                                    int n) -> Expected<std::unique_ptr<ModelClient>> {
+  fixture.settings.make_model = [&](const Task& task, const std::string& model, int n,
+                                    std::shared_ptr<WireTransport> wire) -> Expected<std::unique_ptr<ModelClient>> {
     if (task.id == "boom") throw std::runtime_error("model client exploded");
-    return scripted(task, model, n);
+    return scripted(task, model, n, std::move(wire));
   };
   RecordingObserver observer;
   auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 2);

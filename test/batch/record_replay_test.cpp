@@ -35,7 +35,7 @@ std::vector<std::string> calls_of(const RunReport& report) {
 }
 
 /// No model at all: a replay that reached for one would fail with this.
-Expected<std::unique_ptr<ModelClient>> no_model(const Task&, const std::string&, int) {
+Expected<std::unique_ptr<ModelClient>> no_model(const Task&, const std::string&, int, std::shared_ptr<WireTransport>) {
   return make_error("no model in a replay");
 }
 
@@ -125,6 +125,41 @@ BOOST_AUTO_TEST_CASE(a_replay_without_a_recording_names_the_missing_file) {
   BOOST_TEST(to_string(replayed.attempts.at(0).outcome_type) == "model.unavailable");
   BOOST_TEST(replayed.attempts[0].message.find("model_exchanges.jsonl") != std::string::npos,
              replayed.attempts[0].message);
+}
+
+BOOST_AUTO_TEST_CASE(a_task_with_model_replay_plays_its_replay_folder_with_no_replay_flag) {
+  BatchFixture fixture(std::map<std::string, std::string>{{"greet.yaml", k_editing_task}});
+  RunReport recorded = recorded_run(fixture);
+  fixture.tasks[0].model = "replay";
+  fixture.tasks[0].replay = fixture.out;
+  fixture.settings.make_model = no_model;
+  ReportFolder replay_out(fixture.temp.path() / "replayed");
+  fixture.settings.reports = &replay_out;
+  RecordingObserver observer;
+  auto replayed = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 1);
+  BOOST_REQUIRE(replayed.has_value());
+  BOOST_REQUIRE_EQUAL(replayed->attempts.size(), 1u);
+  BOOST_TEST(to_string(replayed->attempts[0].outcome_type) == "passed", replayed->attempts[0].message);
+  BOOST_TEST(replayed->attempts[0].model == "replay");
+  BOOST_TEST(calls_of(*replayed) == calls_of(recorded), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_recording_made_with_another_model_is_refused_by_name) {
+  BatchFixture fixture(std::map<std::string, std::string>{{"greet.yaml", k_editing_task}});
+  recorded_run(fixture);
+  ReportFolder replay_out(fixture.temp.path() / "replayed");
+  fixture.settings.make_model = no_model;
+  fixture.settings.replay = ReplaySettings{fixture.out, ReplayMode::strict};
+  fixture.settings.reports = &replay_out;
+  PlanOptions options;
+  options.models = {"script/b"};
+  RecordingObserver observer;
+  auto replayed = run_batch(fixture.plans(options), fixture.settings, RunReport{}, observer, 1);
+  BOOST_REQUIRE(replayed.has_value());
+  BOOST_TEST(to_string(replayed->attempts.at(0).outcome_type) == "model.unavailable");
+  BOOST_TEST(replayed->attempts[0].message.find("was recorded with script; this attempt runs script/b") !=
+                 std::string::npos,
+             replayed->attempts[0].message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -59,8 +59,8 @@ BOOST_AUTO_TEST_SUITE(run_budget)
 // $0.40 an attempt against $1.00: a, b and c start (after c, $1.20 is spent), d never does.
 BOOST_AUTO_TEST_CASE(the_cost_budget_stops_new_attempts_and_marks_the_rest_skipped) {
   BatchFixture fixture({{"a.yaml", k_one_turn}, {"b.yaml", k_one_turn}, {"c.yaml", k_one_turn}, {"d.yaml", k_one_turn}});
-  fixture.settings.make_model = [](const Task& task, const std::string&,
-                                   int) -> Expected<std::unique_ptr<ModelClient>> {
+  fixture.settings.make_model = [](const Task& task, const std::string&, int,
+                                   std::shared_ptr<WireTransport>) -> Expected<std::unique_ptr<ModelClient>> {
     return std::unique_ptr<ModelClient>(std::make_unique<PricedModel>(task.script, 0.40));
   };
   RecordingObserver observer;

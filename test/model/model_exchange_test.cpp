@@ -28,7 +28,7 @@ BOOST_AUTO_TEST_CASE(the_recording_redacts_secret_values_and_replays_the_turns) 
   std::filesystem::path file = folder.path() / "attempts/t/1/model_exchanges.jsonl";
   std::vector<ScriptedTurn> script = {ScriptedTurn{"Calling.", {ScriptedCall{"bash", Json::object().set("command", "ls")}}},
                                       ScriptedTurn{"Done.", {}}};
-  RecordingClient recording(std::make_unique<ScriptedModel>(script), file, "/scratch/run-1/ws", {"s3cr3t-value"});
+  RecordingClient recording(std::make_unique<ScriptedModel>(script), file, "/scratch/run-1/ws", {"s3cr3t-value"}, nullptr);
   BOOST_REQUIRE(recording.complete(conversation_with("the token is s3cr3t-value"), {}).has_value());
   BOOST_REQUIRE(recording.complete(conversation_with("again"), {}).has_value());
   auto text = read_file(file);
@@ -66,6 +66,9 @@ BOOST_AUTO_TEST_CASE(volatile_parts_are_normalised) {
   BOOST_TEST(normalise_volatile("Ran 1 test in 0.001s; took 12ms, 1.5ms", "") ==
              "Ran 1 test in <duration>; took <duration>, <duration>");
   BOOST_TEST(normalise_volatile("3 tests, v1.2s, 10s, x12ms, 5 mss", "") == "3 tests, v1.2s, 10s, x12ms, 5 mss");
+  BOOST_TEST(normalise_volatile("Started in the background as p1 (pid 48213).", "") ==
+             "Started in the background as p1 (pid <pid>).");
+  BOOST_TEST(normalise_volatile("rapid 12, pid 12a, pid x", "") == "rapid 12, pid 12a, pid x");
 }
 
 BOOST_AUTO_TEST_CASE(the_first_difference_shows_the_line_before_and_both_versions) {

@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(a_missing_prompt_is_reported_beside_other_problems) {
       error_of("mcp_servers: {}\nfrobnicate: 1\n") ==
       "tasks/x.yaml:1:1: missing required key 'prompt'\n"
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, checks, "
-      "repeat, script, commit, model, limits, tools, policy, diagnostics, mcp_servers, answers, sandbox, secrets, "
+      "repeat, script, commit, model, replay, limits, tools, policy, diagnostics, mcp_servers, answers, sandbox, secrets, "
       "web_search, "
       "env, system_prompt, instructions, instruction_files, context, check_feedback, output_schema)");
 }
@@ -192,7 +192,7 @@ BOOST_AUTO_TEST_CASE(unknown_key_far_from_any_lists_the_known_keys) {
   BOOST_TEST(
       error_of("prompt: p\nfrobnicate: 1\n") ==
       "tasks/x.yaml:2:1: unknown key 'frobnicate' (known keys: id, description, prompt, workspace, setup, checks, "
-      "repeat, script, commit, model, limits, tools, policy, diagnostics, mcp_servers, answers, sandbox, secrets, "
+      "repeat, script, commit, model, replay, limits, tools, policy, diagnostics, mcp_servers, answers, sandbox, secrets, "
       "web_search, "
       "env, system_prompt, instructions, instruction_files, context, check_feedback, output_schema)");
 }
