@@ -41,7 +41,7 @@ Expected<std::unique_ptr<LanguageServer>> LanguageServer::start(const ServerSpec
 
 LanguageServer::LanguageServer(const ServerSpec& spec, const std::filesystem::path& root, ChildProcess child,
                                std::chrono::milliseconds initialize_timeout)
-    : m_spec(spec), m_root(root), m_child(std::move(child)),
+    : m_spec(spec), m_root(root), m_child(std::move(child)), m_initialize_timeout(initialize_timeout),
       m_initialize_deadline(SteadyClock::now() + initialize_timeout) {
   if (::pipe2(m_wake, O_CLOEXEC | O_NONBLOCK) != 0) m_wake[0] = m_wake[1] = -1;
   {
@@ -203,7 +203,12 @@ void LanguageServer::handle_message(const Json& message) {
       return;
     }
     std::lock_guard lock(m_mutex);
-    m_responses[id->as_int()] = message;
+    if (m_abandoned.erase(id->as_int())) return;  // cancelled: nobody waits for it
+    if (id->as_int() == m_priming_request && m_priming_request != 0) {
+      take_priming_answer(message);
+    } else {
+      m_responses[id->as_int()] = message;
+    }
     m_changed.notify_all();
   }
 }
@@ -286,10 +291,17 @@ void LanguageServer::handle_publish(const Json& params) {
   published.version = version && version->is_integer() ? std::optional<std::int64_t>(version->as_int()) : std::nullopt;
   published.sequence = ++m_sequence;
   published.arrived = SteadyClock::now();
+  m_answered = true;
   m_changed.notify_all();
 }
 
 bool LanguageServer::shutdown(std::chrono::milliseconds grace) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_stopping = true;
+    m_changed.notify_all();
+  }
+  if (m_primer.joinable()) m_primer.join();
   if (!m_io.joinable()) return false;
   const auto deadline = SteadyClock::now() + grace;
   if (state() == ServerState::ready) {
