@@ -140,7 +140,7 @@ class LanguageServer {
   };
 
   LanguageServer(const ServerSpec& spec, const std::filesystem::path& root, ChildProcess child,
-                 std::chrono::milliseconds initialize_timeout);
+                 std::chrono::milliseconds initialize_timeout, bool own_pid_namespace);
 
   // Priming (language_server_priming.cpp): the thread that sends the first document.
   void prime_when_ready();
@@ -179,6 +179,7 @@ class LanguageServer {
   ServerSpec m_spec;
   std::filesystem::path m_root;
   ChildProcess m_child;
+  bool m_own_pid_namespace = false;  // started in the attempt's sandbox: our pid means nothing there
   std::chrono::milliseconds m_initialize_timeout;
   std::chrono::steady_clock::time_point m_initialize_deadline;
   int m_wake[2] = {-1, -1};  // a pipe that wakes the I/O thread to stop it

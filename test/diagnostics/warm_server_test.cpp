@@ -1,9 +1,13 @@
 #include "diagnostics_fixture.h"
+#include "exec/attempt_sandbox.h"
+#include "support/sandbox_support.h"
 #include "support/waiting.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+
+#include <unistd.h>
 
 using namespace agent_run;
 using namespace agent_run::test;
@@ -65,6 +69,30 @@ while True:
         sys.exit(0)
 )";
 }
+
+/// A language server that writes the processId of its initialize request to the file given as its
+/// argument, and answers it.
+constexpr const char* k_pid_logging_server = R"(import json, sys
+def read():
+    length = 0
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            sys.exit(0)
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(sys.stdin.buffer.read(length))
+while True:
+    message = read()
+    if message.get("method") == "initialize":
+        with open(sys.argv[1], "w") as log:
+            log.write("processId=%s\n" % json.dumps(message["params"]["processId"]))
+        body = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {}}}).encode()
+        sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        sys.stdout.buffer.flush()
+)";
 
 /// The lines of `text`.
 std::vector<std::string> lines_of(const std::string& text) {
@@ -221,6 +249,32 @@ BOOST_AUTO_TEST_CASE(an_edit_during_the_first_analysis_gets_the_linter_and_sends
                                        "textDocument/diagnostic", "textDocument/didChange", "textDocument/didSave",
                                        "textDocument/diagnostic"};
   BOOST_TEST(until_shutdown == expected, boost::test_tools::per_element());
+}
+
+// In the attempt's sandbox (a PID namespace of its own) agent-run's pid names no process, or another
+// one: pyright and typescript-language-server poll the initialize request's processId every 3 s and
+// exit when it is gone, so a server told it there died between edits. There it is told null.
+BOOST_AUTO_TEST_CASE(a_server_in_the_sandbox_is_told_no_process_id_to_watch) {
+  if (!sandbox_tests_can_run()) return;
+  TempFolder scratch;
+  TempFolder workspace;  // the sandbox shows it at the same path, writable: the script and its logs are there
+  const std::filesystem::path root = std::filesystem::canonical(workspace.path());
+  workspace.write("server.py", k_pid_logging_server);
+  SandboxRequest request;
+  request.workspace = root;
+  auto sandbox = AttemptSandbox::start(request, scratch.path(), test_environment());
+  BOOST_REQUIRE_MESSAGE(sandbox.has_value(), (sandbox ? std::string() : sandbox.error().message));
+  ServerPool pool(patient_settings());
+  auto start = [&](const std::string& name, const AttemptSandbox* in) {
+    ServerSpec spec{name, {"/usr/bin/python3", (root / "server.py").string(), (root / name).string()}, nullptr, 50ms, {}};
+    auto server = pool.acquire(spec, root, test_environment(), in);
+    BOOST_REQUIRE_MESSAGE(server.has_value(), (server ? std::string() : server.error().message));
+    BOOST_REQUIRE_MESSAGE((*server)->wait_ready(std::chrono::steady_clock::now() + k_patience), (*server)->failure());
+  };
+  start("inside", sandbox->get());
+  start("outside", nullptr);
+  BOOST_TEST(workspace.read("inside") == "processId=null\n");
+  BOOST_TEST(workspace.read("outside") == "processId=" + std::to_string(::getpid()) + "\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
