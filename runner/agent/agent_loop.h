@@ -33,6 +33,9 @@ class AgentLoop {
   /// `observers` hear every step (the transcript, the progress line); none is owned.
   AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy& policy, const Clock& clock,
             std::vector<AgentObserver*> observers = {});
+  /// The loop keeps a reference to the policy: a temporary one would dangle (refused here).
+  AgentLoop(ModelClient& model, const ToolRegistry& tools, Policy&& policy, const Clock& clock,
+            std::vector<AgentObserver*> observers = {}) = delete;
 
   /// Runs the loop, filling in `record` (turns, calls, edits, usage, model calls, context, warnings,
   /// and the stop when it ends) as it goes.

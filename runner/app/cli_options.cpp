@@ -122,6 +122,8 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.filters.push_back(v); return {}; }},
       {"--require-checks", nullptr, "run and validate: a task file without checks is an error, not a warning",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.require_checks = true; return {}; }},
+      {"--mcp", nullptr, "validate: start each task's MCP servers and check its scripted calls of their tools",
+       [](CliOptions& o, const std::string&) -> Expected<void> { o.mcp = true; return {}; }},
       {"--resume", nullptr, "run only the attempts the --out folder's report.json does not hold yet",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.resume = true; return {}; }},
       {"--quiet", nullptr, "print only the closing summary",
@@ -387,7 +389,8 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
 std::string usage_text() {
   std::string text =
       "usage: agent-run [run] TASK.yaml... [options]\n"
-      "       agent-run validate FILE...     check task and policy files; nothing runs\n"
+      "       agent-run validate FILE... [--mcp]   check task and policy files; nothing runs but\n"
+      "                                      (with --mcp) the tasks' MCP servers, asked for their tools\n"
       "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n"
       "       agent-run compare BASE HEAD [--json] [--fail-on-regression] [--max-pass-rate-drop PCT] ...\n"
       "                                      what changed between two runs, told apart from noise\n"

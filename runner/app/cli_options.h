@@ -31,6 +31,7 @@ struct CliOptions {
   std::optional<ShardRecord> shard;      // --shard I/N
   std::vector<std::string> filters;      // --filter GLOB, repeatable: task ids to run
   bool require_checks = false;           // --require-checks: a task file without checks is an error
+  bool mcp = false;                      // validate --mcp: start the tasks' MCP servers, check calls of their tools
   bool resume = false;                   // --resume: run only what the --out folder's report lacks
   bool quiet = false;                    // --quiet: only the closing summary
   bool verbose = false;                  // --verbose: every turn and each attempt's details

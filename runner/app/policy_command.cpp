@@ -6,8 +6,8 @@
 #include "model/conversation.h"
 #include "policy/policy_examples.h"
 #include "policy/policy_loader.h"
-#include "policy/stock_policies.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -15,20 +15,20 @@ namespace agent_run {
 
 namespace {
 
-/// Each rule of `ids` (comma-separated), with the stock policy it comes from when it is not the file's own.
-std::string rules_named(const std::string& ids, const std::map<std::string, std::string>& origins) {
+/// Each rule of `ids` (comma-separated), with the policy it comes from when it is not the file's own.
+std::string rules_named(const std::string& ids, const Policy& policy) {
   std::string text;
   for (const std::string& id : split(ids, ',')) {
-    auto origin = origins.find(id);
-    text += (text.empty() ? "rule '" : ", rule '") + id + "'" +
-            (origin == origins.end() ? std::string() : " (from " + origin->second + ")");
+    auto rule = std::find_if(policy.rules.begin(), policy.rules.end(), [&](const Rule& r) { return r.id == id; });
+    bool inherited = rule != policy.rules.end() && !rule->origin.empty();
+    text += (text.empty() ? "rule '" : ", rule '") + id + "'" + (inherited ? " (from " + rule->origin + ")" : "");
   }
   return text;
 }
 
-std::string decided_by(const Decision& decision, const std::map<std::string, std::string>& origins) {
+std::string decided_by(const Decision& decision, const Policy& policy) {
   switch (decision.basis) {
-    case DecisionBasis::rule: return rules_named(decision.rule_id, origins);
+    case DecisionBasis::rule: return rules_named(decision.rule_id, policy);
     case DecisionBasis::approval_class: return "the tool's approval class";
     case DecisionBasis::unmatched: return "the policy's 'unmatched' (no rule decided)";
     case DecisionBasis::protected_path: return "a protected path";
@@ -38,17 +38,25 @@ std::string decided_by(const Decision& decision, const std::map<std::string, std
   return "";
 }
 
+/// "stock policy 'default' (7 of its rules)", then what that one extends: the policy's `extends:` chain.
+std::string extends_chain(const Policy& policy) {
+  std::string text;
+  for (const std::string& base : policy.bases) {
+    auto rules = std::count_if(policy.rules.begin(), policy.rules.end(), [&](const Rule& r) { return r.origin == base; });
+    text += (text.empty() ? "" : ", which extends ") + base + " (" + std::to_string(rules) + " of its rules)";
+  }
+  return text;
+}
+
 void print_decision(const Policy& policy, const Decision& decision, bool sandboxed, std::ostream& out) {
-  const auto text = read_file(policy.source);
-  const std::map<std::string, std::string> origins = text ? stock_rule_origins(*text) : std::map<std::string, std::string>{};
   out << "decision: " << to_string(decision.verdict) << "\n"
-      << "decided by: " << decided_by(decision, origins) << "\n"
+      << "decided by: " << decided_by(decision, policy) << "\n"
       << "reason: " << decision.reason << "\n"
       << "sandbox: " << (sandboxed ? "on" : "off") << "\n"
       << "steps:\n";
   for (const std::string& step : decision.steps) out << "  - " << step << "\n";
   out << "policy: " << policy.source.string() << " (sha256 " << policy.sha256 << ")\n";
-  if (!origins.empty()) out << "extends: " << origins.begin()->second << " (" << origins.size() << " of its rules)\n";
+  if (!policy.bases.empty()) out << "extends: " << extends_chain(policy) << "\n";
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "app/commands.h"
 
 #include "app/load_inputs.h"
+#include "app/mcp_call_check.h"
 #include "app/run_configuration.h"
 #include "task/configuration_loader.h"
 #include "base/files.h"
 #include "base/count_text.h"
 #include "base/yaml_document.h"
+#include "base/cancellation.h"
 #include "policy/policy_loader.h"
 
 namespace agent_run {
@@ -17,6 +19,30 @@ bool looks_like_policy(const std::string& text) {
   YamlDocument document = parse_yaml(text);
   return document.root && (document.root->find("rules") != nullptr || document.root->find("unmatched") != nullptr ||
                            document.root->find("extends") != nullptr);
+}
+
+/// The warning that a scripted MCP call is not checked, which --mcp makes untrue.
+bool is_unchecked_mcp_warning(const std::string& warning) {
+  return warning.find("(agent-run validate --mcp starts it and checks it)") != std::string::npos;
+}
+
+/// --mcp: each task's scripted calls of MCP tools against its live servers; false when any is wrong.
+bool check_live_mcp_calls(const std::vector<Task>& tasks, const ProgramContext& context) {
+  bool valid = true;
+  Cancellation cancellation;
+  for (const Task& task : tasks) {
+    McpLaunchContext launch;
+    launch.environment = context.environment;
+    launch.variables = context.variables;
+    std::error_code ec;
+    launch.workspace = task.workspace.repo.empty() ? std::filesystem::current_path(ec) : task.workspace.repo;
+    launch.cancellation = &cancellation;
+    for (const std::string& problem : check_mcp_script_calls(task, launch)) {
+      context.err << problem << "\n";
+      valid = false;
+    }
+  }
+  return valid;
 }
 
 }  // namespace
@@ -64,9 +90,15 @@ int validate_command(const CliOptions& options, const ProgramContext& context) {
       context.err << inputs.error().message << "\n";
       all_valid = false;
     } else {
-      for (const std::string& warning : inputs->warnings) context.err << warning << "\n";
-      for (const Task& task : inputs->tasks) {
-        context.out << task.source.string() << ": valid task '" << task.id << "'\n";
+      for (const std::string& warning : inputs->warnings) {
+        if (!options.mcp || !is_unchecked_mcp_warning(warning)) context.err << warning << "\n";
+      }
+      if (options.mcp && !check_live_mcp_calls(inputs->tasks, context)) {
+        all_valid = false;
+      } else {
+        for (const Task& task : inputs->tasks) {
+          context.out << task.source.string() << ": valid task '" << task.id << "'\n";
+        }
       }
     }
   }

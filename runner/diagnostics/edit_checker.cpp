@@ -21,6 +21,8 @@ constexpr std::chrono::milliseconds k_version_timeout{3000};
 // Consecutive checks a server left unanswered before it counts as stuck and is stopped (with a
 // cooldown); more than one, since a server's first checks after it starts can be slow.
 constexpr int k_stuck_after = 3;
+// What a warm server's check is left at least, after an edit waited for its first answer.
+constexpr std::chrono::milliseconds k_first_check{300};
 
 /// LSP diagnostics of one document as problems.
 void add_lsp_problems(std::vector<Problem>& out, const std::vector<Json>& items, const std::filesystem::path& path,
@@ -69,6 +71,13 @@ std::vector<Problem> relative_problems(std::vector<Problem> problems, const Edit
   return problems;
 }
 
+/// How long an edit waits for a primed server's first answer (from `start`, with the server's time
+/// ending at `server_deadline`): until k_first_check before that end, so that its own check still has
+/// time, or half the server's time when that is later (a short budget).
+TimePoint first_answer_deadline(TimePoint start, TimePoint server_deadline) {
+  return std::max(start + (server_deadline - start) / 2, server_deadline - k_first_check);
+}
+
 long long milliseconds_since(TimePoint start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start).count();
 }
@@ -104,24 +113,34 @@ EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
 }
 
 /// The file's language servers in turn: true when one answered (in `result`). A server still
-/// starting is left to warm up when a linter can answer now; a failed one goes on cooldown; one
+/// starting is left to warm up when a linter can answer now, and is given the file at once
+/// (primed) so that its first analysis is done by the next edit; a failed one goes on cooldown; one
 /// that gives no answer in time is abandoned (k_stuck_after times in a row: it is stopped).
 bool EditChecker::try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
                               const std::optional<LinterCommand>& linter, TimePoint deadline, EditDiagnostics& result,
                               Attempts& attempts) {
+  const TimePoint start = deadline - m_pool.settings().budget;
   for (const ServerSpec& spec : language_servers(language, root, request.environment)) {
     Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment, request.sandbox);
     if (!server) {
       attempts.notes.push_back(server.error().message);
       continue;
     }
+    bool keep_reserve = linter && !linter->whole_project;
+    TimePoint server_deadline = keep_reserve ? deadline - m_pool.settings().linter_reserve : deadline;
     if ((*server)->state() == ServerState::starting && linter) {
+      (*server)->prime(request.file, language_id(language, request.file), request.after);
       attempts.notes.push_back(spec.name + " is starting");
       return false;
     }
+    // Primed while it started: its first analysis may still be running. Wait for it, leaving the
+    // check its time; if it takes longer the linter answers and nothing piles up at the server.
+    if (linter && (*server)->warming() && !(*server)->wait_answered(first_answer_deadline(start, server_deadline)) &&
+        (*server)->state() != ServerState::failed) {
+      attempts.notes.push_back(spec.name + " is still on its first analysis");
+      return false;
+    }
     (*server)->wait_ready(deadline);
-    bool keep_reserve = linter && !linter->whole_project;
-    TimePoint server_deadline = keep_reserve ? deadline - m_pool.settings().linter_reserve : deadline;
     ServerOutcome outcome = check_with_server(**server, request, language, server_deadline);
     if (outcome.comparison) {
       m_timeouts.erase(*server);

@@ -35,13 +35,15 @@ Expected<std::unique_ptr<LanguageServer>> LanguageServer::start(const ServerSpec
       sandbox ? ChildProcess::spawn(sandbox->wrap_argv(spec.argv, root), root, sandbox->inside_environment(environment))
               : ChildProcess::spawn(spec.argv, root, environment);
   if (!child) return child.error();
-  std::unique_ptr<LanguageServer> server(new LanguageServer(spec, root, std::move(*child), initialize_timeout));
+  std::unique_ptr<LanguageServer> server(
+      new LanguageServer(spec, root, std::move(*child), initialize_timeout, sandbox != nullptr));
   return server;
 }
 
 LanguageServer::LanguageServer(const ServerSpec& spec, const std::filesystem::path& root, ChildProcess child,
-                               std::chrono::milliseconds initialize_timeout)
-    : m_spec(spec), m_root(root), m_child(std::move(child)),
+                               std::chrono::milliseconds initialize_timeout, bool own_pid_namespace)
+    : m_spec(spec), m_root(root), m_child(std::move(child)), m_own_pid_namespace(own_pid_namespace),
+      m_initialize_timeout(initialize_timeout),
       m_initialize_deadline(SteadyClock::now() + initialize_timeout) {
   if (::pipe2(m_wake, O_CLOEXEC | O_NONBLOCK) != 0) m_wake[0] = m_wake[1] = -1;
   {
@@ -82,7 +84,9 @@ Json LanguageServer::initialize_params() const {
                           .set("workspace", std::move(workspace))
                           .set("textDocument", std::move(text_document));
   Json params = Json::object()
-                    .set("processId", static_cast<long long>(::getpid()))
+                    // In the sandbox's own PID namespace our pid names no process, or another one:
+                    // servers that poll it (pyright, typescript-language-server: every 3 s) would exit.
+                    .set("processId", m_own_pid_namespace ? Json() : Json(static_cast<long long>(::getpid())))
                     .set("clientInfo", Json::object().set("name", "agent-run"))
                     .set("rootUri", path_to_uri(m_root))
                     .set("rootPath", m_root.string())
@@ -203,7 +207,12 @@ void LanguageServer::handle_message(const Json& message) {
       return;
     }
     std::lock_guard lock(m_mutex);
-    m_responses[id->as_int()] = message;
+    if (m_abandoned.erase(id->as_int())) return;  // cancelled: nobody waits for it
+    if (id->as_int() == m_priming_request && m_priming_request != 0) {
+      take_priming_answer(message);
+    } else {
+      m_responses[id->as_int()] = message;
+    }
     m_changed.notify_all();
   }
 }
@@ -286,10 +295,17 @@ void LanguageServer::handle_publish(const Json& params) {
   published.version = version && version->is_integer() ? std::optional<std::int64_t>(version->as_int()) : std::nullopt;
   published.sequence = ++m_sequence;
   published.arrived = SteadyClock::now();
+  m_answered = true;
   m_changed.notify_all();
 }
 
 bool LanguageServer::shutdown(std::chrono::milliseconds grace) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_stopping = true;
+    m_changed.notify_all();
+  }
+  if (m_primer.joinable()) m_primer.join();
   if (!m_io.joinable()) return false;
   const auto deadline = SteadyClock::now() + grace;
   if (state() == ServerState::ready) {

@@ -100,6 +100,18 @@ class LanguageServer {
   Expected<ServerAnswer> check(const std::filesystem::path& path, const std::string& language_id,
                                const std::string& text, std::chrono::steady_clock::time_point deadline,
                                const DiagnosticsSnapshot* since = nullptr, Silence silence = Silence::means_clean);
+  /// Gives the server its first document with nobody waiting: `text` as `path` goes out as soon as
+  /// it is ready, with a pull of its diagnostics when it offers pull, so that a cold server's first
+  /// analysis (seconds for pyright on a real project) runs while a linter answers the edit, not
+  /// inside the next edit's budget. Once per server; nothing when it has answered already.
+  void prime(const std::filesystem::path& path, const std::string& language_id, const std::string& text);
+  /// Whether it has answered once: a publish, a pull answer, or (a server silent about clean files)
+  /// its quiet window after the primed document passed with nothing said.
+  bool answered() const;
+  /// True when it was primed and has not answered yet: its first analysis is under way.
+  bool warming() const;
+  /// Waits until it has answered (see answered()) or failed, at most until `deadline`; true when answered.
+  bool wait_answered(std::chrono::steady_clock::time_point deadline);
   /// `shutdown` and `exit`, then kills the group if it has not exited within `grace`; true when
   /// it exited by itself (false when it had to be killed, or was stopped already).
   bool shutdown(std::chrono::milliseconds grace);
@@ -119,8 +131,21 @@ class LanguageServer {
     std::chrono::steady_clock::time_point arrived;
   };
 
+  /// The first document, given before anyone asked for a check (prime()).
+  struct Priming {
+    std::string uri;
+    std::string language_id;
+    std::string text;
+    int version = 0;  // the version it went out as
+  };
+
   LanguageServer(const ServerSpec& spec, const std::filesystem::path& root, ChildProcess child,
-                 std::chrono::milliseconds initialize_timeout);
+                 std::chrono::milliseconds initialize_timeout, bool own_pid_namespace);
+
+  // Priming (language_server_priming.cpp): the thread that sends the first document.
+  void prime_when_ready();
+  void take_priming_answer(const Json& message);
+  void cancel(const std::vector<std::int64_t>& ids);
 
   // I/O thread (language_server.cpp).
   void io_loop();
@@ -154,6 +179,8 @@ class LanguageServer {
   ServerSpec m_spec;
   std::filesystem::path m_root;
   ChildProcess m_child;
+  bool m_own_pid_namespace = false;  // started in the attempt's sandbox: our pid means nothing there
+  std::chrono::milliseconds m_initialize_timeout;
   std::chrono::steady_clock::time_point m_initialize_deadline;
   int m_wake[2] = {-1, -1};  // a pipe that wakes the I/O thread to stop it
 
@@ -173,10 +200,16 @@ class LanguageServer {
   std::map<std::string, Published> m_published;
   std::map<std::int64_t, Json> m_responses;
   std::map<std::string, OpenDocument> m_documents;
+  std::optional<Priming> m_priming;  // set once by prime()
+  std::int64_t m_priming_request = 0;  // its pull, when it pulls
+  bool m_answered = false;
+  bool m_stopping = false;            // shutdown() has begun: the priming thread ends
+  std::set<std::int64_t> m_abandoned;  // requests given up on (cancelled): their late answers are dropped
 
   std::mutex m_write_mutex;  // one writer at a time on the server's stdin
   JsonRpcReader m_reader;    // I/O thread only
   std::thread m_io;
+  std::thread m_primer;  // prime_when_ready(), joined by shutdown()
 };
 
 }  // namespace agent_run

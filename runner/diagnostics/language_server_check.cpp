@@ -136,7 +136,11 @@ Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, const
   for (const std::string& other : others)
     other_ids.push_back(send_request("textDocument/diagnostic", pull_params(other)));
   Expected<Json> result = await_response(id, deadline);
-  if (!result) return result.error();
+  if (!result) {
+    other_ids.push_back(id);
+    cancel(other_ids);
+    return result.error();
+  }
   ServerAnswer answer;
   if (const Json* items = result->find("items"); items && items->is_array()) answer.items = items->as_array();
   std::vector<std::optional<std::vector<Json>>> other_items;
@@ -146,6 +150,7 @@ Expected<ServerAnswer> LanguageServer::pull_answer(const std::string& uri, const
     other_items.push_back(items && items->is_array() ? std::optional(items->as_array()) : std::nullopt);
   }
   std::lock_guard lock(m_mutex);
+  m_answered = true;
   m_published[uri] = Published{answer.items, std::nullopt, ++m_sequence, SteadyClock::now()};
   for (std::size_t i = 0; i < others.size(); ++i) {
     if (!other_items[i]) continue;
@@ -196,6 +201,7 @@ Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int v
     if (!newer || SteadyClock::now() >= deadline || m_state == ServerState::failed) break;
   }
   if (!fresh()) m_published[uri] = Published{{}, version, ++m_sequence, SteadyClock::now()};  // silent: still clean
+  m_answered = true;
   ServerAnswer answer;
   answer.items = m_published[uri].items;
   for (const auto& [other, published] : m_published) {

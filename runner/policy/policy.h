@@ -56,6 +56,8 @@ struct Rule {
   std::vector<std::string> tools;  // built-in names, or MCP patterns such as mcp__github__get_*
   std::string message;             // told to the model when this rule denies
   int line = 0;                    // where the rule starts in its file
+  std::string origin;              // the policy it comes from when not the file's own (`extends:`):
+                                   // "stock policy 'default'" or the base file's path; empty: its own
   std::vector<PathPattern> paths;  // file tools: the path; bash (deny only): every argument
   std::vector<std::vector<std::string>> argv_prefix;  // bash: leading words; each holds alternatives
   std::vector<RegexPattern> argv_regex;               // bash: one RE2 full match per word
@@ -73,7 +75,8 @@ struct Rule {
 /// An approval policy: the only boundary between a model and the machine.
 struct Policy {
   std::filesystem::path source;  // empty for the built-in default
-  std::string sha256;            // of the file's content
+  std::string sha256;            // of the file's content (and of what it extends)
+  std::vector<std::string> bases;  // what it extends, nearest first, as Rule::origin names them
   Verdict unmatched = Verdict::deny;
   std::vector<Rule> rules;
   std::optional<SandboxSpec> sandbox;  // `sandbox:`: bash and background processes inside bubblewrap,

@@ -231,30 +231,93 @@ void read_sandboxed_bash(const YamlNode& root, YamlChecker& checker, Policy& pol
   }
 }
 
-/// `extends: NAME`: the stock policy NAME (compiled in from policies/) that this one starts from: its
-/// rules, unmatched, sandbox and sandboxed_bash, which this file's own keys then add to or replace.
-std::optional<Policy> read_extends(const YamlNode& root, YamlChecker& checker) {
+/// The policy files being loaded, outermost first, as written and as resolved: a file that
+/// extends one of them makes a cycle.
+struct ExtendsChain {
+  std::vector<std::string> shown;
+  std::vector<std::filesystem::path> resolved;
+};
+
+/// What a policy extends: the base policy, and what of it the file's hash covers.
+struct Extended {
+  Policy policy;
+  std::string hashed;  // a stock policy's text, or a base file's own hash
+};
+
+Expected<Policy> load_policy_in_chain(std::string_view yaml_text, const std::filesystem::path& source,
+                                      ExampleCheck examples, ExtendsChain chain);
+
+/// True when `extends:` names a file rather than a stock policy.
+bool names_a_file(const std::string& name) {
+  return name.find('/') != std::string::npos || name.ends_with(".yaml") || name.ends_with(".yml");
+}
+
+/// `extends: PATH`: the policy file at PATH (relative to this file's folder), loaded as any policy
+/// is, its own `extends:` included; a file already being loaded is a cycle, refused with the chain.
+std::optional<Extended> read_extended_file(const std::string& name, const YamlMark& mark,
+                                           const std::filesystem::path& source, const ExtendsChain& chain,
+                                           YamlChecker& checker) {
+  const std::filesystem::path path = (source.parent_path() / name).lexically_normal();
+  std::error_code ec;
+  const std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ec);
+  if (std::find(chain.resolved.begin(), chain.resolved.end(), ec ? path : resolved) != chain.resolved.end()) {
+    checker.add(mark, "'extends': '" + name + "' makes a cycle: " + join(chain.shown, " extends ") + " extends " +
+                          path.string());
+    return std::nullopt;
+  }
+  Expected<std::string> text = read_file(path);
+  if (!text) {
+    checker.add(mark, "'extends': cannot read the policy '" + path.string() + "': " + text.error().message);
+    return std::nullopt;
+  }
+  ExtendsChain longer = chain;
+  longer.shown.push_back(path.string());
+  longer.resolved.push_back(ec ? path : resolved);
+  Expected<Policy> base = load_policy_in_chain(*text, path, ExampleCheck::by_caller, std::move(longer));
+  if (!base) {
+    checker.add(mark, "'extends': the policy '" + path.string() + "' does not load: " +
+                          join(split(base.error().message, '\n'), "; "));
+    return std::nullopt;
+  }
+  std::string hashed = base->sha256;
+  return Extended{std::move(*base), std::move(hashed)};
+}
+
+/// `extends: NAME`: the stock policy NAME (compiled in from policies/), or a policy file, that this
+/// one starts from: its rules, unmatched, sandbox and sandboxed_bash, which this file's own keys then
+/// add to or replace. Each rule taken over keeps the name of the policy it comes from (Rule::origin).
+std::optional<Extended> read_extends(const YamlNode& root, YamlChecker& checker, const std::filesystem::path& source,
+                                     const ExtendsChain& chain) {
   const YamlNode* extends = root.find("extends");
   if (!extends) return std::nullopt;
   std::optional<std::string> name = checker.text(*extends, "extends");
   if (!name) return std::nullopt;
-  const char* text = stock_policy_text(*name);
-  if (!text) {
+  std::optional<Extended> base;
+  std::string origin;
+  if (names_a_file(*name)) {
+    base = read_extended_file(*name, extends->mark, source, chain, checker);
+    origin = (source.parent_path() / *name).lexically_normal().string();
+  } else if (const char* text = stock_policy_text(*name)) {
+    Expected<Policy> stock = load_policy(text, "policies/" + *name + ".yaml", ExampleCheck::by_caller);
+    if (!stock) {  // the stock policies load: test/policy/policy_extends_test.cpp
+      checker.add(extends->mark, "'extends': the stock policy '" + *name + "' does not load: " + stock.error().message);
+      return std::nullopt;
+    }
+    base = Extended{std::move(*stock), text};
+    origin = "stock policy '" + *name + "'";
+  } else {
     auto suggestion = closest_match(*name, stock_policy_names());
-    bool is_file = name->find('/') != std::string::npos || name->ends_with(".yaml") || name->ends_with(".yml");
-    checker.add(extends->mark, "'extends': " +
-                                   (is_file ? "a policy can extend a stock policy only, not a file yet ('" + *name + "')"
-                                            : "no stock policy is named '" + *name + "'" +
-                                                  (suggestion ? " (did you mean '" + *suggestion + "'?)" : "")) +
-                                   "; the stock policies are " + join(stock_policy_names(), ", "));
-    return std::nullopt;
+    checker.add(extends->mark, "'extends': no stock policy is named '" + *name + "'" +
+                                   (suggestion ? " (did you mean '" + *suggestion + "'?)" : "") +
+                                   "; the stock policies are " + join(stock_policy_names(), ", ") +
+                                   ", or name a policy file (a path ending in .yaml)");
   }
-  Expected<Policy> base = load_policy(text, "policies/" + *name + ".yaml", ExampleCheck::by_caller);
-  if (!base) {  // the stock policies load: test/policy/policy_extends_test.cpp
-    checker.add(extends->mark, "'extends': the stock policy '" + *name + "' does not load: " + base.error().message);
-    return std::nullopt;
+  if (!base) return std::nullopt;
+  for (Rule& rule : base->policy.rules) {
+    if (rule.origin.empty()) rule.origin = origin;
   }
-  return std::move(*base);
+  base->policy.bases.insert(base->policy.bases.begin(), origin);
+  return base;
 }
 
 /// `sandbox: off` in a file whose stock policy says `sandboxed_bash: allow` (permissive, default): the
@@ -265,7 +328,7 @@ void check_extended_sandbox(const YamlNode& root, YamlChecker& checker, const Po
       sandbox->value.scalar != "off" || policy.sandboxed_bash != SandboxedBash::allow) {
     return;
   }
-  checker.add(sandbox->key_mark, "'sandbox: off', but the stock policy this one extends says 'sandboxed_bash: allow', "
+  checker.add(sandbox->key_mark, "'sandbox: off', but the policy this one extends says 'sandboxed_bash: allow', "
                                  "which needs the sandbox: set 'sandboxed_bash: rules' here too, or keep the sandbox");
 }
 
@@ -276,31 +339,44 @@ void check_examples_at_load(const Policy& policy, YamlChecker& checker) {
   }
 }
 
-}  // namespace
-
-Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::path& source, ExampleCheck examples) {
+/// Loads one policy file whose `extends:` chain so far is `chain` (the files extending it).
+Expected<Policy> load_policy_in_chain(std::string_view yaml_text, const std::filesystem::path& source,
+                                      ExampleCheck examples, ExtendsChain chain) {
   Policy policy;
   YamlChecker checker(source.string());
   YamlDocument document = parse_yaml(yaml_text);
   checker.add_all(document.problems);
+  std::string hashed(yaml_text);
+  if (chain.shown.empty()) {
+    std::error_code ec;
+    std::filesystem::path resolved = std::filesystem::weakly_canonical(source, ec);
+    chain.shown.push_back(source.string());
+    chain.resolved.push_back(ec ? source : resolved);
+  }
   if (document.root && checker.check_map(*document.root, "", {"version", "extends", "unmatched", "rules", "sandbox",
                                                               "sandboxed_bash"})) {
     read_version(*document.root, checker);
-    if (std::optional<Policy> base = read_extends(*document.root, checker)) policy = std::move(*base);
+    if (std::optional<Extended> base = read_extends(*document.root, checker, source, chain)) {
+      policy = std::move(base->policy);
+      hashed += "\n" + base->hashed;  // what this file decides depends on what it extends
+    }
     read_unmatched(*document.root, checker, policy);
     read_rules(*document.root, checker, policy);
     read_sandbox(*document.root, checker, policy);
     read_sandboxed_bash(*document.root, checker, policy);
     check_extended_sandbox(*document.root, checker, policy);
   }
-  // With `extends:`, the hash covers the stock policy too: what this file decides depends on it.
-  const YamlNode* extends = document.root ? document.root->find("extends") : nullptr;
-  const char* stock = extends && extends->is_scalar() ? stock_policy_text(extends->scalar) : nullptr;
   policy.source = source;
-  policy.sha256 = sha256_hex(stock ? std::string(yaml_text) + "\n" + stock : std::string(yaml_text));
+  policy.sha256 = sha256_hex(hashed);
   if (checker.ok() && examples == ExampleCheck::at_load) check_examples_at_load(policy, checker);
   if (!checker.ok()) return checker.error();
   return policy;
+}
+
+}  // namespace
+
+Expected<Policy> load_policy(std::string_view yaml_text, const std::filesystem::path& source, ExampleCheck examples) {
+  return load_policy_in_chain(yaml_text, source, examples, ExtendsChain{});
 }
 
 Expected<Policy> load_policy_file(const std::filesystem::path& path, ExampleCheck examples) {

@@ -45,18 +45,7 @@ std::string mcp_left_out(const McpName& parsed, const std::string& name, const T
 /// The input of one call checked against the built-in tool's schema.
 void check_input(const YamlNode& call, const YamlNode* input, const ToolSchema& schema, const std::string& name,
                  TaskReading& reading) {
-  const Json value = input && input->is_map() ? yaml_to_json(*input) : Json::object();
-  for (const InputProblem& problem : check_tool_input(schema, value)) {
-    YamlMark mark = input ? input->mark : call.mark;
-    if (input && !problem.key.empty()) {
-      for (const YamlEntry& entry : input->entries) {
-        if (entry.key != problem.key) continue;
-        const bool unknown = problem.message.find(" has no input ") != std::string::npos;
-        mark = unknown ? entry.key_mark : entry.value.mark;
-      }
-    }
-    reading.checker.add(mark, "'" + name + "': " + problem.message);
-  }
+  for (const auto& [mark, message] : script_input_problems(call, input, schema, name)) reading.checker.add(mark, message);
 }
 
 /// One `{tool: NAME, input: {...}}`; its shape was checked by script_reading.
@@ -78,7 +67,7 @@ void check_call(const YamlNode& call, const std::string& name, TaskReading& read
       reading.task.warnings.push_back(reading.checker.where(tool->mark) + ": warning: the input of '" + name +
                                       "' (" + tool_name +
                                       ") is not checked: an MCP tool's schema is known only once its server "
-                                      "runs (see it with agent-run mcp list)");
+                                      "runs (agent-run validate --mcp starts it and checks it)");
     }
   } else {
     reading.checker.add(tool->mark, "'" + name + ".tool': " +
@@ -88,19 +77,41 @@ void check_call(const YamlNode& call, const std::string& name, TaskReading& read
 
 }  // namespace
 
-void check_script_calls(const YamlNode& script, TaskReading& reading) {
+std::vector<std::pair<YamlMark, std::string>> script_input_problems(const YamlNode& call, const YamlNode* input,
+                                                                    const ToolSchema& schema,
+                                                                    const std::string& name) {
+  std::vector<std::pair<YamlMark, std::string>> problems;
+  const Json value = input && input->is_map() ? yaml_to_json(*input) : Json::object();
+  for (const InputProblem& problem : check_tool_input(schema, value)) {
+    YamlMark mark = input ? input->mark : call.mark;
+    if (input && !problem.key.empty()) {
+      for (const YamlEntry& entry : input->entries) {
+        if (entry.key != problem.key) continue;
+        const bool unknown = problem.message.find(" has no input ") != std::string::npos;
+        mark = unknown ? entry.key_mark : entry.value.mark;
+      }
+    }
+    problems.emplace_back(mark, "'" + name + "': " + problem.message);
+  }
+  return problems;
+}
+
+void for_each_script_call(const YamlNode& script,
+                          const std::function<void(const YamlNode& call, const std::string& name)>& visit) {
   if (!script.is_sequence()) return;
   for (std::size_t i = 0; i < script.items.size(); ++i) {
     const YamlNode& turn = script.items[i];
     if (!turn.is_map()) continue;
     const std::string name = indexed("script", i);
-    if (const YamlNode* call = turn.find("call")) check_call(*call, name + ".call", reading);
+    if (const YamlNode* call = turn.find("call")) visit(*call, name + ".call");
     if (const YamlNode* calls = turn.find("calls"); calls && calls->is_sequence()) {
-      for (std::size_t j = 0; j < calls->items.size(); ++j) {
-        check_call(calls->items[j], indexed(name + ".calls", j), reading);
-      }
+      for (std::size_t j = 0; j < calls->items.size(); ++j) visit(calls->items[j], indexed(name + ".calls", j));
     }
   }
+}
+
+void check_script_calls(const YamlNode& script, TaskReading& reading) {
+  for_each_script_call(script, [&](const YamlNode& call, const std::string& name) { check_call(call, name, reading); });
 }
 
 }  // namespace agent_run

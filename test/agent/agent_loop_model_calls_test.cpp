@@ -25,7 +25,8 @@ struct ModelCallsFixture {
 
   /// Runs the loop; returns its record and keeps how it went in `last`.
   AgentRecord run_loop(RecordingModel& model, std::vector<AgentObserver*> observers = {}) {
-    AgentLoop loop(model, tools, builtin_policy(), clock, std::move(observers));
+    const Policy policy = builtin_policy();  // outlives the loop, which keeps a reference
+    AgentLoop loop(model, tools, policy, clock, std::move(observers));
     AgentRecord record;
     last = loop.run("do the task", limits, scope, session, record);
     return record;

@@ -178,7 +178,8 @@ BOOST_AUTO_TEST_CASE(every_observer_hears_each_step_in_order) {
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "notes.txt")), says("done")});
   StepLog first;
   StepLog second;
-  AgentLoop loop(model, tools, builtin_policy(), clock, {&first, &second});
+  const Policy policy = builtin_policy();  // outlives the loop, which keeps a reference
+  AgentLoop loop(model, tools, policy, clock, {&first, &second});
   AgentRecord record;
   loop.run("do the task", limits, scope, session, record);
   const std::vector<std::string> expected = {
@@ -198,7 +199,8 @@ BOOST_AUTO_TEST_CASE(a_failed_model_call_is_heard_as_a_model_error_then_the_stop
   RecordingModel model({});
   model.fail_with = "endpoint unreachable";
   StepLog log;
-  AgentLoop loop(model, tools, builtin_policy(), clock, {&log});
+  const Policy policy = builtin_policy();  // outlives the loop, which keeps a reference
+  AgentLoop loop(model, tools, policy, clock, {&log});
   AgentRecord record;
   loop.run("do the task", limits, scope, session, record);
   BOOST_TEST(log.steps.back() == "stop model.error: endpoint unreachable");

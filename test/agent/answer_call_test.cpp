@@ -33,7 +33,8 @@ BOOST_FIXTURE_TEST_SUITE(tool_call, CallFixture)
 BOOST_AUTO_TEST_CASE(an_image_reaches_the_model_as_an_image_block) {
   folder.write("shot.gif", k_gif);
   RecordingModel model({calls_tool("c1", "read_file", Json::object().set("path", "shot.gif")), says("I see it")});
-  AgentLoop loop(model, tools, builtin_policy(), clock);
+  const Policy policy = builtin_policy();  // outlives the loop, which keeps a reference
+  AgentLoop loop(model, tools, policy, clock);
   AgentRecord run;
   loop.run("look", limits, scope, session, run);
   const ToolResult& result = model.received.at(1).messages.back().tool_results.at(0);

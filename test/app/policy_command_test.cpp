@@ -68,6 +68,31 @@ BOOST_AUTO_TEST_CASE(explain_names_the_stock_policy_a_rule_of_an_extending_polic
   BOOST_TEST(contains(own.output, "decided by: rule 'nox'\n"));  // this file's own rule: default allows no nox
 }
 
+BOOST_AUTO_TEST_CASE(explain_names_the_file_a_rule_of_an_extended_policy_file_comes_from) {
+  TempFolder folder;
+  folder.write("team.yaml", "version: 1\nextends: default\nrules:\n  - id: nox\n    allow: bash\n"
+                            "    argv_prefix: [nox]\n");
+  folder.write("ci/policy.yaml", "version: 1\nextends: ../team.yaml\nrules:\n  - id: mytool\n    allow: bash\n"
+                                 "    argv_prefix: [mytool]\n");
+  CommandResult team = run_agent_run({"policy", "explain", "--policy", "ci/policy.yaml", "--sandbox", "off", "--tool",
+                                      "bash", "--input", R"j({"command": "nox -s lint"})j"},
+                                     folder.path());
+  BOOST_TEST_INFO(team.output);
+  BOOST_TEST(team.exit_code == 0);
+  BOOST_TEST(contains(team.output, "decided by: rule 'nox' (from team.yaml)\n"));
+  BOOST_TEST(contains(team.output, "extends: team.yaml (1 of its rules), which extends stock policy 'default' ("));
+  CommandResult stock = run_agent_run({"policy", "explain", "--policy", "ci/policy.yaml", "--tool", "edit_file",
+                                       "--input", R"j({"path": ".env", "old": "a", "new": "b"})j"},
+                                      folder.path());
+  BOOST_TEST_INFO(stock.output);
+  BOOST_TEST(contains(stock.output, "decided by: rule 'secrets' (from stock policy 'default')\n"));
+  CommandResult own = run_agent_run({"policy", "explain", "--policy", "ci/policy.yaml", "--sandbox", "off", "--tool",
+                                     "bash", "--input", R"j({"command": "mytool run"})j"},
+                                    folder.path());
+  BOOST_TEST_INFO(own.output);
+  BOOST_TEST(contains(own.output, "decided by: rule 'mytool'\n"));
+}
+
 BOOST_AUTO_TEST_CASE(explain_prints_the_denying_rule_and_why_and_exits_1) {
   TempFolder folder;
   folder.write("policy.yaml", k_policy);

@@ -3,6 +3,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 using namespace agent_run;
 using namespace agent_run::test;
 using namespace std::chrono_literals;
@@ -211,6 +213,66 @@ BOOST_AUTO_TEST_CASE(cargo_check_reports_rust_errors) {
   BOOST_TEST(has_problem(broken.problems, "src/main.rs", 2, "mismatched types"), describe(broken));
   BOOST_TEST(broken.problems.front().code == "E0308", describe(broken));
   BOOST_TEST_MESSAGE("cargo check fallback: " << broken.duration_ms << " ms");
+}
+
+/// How many of `problems` are errors.
+long errors_in(const std::vector<Problem>& problems) {
+  return std::count_if(problems.begin(), problems.end(), [](const Problem& problem) { return problem.severity == "error"; });
+}
+
+// Fifteen broken callers in another file, as after a rename: tsc -p reports each of them, so the
+// model reads ten and a true count of the rest.
+BOOST_AUTO_TEST_CASE(tsc_counts_every_broken_caller_of_a_renamed_function) {
+  ToolShelf shelf({"tsc", "node"});
+  TempFolder workspace;
+  workspace.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": "
+                                   "\"commonjs\", \"types\": []}}\n");
+  workspace.write("helper.ts", "export function helper(): number {\n  return 1;\n}\n");
+  std::string callers = "import * as h from \"./helper\";\n\nexport const total =\n  0";
+  for (int i = 0; i < 15; ++i) callers += " +\n  h.helper()";
+  workspace.write("main.ts", callers + ";\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, shelf.environment()};
+  EditDiagnostics renamed = edits.write("helper.ts", "export function assist(): number {\n  return 1;\n}\n");
+  BOOST_TEST(renamed.checker == "tsc");
+  BOOST_TEST(renamed.problems.size() == 15u, describe(renamed));
+  BOOST_TEST(renamed.introduced.size() == 15u, describe(renamed));
+  BOOST_TEST(has_problem(renamed.problems, "main.ts", 19, "Property 'helper' does not exist", true), describe(renamed));
+  std::string text = diagnostics_text(renamed, 20s);
+  BOOST_TEST(text.find("diagnostics (tsc): 15 problems (15 in other files)\n") != std::string::npos, text);
+  BOOST_TEST(text.find("  ... 5 more not shown (5 errors, 0 warnings)\n") != std::string::npos, text);
+}
+
+BOOST_AUTO_TEST_CASE(eslint_counts_every_violation_of_a_file) {
+  ToolShelf shelf({"eslint", "node"});
+  TempFolder workspace;
+  workspace.write("eslint.config.mjs", "export default [{ rules: { \"no-undef\": \"error\" } }];\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, shelf.environment()};
+  std::string names;
+  for (int i = 1; i <= 15; ++i) names += "export const v" + std::to_string(i) + " = missing" + std::to_string(i) + ";\n";
+  EditDiagnostics broken = edits.write("app.js", names);
+  BOOST_TEST(broken.checker == "eslint");
+  BOOST_TEST(broken.problems.size() == 15u, describe(broken));
+  BOOST_TEST(has_problem(broken.problems, "app.js", 15, "'missing15' is not defined."), describe(broken));
+  BOOST_TEST(diagnostics_text(broken, 20s).find("  ... 5 more not shown (5 errors, 0 warnings)\n") !=
+                 std::string::npos,
+             diagnostics_text(broken, 20s));
+}
+
+BOOST_AUTO_TEST_CASE(cargo_check_counts_every_error_of_the_crate) {
+  ToolShelf shelf({"cargo", "rustc"});
+  TempFolder workspace;
+  workspace.write("Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+  workspace.write("src/main.rs", "fn main() {\n}\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, shelf.environment()};
+  std::string body = "fn main() {\n";
+  for (int i = 1; i <= 15; ++i) body += "    let _x" + std::to_string(i) + ": i32 = \"a\";\n";
+  EditDiagnostics broken = edits.write("src/main.rs", body + "}\n");
+  BOOST_TEST(broken.checker == "cargo check");
+  BOOST_TEST(errors_in(broken.problems) == 15, describe(broken));
+  BOOST_TEST(has_problem(broken.problems, "src/main.rs", 16, "mismatched types"), describe(broken));
 }
 
 BOOST_AUTO_TEST_CASE(a_file_no_checker_knows_adds_nothing) {

@@ -90,23 +90,93 @@ BOOST_AUTO_TEST_CASE(a_policy_extending_default_adds_rules_and_replaces_one_by_i
 }
 
 BOOST_AUTO_TEST_CASE(the_origin_of_each_rule_is_the_stock_policy_unless_the_file_wrote_it) {
-  auto origins = stock_rule_origins(k_extending);
-  BOOST_TEST(origins.at("secrets") == "stock policy 'default'");
-  BOOST_TEST(origins.count("edit-files") == 0u);  // replaced here
-  BOOST_TEST(origins.count("nox") == 0u);         // added here
-  BOOST_TEST(stock_rule_origins("version: 1\nrules: []\n").empty());
+  auto policy = load_policy(k_extending, "ci/policy.yaml");
+  BOOST_REQUIRE_MESSAGE(policy.has_value(), (policy ? std::string() : policy.error().message));
+  BOOST_TEST(rule_named(*policy, "secrets")->origin == "stock policy 'default'");
+  BOOST_TEST(rule_named(*policy, "edit-files")->origin.empty());  // replaced here
+  BOOST_TEST(rule_named(*policy, "nox")->origin.empty());         // added here
+  BOOST_TEST(policy->bases == std::vector<std::string>{"stock policy 'default'"});
+  auto plain = load_policy("version: 1\nrules: []\n", "p.yaml");
+  BOOST_REQUIRE(plain.has_value());
+  BOOST_TEST(plain->bases.empty());
 }
 
-BOOST_AUTO_TEST_CASE(an_unknown_stock_name_a_file_and_sandbox_off_under_sandboxed_bash_are_refused) {
+// A team policy in a file, extended by a project's: the path is read relative to the extending
+// file, the team file may itself extend a stock policy, and each rule names the file it came from.
+BOOST_AUTO_TEST_CASE(a_policy_extends_a_file_relative_to_itself_which_may_extend_a_stock_policy) {
+  agent_run::test::TempFolder folder;
+  folder.write("team/base.yaml", "version: 1\nextends: default\nrules:\n  - id: nox\n    allow: bash\n"
+                                 "    argv_prefix: [nox, -s]\n");
+  const std::string project = "version: 1\nextends: ../team/base.yaml\nrules:\n  - id: tox\n    allow: bash\n"
+                              "    argv_prefix: [tox, -e]\n";
+  folder.write("ci/policy.yaml", project);
+  auto policy = load_policy_file(folder.path() / "ci/policy.yaml");
+  BOOST_REQUIRE_MESSAGE(policy.has_value(), (policy ? std::string() : policy.error().message));
+  const std::string base = (folder.path() / "team/base.yaml").string();
+  BOOST_TEST(rule_named(*policy, "nox")->origin == base);
+  BOOST_TEST(rule_named(*policy, "secrets")->origin == "stock policy 'default'");
+  BOOST_TEST(rule_named(*policy, "tox")->origin.empty());
+  BOOST_TEST((policy->bases == std::vector<std::string>{base, "stock policy 'default'"}));
+  BOOST_TEST((bash(*policy, "nox -s lint", false).verdict == Verdict::allow));  // the team file's rule
+  BOOST_TEST((bash(*policy, "tox -e py", false).verdict == Verdict::allow));    // this file's
+  BOOST_TEST((bash(*policy, "cat .env", true).verdict == Verdict::deny));       // the stock one's
+  // The hash covers the chain: changing the team file changes the project policy's hash.
+  const std::string before = policy->sha256;
+  folder.write("team/base.yaml", "version: 1\nextends: default\n");
+  auto changed = load_policy_file(folder.path() / "ci/policy.yaml");
+  BOOST_REQUIRE(changed.has_value());
+  BOOST_TEST(changed->sha256 != before);
+  BOOST_TEST((bash(*changed, "nox -s lint", false).verdict == Verdict::deny));
+}
+
+BOOST_AUTO_TEST_CASE(a_cycle_of_extends_is_refused_with_the_chain_named) {
+  agent_run::test::TempFolder folder;
+  folder.write("a.yaml", "version: 1\nextends: b.yaml\n");
+  folder.write("b.yaml", "version: 1\nextends: sub/c.yaml\n");
+  folder.write("sub/c.yaml", "version: 1\nextends: ../a.yaml\n");
+  folder.write("self.yaml", "version: 1\nextends: ./self.yaml\n");
+  const std::string a = (folder.path() / "a.yaml").string();
+  const std::string b = (folder.path() / "b.yaml").string();
+  const std::string c = (folder.path() / "sub/c.yaml").string();
+  auto cycle = load_policy_file(folder.path() / "a.yaml");
+  BOOST_REQUIRE(!cycle.has_value());
+  BOOST_TEST(cycle.error().message.find(c + ":2:10: 'extends': '../a.yaml' makes a cycle: " + a + " extends " + b +
+                                        " extends " + c + " extends " + a) != std::string::npos,
+             cycle.error().message);
+  BOOST_TEST(cycle.error().message.find(a + ":2:10: 'extends': the policy '" + b + "' does not load:") == 0u,
+             cycle.error().message);
+  auto self = load_policy_file(folder.path() / "self.yaml");
+  BOOST_REQUIRE(!self.has_value());
+  const std::string itself = (folder.path() / "self.yaml").string();
+  BOOST_TEST(self.error().message == itself + ":2:10: 'extends': './self.yaml' makes a cycle: " + itself +
+                                         " extends " + itself);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_or_broken_base_file_is_refused_naming_it) {
+  agent_run::test::TempFolder folder;
+  folder.write("broken.yaml", "version: 1\nunmatched: perhaps\n");
+  folder.write("p.yaml", "version: 1\nextends: broken.yaml\n");
+  folder.write("q.yaml", "version: 1\nextends: missing.yaml\n");
+  const std::string broken = (folder.path() / "broken.yaml").string();
+  auto from_broken = load_policy_file(folder.path() / "p.yaml");
+  BOOST_REQUIRE(!from_broken.has_value());
+  BOOST_TEST(from_broken.error().message.find("p.yaml:2:10: 'extends': the policy '" + broken + "' does not load: " +
+                                              broken + ":2:12: ") != std::string::npos,
+             from_broken.error().message);
+  auto from_missing = load_policy_file(folder.path() / "q.yaml");
+  BOOST_REQUIRE(!from_missing.has_value());
+  BOOST_TEST(from_missing.error().message.find("q.yaml:2:10: 'extends': cannot read the policy '" +
+                                               (folder.path() / "missing.yaml").string() + "'") != std::string::npos,
+             from_missing.error().message);
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_stock_name_and_sandbox_off_under_sandboxed_bash_are_refused) {
   BOOST_TEST(load_policy("version: 1\nextends: defualt\n", "p.yaml").error().message ==
              "p.yaml:2:10: 'extends': no stock policy is named 'defualt' (did you mean 'default'?); the stock "
-             "policies are default, permissive, read-only");
-  BOOST_TEST(load_policy("version: 1\nextends: ../team.yaml\n", "p.yaml").error().message ==
-             "p.yaml:2:10: 'extends': a policy can extend a stock policy only, not a file yet ('../team.yaml'); the "
-             "stock policies are default, permissive, read-only");
+             "policies are default, permissive, read-only, or name a policy file (a path ending in .yaml)");
   // permissive.yaml refuses `sandbox: off` in itself; a file extending it cannot slip it in.
   BOOST_TEST(load_policy("version: 1\nextends: permissive\nsandbox: off\n", "p.yaml").error().message ==
-             "p.yaml:3:1: 'sandbox: off', but the stock policy this one extends says 'sandboxed_bash: allow', which "
+             "p.yaml:3:1: 'sandbox: off', but the policy this one extends says 'sandboxed_bash: allow', which "
              "needs the sandbox: set 'sandboxed_bash: rules' here too, or keep the sandbox");
   BOOST_TEST(load_policy("version: 1\nextends: permissive\nsandbox: off\nsandboxed_bash: rules\n", "p.yaml")
                  .has_value());

@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(an_mcp_tool_needs_its_server_and_its_input_is_said_to_be_un
   BOOST_REQUIRE(task->warnings.size() == 1u);
   BOOST_TEST(task->warnings[0] ==
              "tasks/x.yaml:5:18: warning: the input of 'script[0].call' (mcp__github__get_issue) is not checked: an "
-             "MCP tool's schema is known only once its server runs (see it with agent-run mcp list)");
+             "MCP tool's schema is known only once its server runs (agent-run validate --mcp starts it and checks it)");
 }
 
 BOOST_AUTO_TEST_CASE(calls_that_fit_load) {

@@ -101,7 +101,8 @@ BOOST_AUTO_TEST_CASE(in_the_agent_loop_fail_stops_at_once_and_skips_the_rest_of_
   turn.message.tool_calls.push_back(ToolCall{"c2", "todo_write", Json::object().set("todos", Json::array())});
   RecordingModel model({turn, says("should not be asked")});
   FakeClock clock;
-  AgentLoop loop(model, tools, builtin_policy(), clock);
+  const Policy policy = builtin_policy();  // outlives the loop, which keeps a reference
+  AgentLoop loop(model, tools, policy, clock);
   AgentRecord run;
   AgentRun last = loop.run("ship it", Limits{}, scope, session, run);
   BOOST_TEST((run.stop_reason == AgentStop::ask_user_unanswered));

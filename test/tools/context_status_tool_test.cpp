@@ -58,7 +58,8 @@ BOOST_AUTO_TEST_CASE(the_agent_loop_keeps_the_status_current) {
   RecordingModel model({calls_tool("c1", "todo_write", Json::object().set("todos", Json::array()), 100),
                         calls_tool("c2", "context_status", Json::object(), 300), says("done")});
   model.on_call = [&] { clock.advance(std::chrono::seconds(30)); };
-  AgentLoop loop(model, tools, builtin_policy(), clock);
+  const Policy policy = builtin_policy();  // outlives the loop, which keeps a reference
+  AgentLoop loop(model, tools, policy, clock);
   AgentRecord run;
   loop.run("plan", limits, scope, session, run);
   BOOST_TEST((run.stop_reason == AgentStop::end_turn));
