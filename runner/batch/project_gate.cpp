@@ -49,19 +49,21 @@ std::vector<std::string> gate_environment(const Task& task, const AttemptSetting
   return environment;
 }
 
-/// Runs `argv` in `cwd` (as the command sees it) inside the attempt's sandbox, through the table of
-/// setup and checks; fails, naming `name`, when it cannot start, is killed or times out.
-Expected<ProcessResult> run_in_attempt(const std::string& name, std::vector<std::string> argv, const fs::path& cwd,
+/// Runs `argv` in the folder `in` inside the attempt's sandbox, through the table of setup and
+/// checks; fails, naming `name`, when it cannot start, is killed or times out.
+Expected<ProcessResult> run_in_attempt(const std::string& name, std::vector<std::string> argv, const TreePlace& in,
                                        std::vector<std::string> environment, const GateRun& run) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
-  spec.cwd = cwd;
+  spec.cwd = in.seen;
   spec.environment = std::move(environment);
   spec.timeout = run.task.limits.tool_timeout;
   spec.output_head_bytes = k_output_head_bytes;
   spec.output_tail_bytes = k_output_tail_bytes;
   spec.cancellation = run.settings.cancellation;
-  auto result = run.commands.run(in_attempt_sandbox(run.sandbox, std::move(spec)));
+  ProcessSpec entering = in_attempt_sandbox(run.sandbox, std::move(spec));
+  entering.cwd = in.written;  // the entry starts there, outside; the command runs in `in.seen`, inside
+  auto result = run.commands.run(std::move(entering));
   if (!result) return make_error(name + " could not start: " + result.error().message);
   if (result->timed_out) {
     return make_error(name + " did not finish within " + format_duration(run.task.limits.tool_timeout) +
@@ -83,7 +85,7 @@ Expected<std::string> checker_version(const ProjectChecker& checker, const GateR
   if (cache) {
     if (auto known = cache->known_version(asked)) return *known;
   }
-  auto ran = run_in_attempt(checker.name + " --version", checker.version_argv, "/", run.environment, run);
+  auto ran = run_in_attempt(checker.name + " --version", checker.version_argv, TreePlace{"/", "/"}, run.environment, run);
   if (!ran) return ran.error();
   if (ran->exit_code != 0) {
     return make_error("'" + asked + "' exited " + std::to_string(ran->exit_code) + ": " +
@@ -107,7 +109,7 @@ Expected<std::vector<Problem>> run_checker(const ProjectChecker& checker, const 
     fs::path target = run.sandbox ? fs::path("/tmp/agent-run-gate-target") : run.settings.scratch_folder / "gate-target";
     environment.push_back(checker.target_dir_variable + "=" + target.string());
   }
-  auto ran = run_in_attempt(checker.name, std::move(argv), tree.seen, std::move(environment), run);
+  auto ran = run_in_attempt(checker.name, std::move(argv), tree, std::move(environment), run);
   if (!ran) return ran.error();
   return read_project_problems(checker, ran->output, ran->exit_code, tree.seen);
 }

@@ -161,9 +161,11 @@ Expected<std::vector<Problem>> read_pyright(const std::string& output, const fs:
 }
 
 std::string first_lines(const std::string& output) {
-  std::vector<std::string> lines = split(std::string(trim(output)), '\n');
+  const std::string text(trim(output));
+  if (text.empty()) return "(no output)";
+  std::vector<std::string> lines = split(text, '\n');
   if (lines.size() > k_shown_lines) lines.resize(k_shown_lines);
-  return lines.empty() ? "(no output)" : join(lines, "\n");
+  return join(lines, "\n");
 }
 
 }  // namespace

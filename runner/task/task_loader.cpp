@@ -74,11 +74,7 @@ ProjectCheckerChoice read_project_checker(const YamlNode& item, const std::strin
     return choice;
   }
   if (named) choice.checker = checker.choice(*named, name + ".checker", project_checker_names()).value_or("");
-  if (command) {
-    std::optional<std::string> text = checker.text(*command, name + ".command");
-    if (text && text->empty()) checker.add(command->mark, "'" + name + ".command' is empty");
-    choice.command = text.value_or("");
-  }
+  if (command) choice.command = checker.text(*command, name + ".command").value_or("");  // never empty
   return choice;
 }
 

