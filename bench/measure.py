@@ -63,7 +63,7 @@ class Table:
         target_text = ", ".join(targets)
         verdict = "" if not checks else "met" if all(checks) else "MISSED"
         if verdict == "MISSED":
-            self.missed.append("%s: %s" % (section, figure))
+            self.missed.append("%s: %s%s" % (section, figure, " against " + peer_name if peer_name else ""))
         self.rows.append([section, figure, "%s %s" % (number(ours), unit),
                           peer_name, "%s %s" % (number(peer), unit) if peer is not None else "",
                           "%.2fx" % ratio if ratio is not None else "", target_text, verdict, note])

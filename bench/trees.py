@@ -75,15 +75,16 @@ def commit_all(root):
 
 
 def make_tasks(folder, count):
-    """`count` scripted task files of a read, an edit of the same file and a last word."""
+    """`count` scripted task files of a read, an edit of the same file and a last word, each checking its edit
+    (without checks, agent-run warns once per task file, and validate's figure would time 1,000 warnings)."""
     paths = []
     for index in range(count):
         target = "src/pkg_%04d/mod_%05d.py" % (index // 50, index)
         path = os.path.join(folder, "task-%04d.yaml" % index)
-        write(path, "prompt: edit %s\npolicy: policy.yaml\nscript:\n"
+        write(path, "prompt: edit %s\npolicy: policy.yaml\nchecks:\n  - run: grep -q 'def  ' %s\nscript:\n"
                     "  - call: {tool: read_file, input: {path: %s}}\n"
                     "  - call: {tool: edit_file, input: {path: %s, old: \"def \", new: \"def  \", replace_all: true}}\n"
-                    "  - say: Done.\n" % (target, target, target))
+                    "  - say: Done.\n" % (target, target, target, target))
         paths.append(path)
     write(os.path.join(folder, "policy.yaml"),
           "version: 1\nunmatched: deny\nrules:\n  - id: edits\n    allow: [edit_file]\n")

@@ -2,7 +2,8 @@
 # agent-run's own cost against its peers, as one table (not part of ctest's default set; about
 # 20 minutes on two cores, the build from scratch included). Set-up and build, then
 # bench/benchmark.py: the agent loop per turn (100, 1,000 and 5,000 turns), request building and
-# stream parsing, grep (both backends) against rg and glob against rg --files with peak memory on
+# stream parsing, grep (both backends) against rg and glob against rg --files and against
+# rg --files --sortr modified (which stats every file, as the glob tool must) with peak memory on
 # generated trees and a real one, read_file paging of a 1 GB file, edit_file on a 10 MB file,
 # worktree creation against git worktree add and the patch against git diff on a 50,000-file
 # repository, start-up, validate of 1,000 task files, peak memory at -j 16, and the full build.

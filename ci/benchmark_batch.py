@@ -58,7 +58,7 @@ def make_repository(repo, files):
     with open(os.path.join(repo, "bench", "policy.yaml"), "w") as out:
         out.write("version: 1\nunmatched: deny\nrules:\n  - id: edits\n    allow: [edit_file]\n")
     with open(os.path.join(repo, "bench", "empty.yaml"), "w") as out:
-        out.write("prompt: nothing\nscript:\n  - say: Done.\n")
+        out.write("prompt: nothing\nchecks:\n  - run: test -d src\nscript:\n  - say: Done.\n")  # no warning per run
     subprocess.run("git init -q -b main . && git add -A && git -c user.name=bench -c user.email=bench@example.invalid "
                    "commit -qm bench", shell=True, cwd=repo, check=True)
 

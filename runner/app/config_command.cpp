@@ -38,8 +38,6 @@ std::string share_text(double share) { return number_text(share * 100) + "%"; }
 
 std::string list_text(const std::vector<std::string>& items) { return "[" + join(items, ", ") + "]"; }
 
-std::string optional_text(const std::optional<std::string>& value) { return value ? *value : "(not set)"; }
-
 /// The settings of the task keys, with the flags that override them.
 std::vector<SettingLine> task_lines(const Task& task, const CliOptions& options) {
   const auto& o = task.origins;

@@ -48,21 +48,21 @@ std::string read_small_file(int folder_fd, const char* name) {
   return content;
 }
 
-/// The entries of an open folder, sorted by name (bytes), without "." and "..".
+/// The entries of an open folder, sorted by name (bytes), without "." and "..". They are read with
+/// getdents64 on the walk's own descriptor: opendir's way (a duplicate, fdopendir) cost an fstat, three
+/// fcntl calls and a second close per folder, about half the walk's system calls.
 std::vector<Entry> sorted_entries(int folder_fd) {
   std::vector<Entry> entries;
-  int fd = ::fcntl(folder_fd, F_DUPFD_CLOEXEC, 0);
-  DIR* folder = fd < 0 ? nullptr : ::fdopendir(fd);
-  if (folder == nullptr) {
-    if (fd >= 0) ::close(fd);
-    return entries;
+  alignas(dirent64) char buffer[32 * 1024];
+  for (ssize_t got; (got = ::getdents64(folder_fd, buffer, sizeof buffer)) > 0;) {
+    for (ssize_t at = 0; at < got;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(buffer + at);
+      at += entry->d_reclen;
+      std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      entries.push_back(Entry{std::string(name), entry->d_type});
+    }
   }
-  while (dirent* entry = ::readdir(folder)) {
-    std::string_view name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    entries.push_back(Entry{std::string(name), entry->d_type});
-  }
-  ::closedir(folder);
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
   return entries;
 }

@@ -1,25 +1,15 @@
 #include "search/file_walk.h"
+#include "search/newest_first.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
 #include "tools/hidden_files.h"
 #include "tools/tool_input.h"
-
-#include <fcntl.h>
-#include <sys/stat.h>
-
-#include <algorithm>
 
 namespace agent_run {
 
 namespace {
 
 constexpr std::int64_t k_default_max_results = 100;
-
-/// A file that matched, with its modification time for the newest-first order.
-struct FoundFile {
-  std::string path;
-  std::int64_t mtime_ns = 0;
-};
 
 /// The pattern as a gitignore-style glob relative to the search folder: without a '/', it matches at
 /// any depth (`*.go` finds every Go file); a leading '/' only anchors.
@@ -71,12 +61,13 @@ class GlobTool final : public Tool {
     if (!std::filesystem::is_directory(folder->absolute)) return failure("'" + path + "' is not a folder");
 
     Withheld withheld;
-    auto found = find_files(scope, folder->relative, *pattern, withheld);
-    if (!found) return failure(found.error().message);
-    return ToolOutput{listing(*found, *pattern_text, static_cast<std::size_t>(*max_results)) + withheld.note("listed"),
-                      false,
-                      {},
-                      {}};
+    NewestFirst found;
+    if (auto walked = find_files(scope, folder->relative, *pattern, found, withheld); !walked) {
+      return failure(walked.error().message);
+    }
+    std::string text = listing(found, *pattern_text, static_cast<std::size_t>(*max_results));
+    text += withheld.note("listed");
+    return ToolOutput{std::move(text), false, {}, {}};
   }
 
  private:
@@ -84,38 +75,24 @@ class GlobTool final : public Tool {
     return ToolOutput{tool_error_text("glob", message), true, {}, {}};
   }
 
-  static Expected<std::vector<FoundFile>> find_files(const ToolScope& scope, const std::string& folder,
-                                                     const GlobPattern& pattern, Withheld& withheld) {
+  static Expected<void> find_files(const ToolScope& scope, const std::string& folder, const GlobPattern& pattern,
+                                   NewestFirst& found, Withheld& withheld) {
     const std::size_t skip = folder == "." ? 0 : folder.size() + 1;
     auto overrides = search_overrides({});
     if (!overrides) return overrides.error();
     const HiddenPaths hidden = hidden_paths(scope);
-    std::vector<FoundFile> found;
-    auto walked = walk_files(
+    return walk_files(
         scope.workspace, folder, *overrides,
         [&](const WalkedFile& file) {
-          if (pattern.matches(file.path.substr(skip))) {
-            struct stat info {};
-            std::int64_t mtime = 0;
-            if (::fstatat(file.folder_fd, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
-              mtime = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
-            }
-            found.push_back(FoundFile{std::string(file.path), mtime});
-          }
+          if (pattern.matches(file.path.substr(skip))) found.add(file);
           return WalkStep::go_on;
         },
         hidden ? &hidden : nullptr, &withheld);
-    if (!walked) return walked.error();
-    return found;
   }
 
-  static std::string listing(std::vector<FoundFile>& found, const std::string& pattern, std::size_t max_results) {
-    if (found.empty()) return "No files match '" + pattern + "'.\n";
-    std::sort(found.begin(), found.end(), [](const FoundFile& a, const FoundFile& b) {
-      return a.mtime_ns != b.mtime_ns ? a.mtime_ns > b.mtime_ns : a.path < b.path;
-    });
-    std::string out;
-    for (std::size_t i = 0; i < found.size() && i < max_results; ++i) out += found[i].path + "\n";
+  static std::string listing(NewestFirst& found, const std::string& pattern, std::size_t max_results) {
+    if (found.size() == 0) return "No files match '" + pattern + "'.\n";
+    std::string out = found.list(max_results);
     if (found.size() > max_results) {
       out += "[" + std::to_string(max_results) + " of " + std::to_string(found.size()) +
              " files, newest first; narrow the pattern or the path to see the others]\n";

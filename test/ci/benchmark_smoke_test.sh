@@ -25,6 +25,9 @@ expect "the load average" 'load average before [0-9.]+ [0-9.]+ [0-9.]+, after'
 for section in loop model grep glob files startup; do
   expect "a figure for $section" "^\| $section \| .* \| [0-9.]+ (ms|MiB|s) \|"
 done
+for peer in 'rg --files' 'rg --files --sortr modified'; do
+  expect "the glob tool against $peer" "^\| glob \| glob tool: .* \| $peer \| [0-9.]+ ms \| [0-9.]+x \|"
+done
 for tree in binaries '[0-9]+ files' python3.11; do
   expect "built-in output = rg on $tree" "^\| grep \| built-in output = rg --sort path: .* on $tree \| identical \|"
   expect "ripgrep backend output = rg on $tree" "^\| grep \| ripgrep backend output = rg --sort path: .* on $tree \| identical \|"
