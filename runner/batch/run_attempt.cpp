@@ -190,6 +190,7 @@ SandboxSite Attempt::sandbox_site() const {
   site.hidden_roots = {site.scratch};
   site.environment =
       child_environment({m_settings.environment, m_plan.task->secrets, TaskSecrets::withheld, ChildPlace::runner});
+  site.clock = m_settings.clock;
   return site;
 }
 
@@ -309,7 +310,10 @@ bool Attempt::run_agent() {
   }
   mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(session, m_result);
-  if (m_agent_sandbox) m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
+  if (m_agent_sandbox) {
+    m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
+    record_later_masks(m_result.sandbox, sandbox_site(), *m_agent_sandbox, "agent");
+  }
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;
   save_structured_output();
@@ -345,7 +349,10 @@ void Attempt::run_checks() {
 
 void Attempt::end_commands() {
   finish_commands(m_commands, m_result);                  // what setup and the checks left running
-  if (m_check_sandbox) m_check_sandbox->sandbox->stop();  // its survey stays, for the patch
+  if (!m_check_sandbox) return;
+  m_check_sandbox->sandbox->stop();  // its survey stays, for the patch
+  record_later_masks(m_result.sandbox, sandbox_site(), *m_check_sandbox, "checks",
+                     m_agent_sandbox ? &*m_agent_sandbox : nullptr);
 }
 
 void Attempt::save_patch() {

@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <map>
 
 namespace agent_run {
@@ -30,6 +31,15 @@ void list_into(std::vector<std::string>& out, const std::vector<fs::path>& paths
     if (out.size() >= SandboxRecord::k_max_listed) return;
     out.push_back(shown(path, site));
   }
+}
+
+/// What the survey says hides `path` (a mask's path: a hidden file, or a hidden link's target), or
+/// "agent-run's HOME" for its credential folders.
+std::string why_hidden(const fs::path& path, const Survey& survey, const SandboxSite& site) {
+  for (const SurveyedPath& hidden : survey.hidden) {
+    if (hidden.absolute == path) return hidden.rule;
+  }
+  return site.runner_home && is_at_or_under(path, *site.runner_home) ? "agent-run's HOME" : "";
 }
 
 SandboxRequest request_for(const SandboxSite& site, const Survey& survey) {
@@ -66,15 +76,18 @@ Expected<StartedSandbox> start_sandbox(const SandboxSite& site, const Survey* pr
   survey_request.workspace = site.workspace;
   survey_request.classify = policy_classifier(*site.policy, context);
   survey_request.previous = previous;
+  static const SystemClock k_machine_clock;
+  const Clock& clock = site.clock ? *site.clock : k_machine_clock;
   auto survey = survey_paths(survey_request);
   if (!survey) return survey.error();
   StartedSandbox started;
+  started.started_at = clock.wall_now();
   started.survey = std::move(*survey);
   auto sandbox = AttemptSandbox::start(request_for(site, started.survey), site.scratch, site.environment);
   if (!sandbox) return sandbox.error();
   started.sandbox = std::move(*sandbox);
   survey_request.previous = nullptr;  // the sandbox keeps its own last survey
-  started.sandbox->mask_late_paths(std::move(survey_request), started.survey);
+  started.sandbox->mask_late_paths(std::move(survey_request), started.survey, clock);
   return started;
 }
 
@@ -98,6 +111,35 @@ SandboxRecord sandbox_record(const SandboxSite& site, const StartedSandbox* star
   record.survey_complete = started->survey.complete;
   record.survey_note = started->survey.incomplete_reason;
   return record;
+}
+
+void record_later_masks(SandboxRecord& record, const SandboxSite& site, const StartedSandbox& started,
+                        const std::string& during, const StartedSandbox* before) {
+  std::vector<MaskedLater> masks;
+  if (before && before->sandbox) {  // what the checks' start masked and the agent's did not
+    const SandboxLayout& earlier = before->sandbox->layout();
+    const SandboxLayout& layout = started.sandbox->layout();
+    for (const auto* paths : {&layout.masked_folders, &layout.masked_files}) {
+      for (const fs::path& path : *paths) {
+        if (std::find(earlier.masked_folders.begin(), earlier.masked_folders.end(), path) !=
+                earlier.masked_folders.end() ||
+            std::find(earlier.masked_files.begin(), earlier.masked_files.end(), path) != earlier.masked_files.end())
+          continue;
+        masks.push_back({path, paths == &layout.masked_folders, why_hidden(path, started.survey, site), started.started_at});
+      }
+    }
+  }
+  for (MaskedLater& mask : started.sandbox->masked_later()) masks.push_back(std::move(mask));
+  for (const MaskedLater& mask : masks) {
+    const std::string path = shown(mask.path, site);
+    bool listed = std::any_of(record.masked_later.begin(), record.masked_later.end(),
+                              [&](const LateMaskRecord& earlier) { return earlier.path == path; });
+    if (listed) continue;
+    ++record.masked_later_total;
+    if (record.masked_later.size() < SandboxRecord::k_max_listed) {
+      record.masked_later.push_back({path, mask.why, during, format_utc(mask.first_masked)});
+    }
+  }
 }
 
 PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const std::vector<fs::path>& protected_paths,

@@ -30,12 +30,14 @@ struct SandboxSite {
   std::filesystem::path scratch;                       // the sandbox's own folder goes here
   std::vector<std::filesystem::path> hidden_roots;     // emptied inside: the run's other workspaces
   std::vector<std::string> environment;                // the holder's (PATH finds bubblewrap and util-linux)
+  const Clock* clock = nullptr;                        // dates late masks; nullptr: the machine's
 };
 
 /// A running sandbox and the survey it was laid out from.
 struct StartedSandbox {
   std::unique_ptr<AttemptSandbox> sandbox;
   Survey survey;
+  Clock::WallTime started_at;  // by the site's clock
 };
 
 /// The survey's classifier: what the policy says of each path (classify_path) for this workspace.
@@ -48,6 +50,12 @@ Expected<StartedSandbox> start_sandbox(const SandboxSite& site, const Survey* pr
 
 /// The report's record of the sandbox `site` asked for: what a started one masked, or why none ran.
 SandboxRecord sandbox_record(const SandboxSite& site, const StartedSandbox* started, const std::string& why_none);
+
+/// Adds to `record` what `started` masked beyond its own start's masks, as `during` ("agent",
+/// "checks"): the hidden paths its commands masked late, and, for the checks' sandbox, what its start
+/// masked that the agent's start (`before`) did not. A path already listed keeps its first entry.
+void record_later_masks(SandboxRecord& record, const SandboxSite& site, const StartedSandbox& started,
+                        const std::string& during, const StartedSandbox* before = nullptr);
 
 /// Why no sandbox was used for `spec` (mode off): "sandbox: off (FILE:LINE)" or "--sandbox off".
 std::string why_unsandboxed(const SandboxSpec& spec);

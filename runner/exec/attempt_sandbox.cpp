@@ -187,10 +187,16 @@ std::vector<std::string> AttemptSandbox::wrap_argv(const std::vector<std::string
   return entry_argv(m_holder_child, m_layout, m_tools, cwd, argv, late_masks());
 }
 
-void AttemptSandbox::mask_late_paths(SurveyRequest request, Survey at_start) {
+void AttemptSandbox::mask_late_paths(SurveyRequest request, Survey at_start, const Clock& clock) {
   std::lock_guard lock(m_survey_mutex);
   m_resurvey = std::move(request);
   m_last_survey = std::move(at_start);
+  m_clock = &clock;
+}
+
+std::vector<MaskedLater> AttemptSandbox::masked_later() const {
+  std::lock_guard lock(m_survey_mutex);
+  return m_masked_later;
 }
 
 LateMasks AttemptSandbox::late_masks() const {
@@ -200,17 +206,13 @@ LateMasks AttemptSandbox::late_masks() const {
   SurveyRequest request = *m_resurvey;
   request.previous = &m_last_survey;
   if (auto survey = survey_paths(request)) m_last_survey = std::move(*survey);  // else: the last one's
-  auto masked = [](const std::vector<fs::path>& paths, const fs::path& path) {
-    return std::find(paths.begin(), paths.end(), path) != paths.end();
-  };
-  for (const SurveyedPath& path : m_last_survey.hidden) {
-    struct stat status {};
-    if (::lstat(path.absolute.c_str(), &status) != 0) continue;
-    if (S_ISDIR(status.st_mode) && !masked(m_layout.masked_folders, path.absolute)) {
-      late.folders.push_back(path.absolute);
-    } else if (S_ISREG(status.st_mode) && !masked(m_layout.masked_files, path.absolute)) {
-      late.files.push_back(path.absolute);
-    }
+  std::vector<MaskCandidate> candidates;
+  for (const SurveyedPath& path : m_last_survey.hidden) candidates.push_back({path.absolute, path.rule});
+  for (PlannedMask& mask : plan_masks(candidates, m_layout)) {
+    const bool seen = std::any_of(m_masked_later.begin(), m_masked_later.end(),
+                                  [&](const MaskedLater& earlier) { return earlier.path == mask.path; });
+    if (!seen) m_masked_later.push_back({mask.path, mask.folder, mask.why, m_clock->wall_now()});
+    (mask.folder ? late.folders : late.files).push_back(std::move(mask.path));
   }
   return late;
 }

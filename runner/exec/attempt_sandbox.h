@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/clock.h"
 #include "base/expected.h"
 #include "exec/child_process.h"
 #include "exec/mount_survey.h"
@@ -24,6 +25,15 @@ namespace agent_run {
 /// only the workspace, the private /tmp and HOME, and the loopback (so a background server answers
 /// the next command). The holder dies with agent-run (bubblewrap's --die-with-parent); stopping or
 /// destroying this object ends it and removes the sandbox's folder.
+/// A hidden path that the sandbox's start did not mask (it appeared later, or was found later), and
+/// when a command entering the sandbox first masked it.
+struct MaskedLater {
+  std::filesystem::path path;  // where the mask was mounted (links resolved)
+  bool folder = false;
+  std::string why;                // what hides it: the rule id, "moved from .env (secrets)", ...
+  Clock::WallTime first_masked;  // by `clock` of mask_late_paths
+};
+
 class AttemptSandbox {
  public:
   /// Makes the sandbox's folder under `parent` (its private /tmp with HOME in it, the mask file, the
@@ -46,8 +56,11 @@ class AttemptSandbox {
   /// `request` (`at_start`: the survey the holder's mounts were laid out from) and masks, in a mount
   /// namespace of its own, each hidden path the holder's mounts do not cover: a file a deny rule
   /// hides that setup's daemon or the agent created after the sandbox started. A process already
-  /// running when such a file appears keeps seeing it.
-  void mask_late_paths(SurveyRequest request, Survey at_start);
+  /// running when such a file appears keeps seeing it. `clock` (which outlives the sandbox) dates
+  /// each mask's first use.
+  void mask_late_paths(SurveyRequest request, Survey at_start, const Clock& clock);
+  /// Each path masked after the start, in the order commands first masked it.
+  std::vector<MaskedLater> masked_later() const;
 
   const SandboxLayout& layout() const { return m_layout; }
   /// The holder's sandboxed child, whose namespaces commands enter.
@@ -73,6 +86,8 @@ class AttemptSandbox {
   std::optional<SurveyRequest> m_resurvey;  // mask_late_paths's; nullopt: only the holder's masks
   mutable std::mutex m_survey_mutex;        // commands enter from several threads
   mutable Survey m_last_survey;             // hidden identities carry over to the next survey
+  const Clock* m_clock = nullptr;           // mask_late_paths's
+  mutable std::vector<MaskedLater> m_masked_later;
 };
 
 /// `spec` as an attempt runs it: inside `sandbox` (the agent's, or the checks' fresh one) when there

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 /// The machine's folders every sandbox replaces with private ones.
 const std::vector<fs::path>& private_folders() {
-  static const std::vector<fs::path> k_folders = {"/tmp", "/var/tmp", "/run"};
+  static const std::vector<fs::path> k_folders = {"/tmp", "/var/tmp", "/run", "/proc", "/dev"};
   return k_folders;
 }
 
@@ -91,20 +91,22 @@ void add_read_only(const SandboxRequest& request, SandboxLayout& layout) {
   }
 }
 
-void add_mask(const fs::path& path, SandboxLayout& layout) {
-  struct stat status {};
-  if (::stat(path.c_str(), &status) != 0 || !visible_inside(path, layout)) return;
-  if (S_ISDIR(status.st_mode)) add_unique(layout.masked_folders, path);
-  else add_unique(layout.masked_files, path);
+bool covered_by(const fs::path& path, const std::vector<fs::path>& folders) {
+  return std::any_of(folders.begin(), folders.end(),
+                     [&](const fs::path& folder) { return is_at_or_under(path, folder); });
 }
 
 Expected<void> add_masks(const SandboxRequest& request, SandboxLayout& layout) {
+  std::vector<MaskCandidate> candidates;
   if (request.survey) {
-    for (const SurveyedPath& path : request.survey->hidden) add_mask(path.absolute, layout);
+    for (const SurveyedPath& path : request.survey->hidden) candidates.push_back({path.absolute, path.rule});
   }
   if (request.runner_home && !is_at_or_under(request.workspace, *request.runner_home)) {
-    for (const std::string& relative : home_credential_paths()) add_mask(*request.runner_home / relative, layout);
+    for (const std::string& relative : home_credential_paths())
+      candidates.push_back({*request.runner_home / relative, "agent-run's HOME"});
   }
+  for (PlannedMask& mask : plan_masks(candidates, layout))
+    (mask.folder ? layout.masked_folders : layout.masked_files).push_back(std::move(mask.path));
   std::size_t masks = layout.masked_files.size() + layout.masked_folders.size();
   if (masks <= k_max_masks) return {};
   std::string example;
@@ -125,12 +127,16 @@ void append(std::vector<std::string>& argv, std::initializer_list<std::string> w
 
 /// The step of the entry, in the command's own mount namespace (unshare's --mount-proc made it,
 /// private) and before setpriv drops the capabilities, that masks `late`: `f:PATH` gets the token
-/// (the empty mode-000 file) bound over it, `d:PATH` an empty read-only mode-000 tmpfs. A path gone
-/// since is skipped; one that cannot be masked stops the command (exit 125).
+/// (the empty mode-000 file) bound over it, `d:PATH` an empty read-only mode-000 tmpfs. The paths
+/// were planned without links (plan_masks); one that became a link since stops the command (exit
+/// 125) rather than have mount follow it. A path gone since is skipped; one that cannot be masked
+/// stops the command.
 void append_late_masks(std::vector<std::string>& entry, const SandboxLayout& layout, const SandboxEntryTools& tools,
                        const LateMasks& late) {
   append(entry, {tools.shell.string(), "-c",
                  "token=$1; mount=$2; shift 2; while [ \"$1\" != -- ]; do p=${1#?:}; "
+                 "if [ -L \"$p\" ]; then echo \"agent-run: cannot mask $p: it became a link; nothing ran\" >&2; "
+                 "exit 125; fi; "
                  "case $1 in f:*) \"$mount\" -n --bind \"$token\" \"$p\" ;; "
                  "*) \"$mount\" -n -t tmpfs -o ro,mode=000,size=4k agent-run-mask \"$p\" ;; esac 2>/dev/null || "
                  "{ [ ! -e \"$p\" ] && [ ! -L \"$p\" ]; } || "
@@ -142,6 +148,36 @@ void append_late_masks(std::vector<std::string>& entry, const SandboxLayout& lay
 }
 
 }  // namespace
+
+std::vector<PlannedMask> plan_masks(const std::vector<MaskCandidate>& candidates, const SandboxLayout& layout) {
+  std::vector<PlannedMask> spots;
+  for (const MaskCandidate& candidate : candidates) {
+    std::error_code ec;
+    fs::path target = fs::canonical(candidate.path, ec);  // every link followed here, never by a mount
+    struct stat status {};
+    if (ec || ::lstat(target.c_str(), &status) != 0) continue;  // leads nowhere: nothing to read
+    if (!visible_inside(target, layout) || is_at_or_under(layout.workspace, target)) continue;
+    spots.push_back({target, S_ISDIR(status.st_mode), candidate.why});
+  }
+  // Folders before files, outer folders before inner ones, so that coverage is known when it is asked.
+  std::stable_sort(spots.begin(), spots.end(), [](const PlannedMask& a, const PlannedMask& b) {
+    if (a.folder != b.folder) return a.folder;
+    return a.folder && a.path.native().size() < b.path.native().size();
+  });
+  std::vector<PlannedMask> planned;
+  std::vector<fs::path> folders = layout.masked_folders;
+  for (PlannedMask& spot : spots) {
+    const bool known = std::find(layout.masked_files.begin(), layout.masked_files.end(), spot.path) !=
+                           layout.masked_files.end() ||
+                       std::any_of(planned.begin(), planned.end(), [&](const PlannedMask& mask) {
+                         return !mask.folder && mask.path == spot.path;
+                       });
+    if (known || covered_by(spot.path, folders)) continue;
+    if (spot.folder) folders.push_back(spot.path);
+    planned.push_back(std::move(spot));
+  }
+  return planned;
+}
 
 const std::vector<std::string>& home_credential_paths() {
   static const std::vector<std::string> k_paths = {".ssh",

@@ -41,6 +41,28 @@ struct SandboxLayout {
   std::vector<std::filesystem::path> masked_files;    // the mask file bound over each
 };
 
+/// A path the sandbox must make unreadable, and what hides it (for the report).
+struct MaskCandidate {
+  std::filesystem::path path;  // as found: it may be, or lie beneath, a link
+  std::string why;             // the rule id, "another name of .env (secrets)", "agent-run's HOME"
+};
+
+/// One mask as it is mounted: at a path with no link in it, so that no mount follows one.
+struct PlannedMask {
+  std::filesystem::path path;  // canonical: every link resolved when it was planned
+  bool folder = false;         // an empty read-only tmpfs; else the empty mode-000 file
+  std::string why;
+};
+
+/// The masks `candidates` need beside those `layout` has, each at its candidate's canonical path
+/// (links, and links to links, resolved: a mask hides the view of what a link leads to, never
+/// follows it when mounted). None for a candidate that leads nowhere (a dangling link), that is not
+/// seen inside (under /tmp, /run, /proc, /dev or an emptied folder), that holds the workspace (its
+/// own hidden paths are masked one by one), or that a mask already covers (a file in a masked
+/// folder such as HOME's `.ssh`: mounting there would fail, and it is unreadable anyway). Folders
+/// come first; a folder inside another planned one is covered by it.
+std::vector<PlannedMask> plan_masks(const std::vector<MaskCandidate>& candidates, const SandboxLayout& layout);
+
 /// At most this many masks (each bubblewrap mount re-reads the mount table: 400 take 0.2 s a start).
 inline constexpr std::size_t k_max_masks = 1000;
 

@@ -25,6 +25,22 @@ std::optional<long> read_number(const fs::path& file) {
 
 bool says(std::string_view said, std::string_view words) { return said.find(words) != std::string_view::npos; }
 
+/// bubblewrap's words for a mount of the layout that failed at one path ("Can't create file at P:
+/// Read-only file system", "Can't mkdir P", "Can't bind mount P on Q"), not for the machine refusing
+/// mounts altogether (a container's "Operation not permitted", a masked /proc).
+bool mount_failure(std::string_view said) {
+  return says(said, "Can't ") && !says(said, "Can't mount proc") && !says(said, "Operation not permitted");
+}
+
+/// bubblewrap's words for namespaces it could not make or join.
+bool namespace_failure(std::string_view said) {
+  for (std::string_view words : {"namespace", "uid map", "gid map", "RTM_NEWADDR", "unshare", "setns", "clone",
+                                 "Operation not permitted", "Permission denied"}) {
+    if (says(said, words)) return true;
+  }
+  return false;
+}
+
 constexpr const char* k_or_off = "or set 'sandbox: off' to run without it (recorded in the report)";
 
 std::string container_advice(const MachineFacts& facts) {
@@ -53,6 +69,13 @@ std::string sandbox_advice(std::string_view said, const MachineFacts& facts) {
   if (says(said, "cannot run 'bwrap'"))
     return std::string("install Debian's 'bubblewrap' package (ci/setup.sh does), ") + k_or_off;
   if (says(said, "util-linux")) return std::string("install Debian's 'util-linux' package, ") + k_or_off;
+  if (mount_failure(said)) {
+    return std::string(
+               "bubblewrap could not mount over the path it names (a mask over a file the policy hides, or a "
+               "read-only mount); this machine's namespaces work, and nothing ran unsandboxed: what is at that "
+               "path changed while the sandbox started, or lies where nothing can be mounted; run again, ") +
+           k_or_off;
+  }
   bool denied = says(said, "setting up uid map: Permission denied") || says(said, "Failed RTM_NEWADDR") ||
                 says(said, "Creating new namespace failed: Permission denied");
   if (denied && facts.apparmor_restrict_unprivileged_userns.value_or(0) == 1) {
@@ -83,6 +106,9 @@ std::string sandbox_advice(std::string_view said, const MachineFacts& facts) {
            k_or_off;
   }
   if (says(said, "Operation not permitted") && (facts.in_container || facts.kubernetes)) return container_advice(facts);
+  if (!namespace_failure(said)) {
+    return std::string("bubblewrap failed for the reason it gives above, and nothing ran unsandboxed; ") + k_or_off;
+  }
   return std::string(
              "the sandbox cannot start on this machine (unprivileged user namespaces may be disabled, or a "
              "seccomp or AppArmor profile forbids them); ") +

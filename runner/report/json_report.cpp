@@ -266,6 +266,14 @@ Json strings_json(const std::vector<std::string>& strings) {
   return array_of(strings, [](const std::string& text) { return Json(text); });
 }
 
+Json late_mask_to_json(const LateMaskRecord& mask) {
+  return Json::object()
+      .set("path", mask.path)
+      .set("why", mask.why)
+      .set("during", mask.during)
+      .set("first_masked_at", mask.first_masked_at);
+}
+
 Json sandbox_to_json(const SandboxRecord& sandbox) {
   Json json = Json::object();
   json.set("kind", sandbox.kind)
@@ -276,6 +284,8 @@ Json sandbox_to_json(const SandboxRecord& sandbox) {
       .set("bubblewrap", sandbox.bubblewrap)
       .set("masked", strings_json(sandbox.masked))
       .set("masked_total", sandbox.masked_total)
+      .set("masked_later", array_of(sandbox.masked_later, late_mask_to_json))
+      .set("masked_later_total", sandbox.masked_later_total)
       .set("read_only", strings_json(sandbox.read_only))
       .set("survey_complete", sandbox.survey_complete)
       .set("survey_note", sandbox.survey_note);

@@ -266,6 +266,15 @@ EscapedProcessRecord read_escaped_process(FieldReader& in, const Json& json, con
   return process;
 }
 
+LateMaskRecord read_late_mask(FieldReader& in, const Json& json, const std::string& path) {
+  LateMaskRecord mask;
+  in.read(json, "path", path, mask.path);
+  in.read(json, "why", path, mask.why);
+  in.read(json, "during", path, mask.during);
+  in.read(json, "first_masked_at", path, mask.first_masked_at);
+  return mask;
+}
+
 SandboxRecord read_sandbox(FieldReader& in, const Json& json, const std::string& path) {
   SandboxRecord sandbox;
   in.read(json, "kind", path, sandbox.kind);
@@ -276,6 +285,10 @@ SandboxRecord read_sandbox(FieldReader& in, const Json& json, const std::string&
   in.read(json, "bubblewrap", path, sandbox.bubblewrap);
   in.read_strings(json, "masked", path, sandbox.masked);
   in.read(json, "masked_total", path, sandbox.masked_total);
+  in.for_each(json, "masked_later", path, [&](const Json& item, const std::string& at) {
+    sandbox.masked_later.push_back(read_late_mask(in, item, at));
+  });
+  in.read(json, "masked_later_total", path, sandbox.masked_later_total);
   in.read_strings(json, "read_only", path, sandbox.read_only);
   in.read(json, "survey_complete", path, sandbox.survey_complete);
   in.read(json, "survey_note", path, sandbox.survey_note);

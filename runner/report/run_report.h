@@ -89,6 +89,15 @@ struct EscapedProcessRecord {
   std::string command;
 };
 
+/// A path the attempt's sandbox masked after it started: a hidden file that appeared during the run
+/// (written by the agent, a background process or setup's daemon) or was first found then.
+struct LateMaskRecord {
+  std::string path;             // as `masked` shows it
+  std::string why;              // what hides it: the rule id, "moved from .env (secrets)", ...
+  std::string during;           // agent: for the agent's commands from then on | checks: for the checks
+  std::string first_masked_at;  // UTC, ISO 8601: when the first command that masked it started
+};
+
 /// Which sandbox an attempt's commands (bash, background processes, checks) ran in, or why none,
 /// and what it kept from them.
 struct SandboxRecord {
@@ -100,6 +109,8 @@ struct SandboxRecord {
   std::string bubblewrap;           // its version
   std::vector<std::string> masked;  // paths made unreadable (the first k_max_listed)
   std::size_t masked_total = 0;
+  std::vector<LateMaskRecord> masked_later;  // masked after the start, for later commands (the first k_max_listed)
+  std::size_t masked_later_total = 0;
   std::vector<std::string> read_only;  // paths kept read-only inside the workspace (the first k_max_listed)
   bool survey_complete = true;         // false: the walk of the workspace stopped early
   std::string survey_note;             // why it stopped

@@ -6,9 +6,14 @@
 #include "base/files.h"
 #include "base/json.h"
 #include "support/fixtures.h"
+#include "support/loopback_listener.h"
+#include "support/process_probes.h"
 #include "support/sandbox_support.h"
 
 #include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <map>
 
 using namespace agent_run;
 using namespace agent_run::test;
@@ -65,6 +70,9 @@ script:
   - call: {tool: bash, input: {background: true, command: "python3 -c \"print(open('.e'+'nv.agent').read())\""}}
   - call: {tool: process_output, input: {handle: bg2, wait: 60}}
   - say: Done.
+checks:
+  - run: "python3 -c \"open('.e'+'nv.check','w').write('check-secret-'+'canary')\""
+  - run: "python3 -c \"print(open('.e'+'nv.check').read())\" 2>&1; python3 -c \"print(open('.e'+'nv.agent').read())\" 2>&1; true"
 )");
   commit_all();
   CommandResult result = run("tasks/late.yaml");
@@ -77,6 +85,99 @@ script:
   }
   BOOST_TEST(transcript.find("Permission denied") != std::string::npos);
   BOOST_TEST(out.read("attempts/late/1/patch.diff").find("secret-canary") == std::string::npos);
+  // The report lists what was masked at the start and, apart, what was masked later, when and for whom.
+  auto report = parse_json(out.read("report.json"));
+  BOOST_REQUIRE(report.has_value());
+  const Json& attempt = report->find("attempts")->as_array().at(0);
+  const Json& sandbox = *attempt.find("sandbox");
+  std::vector<std::string> masked;
+  for (const Json& path : sandbox.find("masked")->as_array()) masked.push_back(path.as_string());
+  BOOST_TEST((std::find(masked.begin(), masked.end(), ".env") != masked.end()), sandbox.dump());
+  std::map<std::string, const Json*> later;
+  for (const Json& mask : sandbox.find("masked_later")->as_array()) later[mask.get_string("path")] = &mask;
+  BOOST_TEST(sandbox.find("masked_later_total")->as_int() == 3);
+  for (const auto& [path, during] : std::vector<std::pair<std::string, std::string>>{
+           {".env.agent", "agent"}, {".env.bg", "agent"}, {".env.check", "checks"}}) {
+    BOOST_REQUIRE_MESSAGE(later.count(path) == 1, path << " is not in masked_later: " << sandbox.dump());
+    BOOST_TEST(later[path]->get_string("during") == during, path);
+    BOOST_TEST(later[path]->get_string("why") == "secrets", path);
+    BOOST_TEST(later[path]->get_string("first_masked_at") >= attempt.get_string("started_at"), path);
+    BOOST_TEST((std::find(masked.begin(), masked.end(), path) == masked.end()), path);
+  }
+  // The checks ran after .env.check appeared: the second read it back as nothing.
+  const std::string checked = attempt.find("checks")->as_array().at(1).get_string("output_tail");
+  BOOST_TEST(checked.find("Permission denied") != std::string::npos, checked);
+  for (const char* secret : {"check-secret-canary", "agent-secret-canary"})
+    BOOST_TEST(out.read("report.json").find(secret) == std::string::npos, secret);
+}
+
+// Setup runs outside the sandbox, with the machine's network: a daemon it leaves running lives
+// through the checks and serves the sandboxed ones through a Unix socket in the workspace (they have
+// no network to reach it by), then is killed and listed in escaped_processes. A daemon a sandboxed check starts (setsid) dies
+// with that check: its process namespace ends with it, so the next check finds nobody listening.
+BOOST_AUTO_TEST_CASE(setup_s_daemon_serves_the_sandboxed_checks_and_a_check_s_own_daemon_dies_with_its_check) {
+  repo.write("db.py",
+             "import os, socket, sys\npath = sys.argv[1]\nserver = socket.socket(socket.AF_UNIX)\n"
+             "server.bind(path)\nserver.listen(8)\nopen(path + '.tmp', 'w').write(str(os.getpid()))\n"
+             "os.rename(path + '.tmp', path + '.pid')\nwhile True:\n    client, _ = server.accept()\n"
+             "    client.sendall(b'pong')\n    client.close()\n");
+  repo.write("ask.py",
+             "import socket, sys\nclient = socket.socket(socket.AF_UNIX)\ntry:\n    client.connect(sys.argv[1])\n"
+             "    print('answer:', client.recv(16).decode())\nexcept OSError as error:\n"
+             "    print('no answer:', error)\n");
+  const std::string start = "setsid -f python3 db.py {0}.sock </dev/null >/dev/null 2>&1; "
+                            "while [ ! -s {0}.sock.pid ]; do sleep 0.01; done";
+  auto started = [&](const std::string& name) {
+    std::string line = start;
+    for (std::size_t at; (at = line.find("{0}")) != std::string::npos;) line.replace(at, 3, name);
+    return line;
+  };
+  // Setup has the machine's network, the checks only a loopback of their own.
+  LoopbackListener listener;
+  const std::string connect = "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", " +
+                              std::to_string(listener.port()) + "), timeout=3); print(\"connected\")' 2>&1 | tail -1";
+  repo.write("tasks/daemon.yaml", "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - " + Json(started("setup")).dump() +
+                                      "\n  - " + Json(connect).dump() +
+                                      "\nchecks:\n  - run: \"python3 ask.py setup.sock | grep -x 'answer: pong'\"\n"
+                                      "  - run: " +
+                                      Json(started("check") + "; python3 ask.py check.sock").dump() +
+                                      "\n  - run: \"python3 ask.py check.sock\"\n  - run: " + Json(connect).dump() +
+                                      "\nscript:\n  - say: Done.\n");
+  commit_all();
+  // With the sandbox on, then, as the control, off: there the check's daemon lives on like setup's.
+  for (const bool sandboxed : {true, false}) {
+    CommandResult result =
+        run("tasks/daemon.yaml", "", sandboxed ? std::vector<std::string>{} : std::vector<std::string>{"--sandbox", "off"});
+    BOOST_TEST_CONTEXT("sandbox " << (sandboxed ? "on" : "off") << ": " << result.output) {
+      BOOST_TEST(result.exit_code == 0);
+      auto report = parse_json(out.read("report.json"));
+      BOOST_REQUIRE(report.has_value());
+      const Json& attempt = report->find("attempts")->as_array().at(0);
+      BOOST_TEST(attempt.get_string("outcome") == "passed", attempt.get_string("message"));
+      BOOST_TEST(attempt.find("sandbox")->get_string("kind") == (sandboxed ? "bubblewrap" : "none"));
+      const auto& checks = attempt.find("checks")->as_array();
+      BOOST_REQUIRE_EQUAL(checks.size(), 4u);
+      BOOST_TEST(attempt.find("setup")->as_array().at(1).get_string("output_tail").find("connected") !=
+                 std::string::npos);
+      const std::string reached = checks[3].get_string("output_tail");
+      BOOST_TEST(reached.find(sandboxed ? "Connection refused" : "connected") != std::string::npos, reached);
+      BOOST_TEST(listener.connections() == (sandboxed ? 1 : 3));  // setup's, and with the sandbox off the check's
+      BOOST_TEST(checks[1].get_string("output_tail").find("answer: pong") != std::string::npos);  // as its check ran
+      const std::string after = checks[2].get_string("output_tail");
+      BOOST_TEST(after.find(sandboxed ? "no answer: [Errno 111] Connection refused" : "answer: pong") !=
+                     std::string::npos,
+                 after);
+      const auto& escaped = attempt.find("escaped_processes")->as_array();
+      // Setup's, and with the sandbox off the check's; in it the check's died with its check, unrecorded.
+      BOOST_REQUIRE_EQUAL(escaped.size(), sandboxed ? 1u : 2u);
+      std::string commands;
+      for (const Json& process : escaped) {
+        commands += process.get_string("command") + "\n";
+        BOOST_TEST(is_gone_soon(static_cast<pid_t>(process.find("pid")->as_int())));
+      }
+      BOOST_TEST(commands.find("db.py setup.sock") != std::string::npos, commands);
+    }
+  }
 }
 
 // A fake shellcheck first on PATH reports what it could reach as its finding: agent-run's

@@ -129,6 +129,48 @@ BOOST_AUTO_TEST_CASE(the_layout_mounts_only_over_paths_that_exist_and_skips_what
   BOOST_TEST(fs::exists(attempt.path() / "git-config"));
 }
 
+// A mask goes where a link leads (links to links too), never through a link; none where a mask or the
+// sandbox already hides the target, where nothing is, or over what holds the workspace.
+BOOST_AUTO_TEST_CASE(masks_are_planned_at_what_links_lead_to_and_only_where_one_is_needed) {
+  test::TempFolder workspace(test::visible_scratch());
+  test::TempFolder home(test::visible_scratch());
+  test::TempFolder outside(test::visible_scratch());
+  home.write(".ssh/id_rsa", "key");
+  outside.write("visible.txt", "v");
+  outside.write("dir/x", "x");
+  const fs::path ws = workspace.path();
+  fs::create_symlink(home.path() / ".ssh/id_rsa", ws / "key.txt");  // into a masked folder
+  fs::create_symlink(home.path() / ".ssh", ws / "sshdir");          // the masked folder itself
+  fs::create_symlink(outside.path() / "visible.txt", ws / "hop1");  // a visible file, through two links
+  fs::create_symlink(ws / "hop1", ws / "hop2");
+  fs::create_symlink(outside.path() / "dir", ws / "outdir");  // a visible folder
+  fs::create_symlink(ws / "nothing", ws / "dangling");
+  fs::create_symlink(ws.parent_path(), ws / "up");  // holds the workspace
+  fs::create_symlink(ws, ws / "self");
+  fs::create_symlink("/proc/self/environ", ws / "environ");  // the sandbox has a /proc of its own
+  fs::create_symlink("/tmp", ws / "tmp");                    // and a /tmp of its own
+  SandboxLayout layout;
+  layout.workspace = ws;
+  layout.masked_folders = {home.path() / ".ssh"};  // as agent-run's HOME masks it
+  std::vector<MaskCandidate> candidates;
+  for (const char* name : {"key.txt", "sshdir", "hop2", "hop1", "outdir", "dangling", "up", "self", "environ", "tmp"})
+    candidates.push_back({ws / name, name});
+  std::vector<PlannedMask> planned = plan_masks(candidates, layout);
+  std::vector<std::string> shown;
+  for (const PlannedMask& mask : planned)
+    shown.push_back((mask.folder ? "d:" : "f:") + mask.path.string() + " (" + mask.why + ")");
+  BOOST_TEST(shown ==
+                 (std::vector<std::string>{"d:" + (outside.path() / "dir").string() + " (outdir)",
+                                           "f:" + (outside.path() / "visible.txt").string() + " (hop2)"}),
+             boost::test_tools::per_element());
+  // A file inside a folder planned in the same round is covered by it; the outer folder comes first.
+  std::vector<PlannedMask> nested =
+      plan_masks({{outside.path() / "dir/x", "file"}, {ws / "outdir", "inner"}, {outside.path(), "outer"}},
+                 SandboxLayout{.workspace = ws});
+  BOOST_REQUIRE_EQUAL(nested.size(), 1u);
+  BOOST_TEST(nested[0].path == outside.path());
+}
+
 BOOST_AUTO_TEST_CASE(more_masks_than_the_sandbox_takes_is_an_error_that_says_what_to_do) {
   test::TempFolder workspace(test::visible_scratch());
   test::TempFolder attempt;

@@ -82,7 +82,22 @@ BOOST_AUTO_TEST_CASE(each_failure_of_bubblewrap_gets_its_advice) {
                             "unshare and setpriv)",
                             plain)
                  .starts_with("install Debian's 'util-linux' package"));
-  BOOST_TEST(sandbox_advice("bwrap: something new", plain).starts_with("the sandbox cannot start on this machine"));
+  BOOST_TEST(sandbox_advice("bwrap: Creating new namespace failed: Invalid argument", plain)
+                 .starts_with("the sandbox cannot start on this machine (unprivileged user namespaces may be disabled"));
+  // Not the machine's namespaces: a mount of the layout failed at one path, or something else.
+  for (const char* said : {"bwrap: Can't create file at /home/u/.ssh/id_rsa: Read-only file system",
+                           "bwrap: Can't mkdir /newroot/w/x: No such file or directory",
+                           "bwrap: Can't find source path /w/a: No such file or directory"}) {
+    for (const MachineFacts& facts : {plain, ubuntu, container}) {
+      std::string advice = sandbox_advice(said, facts);
+      BOOST_TEST(advice.starts_with("bubblewrap could not mount over the path it names"), said << ": " << advice);
+      BOOST_TEST(advice.find("user namespaces") == std::string::npos, advice);
+      BOOST_TEST(advice.ends_with(k_or_off), advice);
+    }
+  }
+  BOOST_TEST(sandbox_advice("bwrap: something new", plain)
+                 .starts_with("bubblewrap failed for the reason it gives above, and nothing ran unsandboxed"));
+  BOOST_TEST(sandbox_advice("bwrap: something new", plain).find("namespace") == std::string::npos);
   for (const char* said : {"cannot run 'bwrap'", "uid map: Permission denied", "bwrap: something new"}) {
     BOOST_TEST(sandbox_advice(said, ubuntu).ends_with(k_or_off), said);
   }

@@ -412,33 +412,94 @@ BOOST_AUTO_TEST_CASE(without_the_sandbox_a_hard_link_the_agent_makes_to_a_hidden
   BOOST_TEST(withheld.find("copy.txt: a file with another name") != std::string::npos, withheld);
 }
 
-BOOST_AUTO_TEST_CASE(known_gap_a_link_the_agent_made_to_a_hidden_file_outside_the_workspace_stops_the_checks_sandbox) {
-  // Today's behaviour, to be tightened with the kernel side's masks for files made during the run:
-  // the link is refused to the file tools and masked for commands, and nothing leaks, but the
-  // checks' sandbox, masking key.txt, follows the link into HOME's masked .ssh and cannot start,
-  // so the attempt ends as an error (fail closed: the checks never run unsandboxed).
+/// A python program that reads each of `names` (the links of every shape, and the secrets
+/// directly) and prints what it got, then the HOME it runs with: the agent runs it, and so do the
+/// checks. Names are built so that no policy sees them in a command's text.
+std::string link_reader(test::SecurityFixture& scene) {
+  return "import os\nS = '.s' + 'sh'\nnames = ['setup-key.txt', 'setup-ssh/id' + '_rsa', '.e' + 'nv.link', "
+         "'key.txt', 'hop2', 'sshdir/id' + '_rsa', 'homedir/' + S + '/id' + '_rsa', 'bg-key.txt', "
+         "'bg-ssh/id' + '_rsa', '.e' + 'nv.up/outside/outside.txt', '" +
+         scene.home().string() + "/' + S + '/id' + '_rsa', '" + (scene.outside() / "outside.txt").string() +
+         "']\nfor name in names:\n    try:\n        print(name, 'read:', open(name).read())\n"
+         "    except OSError as error:\n        print(name, error)\nprint('home=' + os.environ['HOME'])\n";
+}
+
+/// A python program that makes links named by `prefix` to HOME's .ssh/id_rsa (a file in a masked
+/// folder; through two links), to .ssh itself, to HOME (which holds .ssh), and hidden-named links
+/// whose target needs no mask: dangling, and the folder holding the workspace.
+std::string link_maker(test::SecurityFixture& scene, const std::string& prefix) {
+  return "import os\nH = '" + scene.home().string() + "'\nS = '.s' + 'sh'\n"
+         "os.symlink(H + '/' + S + '/id' + '_rsa', '" + prefix + "key.txt')\n"
+         "os.symlink(H + '/' + S, '" + prefix + "ssh')\n" +
+         (prefix == "bg-" ? std::string()
+                          : "os.symlink('key.txt', 'hop1')\nos.symlink('hop1', 'hop2')\n"
+                            "os.symlink(H + '/' + S, 'sshdir')\nos.symlink(H, 'homedir')\n"
+                            "os.symlink('..', '.e' + 'nv.up')\nos.symlink('/nonexistent', '.e' + 'nv.dangling')\n") +
+         "print('linked')\n";
+}
+
+BOOST_AUTO_TEST_CASE(links_to_hidden_files_never_stop_the_sandbox_nor_read_a_secret) {
+  // Setup (outside the sandbox), an agent command and a background process each link to HOME's
+  // masked .ssh (a file in it, the folder itself, through two links, through HOME); setup links a
+  // hidden name to a visible secret beside the workspace (outside/outside.txt: its target is masked);
+  // the agent adds hidden-named links that need no mask (dangling, to the folder holding the
+  // workspace). The agent's later commands and the checks' fresh sandbox run, and read nothing; the
+  // file tools refuse the links.
   if (!test::sandbox_tests_can_run()) return;
   test::SecurityFixture scene;
-  const std::string link =
-      "python3 -c \"import os; os.symlink('" + scene.home().string() + "/.s' + 'sh/id' + '_rsa', 'key.txt')\"";
-  const std::string task =
-      "prompt: p\nmodel: script\npolicy: " + scene.policy("default").string() + "\n" + scene.workspace_key("in-place") +
-      "checks:\n  - run: \"true\"\nscript:\n  - call: " + tool("bash", bash(link + "; cat key.txt 2>&1")).dump() +
-      "\n  - call: " + tool("read_file", Json::object().set("path", "key.txt")).dump() + "\n  - say: Done.\n";
+  const std::string setup = "ln -s " + scene.home().string() + "/.ssh/id_rsa setup-key.txt && ln -s " +
+                            scene.home().string() + "/.ssh setup-ssh && ln -s " +
+                            (scene.outside() / "outside.txt").string() + " .env.link";
+  const std::vector<Json> calls = {
+      tool("write_file", Json::object().set("path", "links.py").set("content", link_maker(scene, ""))),
+      tool("write_file", Json::object().set("path", "bglinks.py").set("content", link_maker(scene, "bg-"))),
+      tool("write_file", Json::object().set("path", "read_links.py").set("content", link_reader(scene))),
+      tool("bash", bash("python3 links.py")),
+      tool("bash", bash("python3 bglinks.py").set("background", true)),
+      tool("process_output", Json::object().set("handle", "bg1").set("wait", 60)),
+      tool("bash", bash("python3 read_links.py")),
+      tool("read_file", Json::object().set("path", "key.txt")),
+      tool("read_file", Json::object().set("path", "hop2")),
+      tool("read_file", Json::object().set("path", "homedir/.ssh/id_rsa")),
+      tool("read_file", Json::object().set("path", "setup-key.txt")),
+      tool("grep", Json::object().set("pattern", "CANARY").set("path", "sshdir")),
+      tool("grep", Json::object().set("pattern", "CANARY")),
+      tool("glob", Json::object().set("pattern", "**/id_rsa")),
+  };
+  std::string task = "prompt: p\nmodel: script\npolicy: " + scene.policy("default").string() + "\n" +
+                     scene.workspace_key("in-place") + "setup:\n  - " + Json(setup).dump() +
+                     "\nchecks:\n  - run: \"python3 read_links.py\"\nscript:\n";
+  for (const Json& call : calls) task += "  - call: " + call.dump() + "\n";
+  task += "  - say: Done.\n";
   const test::TreeDigest before = scene.snapshot();
-  test::TaskRun run = scene.run_task("link-gap", task, {});
+  test::TaskRun run = scene.run_task("links", task, {});
   BOOST_TEST_INFO(run.output);
   BOOST_REQUIRE(!run.attempt.is_null());
   std::vector<test::Answer> answers = test::answers_of(run);
-  BOOST_REQUIRE_EQUAL(answers.size(), 2u);
-  BOOST_TEST(answers[0].content.find("cat: key.txt: Permission denied") != std::string::npos, answers[0].content);
-  BOOST_TEST(answers[1].decision == "denied");
-  BOOST_TEST(run.attempt.get_string("outcome") == "error");
-  BOOST_TEST(run.attempt.get_string("message").find("Can't create file at") != std::string::npos,
-             run.attempt.get_string("message"));
+  BOOST_REQUIRE_EQUAL(answers.size(), calls.size());
+  BOOST_TEST(answers[3].content.find("linked") != std::string::npos, answers[3].content);
+  BOOST_TEST(answers[5].content.find("linked") != std::string::npos, answers[5].content);
+  const std::string& read = answers[6].content;  // the agent's command, after every link was made
+  BOOST_TEST(read.find("home=/tmp/home") != std::string::npos, read);
+  BOOST_TEST(read.find("key.txt [Errno 13] Permission denied") != std::string::npos, read);
+  BOOST_TEST(read.find("bg-key.txt [Errno 13] Permission denied") != std::string::npos, read);
+  BOOST_TEST(read.find("setup-key.txt [Errno 13] Permission denied") != std::string::npos, read);
+  BOOST_TEST(read.find(".env.link [Errno 13] Permission denied") != std::string::npos, read);  // its target masked
+  for (std::size_t i = 7; i <= 10; ++i) BOOST_TEST(answers[i].decision == "denied", i << ": " << answers[i].content);
+  // The checks' fresh sandbox started over every link, ran the reader, and it read nothing.
+  BOOST_TEST(run.attempt.get_string("outcome") == "passed", run.attempt.get_string("message"));
+  const Json* checks = run.attempt.find("checks");
+  BOOST_REQUIRE(checks && checks->as_array().size() == 1u);
+  const std::string checked = checks->as_array()[0].get_string("output_tail");
+  BOOST_TEST(checked.find("home=/tmp/home") != std::string::npos, checked);  // in the sandbox
+  BOOST_TEST(checked.find("hop2 [Errno 13] Permission denied") != std::string::npos, checked);
+  BOOST_TEST(checked.find("bg-key.txt [Errno 13] Permission denied") != std::string::npos, checked);
+  for (const test::Answer& answer : answers) scene.check_no_secret(answer.content, "an answer");
   scene.check_no_secret(run.transcript, "transcript");
+  scene.check_no_secret(run.output, "the output");
   scene.check_no_secret_in_tree(run.out, "the report folder");
-  scene.check_unchanged(before, "link-gap");
+  scene.check_unchanged(before, "links");
+  test::scripted_cases() += calls.size() + 1;
 }
 
 BOOST_AUTO_TEST_CASE(a_task_s_secrets_reach_neither_the_agent_s_commands_nor_web_search) {
