@@ -1,6 +1,7 @@
 #include "app/environment.h"
 
 #include "base/environment_names.h"
+#include "exec/child_process.h"
 
 #include <algorithm>
 
@@ -27,6 +28,24 @@ std::map<std::string, std::string> secret_values(char** environ_entries, const s
     if (std::find(names.begin(), names.end(), name) != names.end()) values[name] = text.substr(equals + 1);
   }
   return values;
+}
+
+std::filesystem::path baseline_cache_folder(const std::vector<std::string>& environment) {
+  auto set = [&](const char* name) {
+    std::optional<std::string> value = environment_value(environment, name);
+    return value && !value->empty() ? value : std::nullopt;
+  };
+  std::filesystem::path cache;
+  if (auto own = set("AGENT_RUN_CACHE")) {
+    cache = *own;
+  } else if (auto xdg = set("XDG_CACHE_HOME")) {
+    cache = std::filesystem::path(*xdg) / "agent-run";
+  } else if (auto home = set("HOME")) {
+    cache = std::filesystem::path(*home) / ".cache/agent-run";
+  } else {
+    return {};
+  }
+  return cache / "project-gate";
 }
 
 }  // namespace agent_run

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,5 +15,10 @@ std::vector<std::string> scrubbed_environment(char** environ_entries);
 /// The values of `names` in the runner's environment (those set): the tasks' `secrets:`, which
 /// setup and the checks get and nothing else does.
 std::map<std::string, std::string> secret_values(char** environ_entries, const std::vector<std::string>& names);
+
+/// Where the project gate keeps its baselines (batch/baseline_cache): `$AGENT_RUN_CACHE`, else
+/// `$XDG_CACHE_HOME/agent-run`, else `$HOME/.cache/agent-run`, then `project-gate/`; empty (kept
+/// for the run only) when none of them is set.
+std::filesystem::path baseline_cache_folder(const std::vector<std::string>& environment);
 
 }  // namespace agent_run

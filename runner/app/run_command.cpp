@@ -9,6 +9,7 @@
 #include "app/signal_scope.h"
 #include "base/clock.h"
 #include "base/count_text.h"
+#include "batch/baseline_cache.h"
 #include "batch/batch_run.h"
 #include "batch/console_progress.h"
 #include "batch/resume.h"
@@ -295,6 +296,8 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   SandboxProbe probe(settings.environment, scratch->path() / "probe",
                      read_machine_facts(environment_value(context.environment, "KUBERNETES_SERVICE_HOST").has_value()));
   settings.sandbox_probe = &probe;
+  BaselineCache baselines(baseline_cache_folder(context.environment));
+  settings.baseline_cache = &baselines;
   std::optional<EditChecker> diagnostics;  // its servers shut down when the run ends
   if (!options.no_diagnostics) settings.diagnostics = &diagnostics.emplace();
   // With stream-json, stdout carries only the events; the progress lines go to stderr.

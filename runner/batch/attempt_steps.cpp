@@ -86,17 +86,26 @@ bool agent_finished(const AttemptResult& result) { return result.stop_reason && 
 
 std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
                                     const std::filesystem::path& root, const AttemptSettings& settings,
-                                    ProcessTable& commands, const AttemptSandbox* sandbox) {
+                                    ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates) {
   std::vector<CheckRecord> checks;
-  for (const Check& check : task.checks) {
-    checks.push_back(check.no_new_diagnostics ? judge_no_new_diagnostics(edits, settings.diagnostics != nullptr)
-                                              : run_command(check.run, root, task, settings, commands, sandbox));
+  for (std::size_t i = 0; i < task.checks.size(); ++i) {
+    const Check& check = task.checks[i];
+    if (check.project) {
+      auto baseline = gates.find(i);
+      GateBaseline missing;
+      missing.failure = "its baseline was not checked before the agent started";
+      checks.push_back(judge_project_diagnostics(baseline != gates.end() ? baseline->second : missing, root, task,
+                                                 settings, commands, sandbox));
+    } else {
+      checks.push_back(check.no_new_diagnostics ? judge_no_new_diagnostics(edits, settings.diagnostics != nullptr)
+                                                : run_command(check.run, root, task, settings, commands, sandbox));
+    }
   }
   return checks;
 }
 
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           ProcessTable& commands, const AttemptSandbox* sandbox, AttemptResult& result) {
+           ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates, AttemptResult& result) {
   if (std::optional<OutcomeType> stopped = outcome_type_of(*result.stop_reason)) {
     set_outcome(result, *stopped, describe_stop(result, run, task.limits));
     return;
@@ -105,11 +114,11 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
     result.checks = result.check_rounds.back().checks;  // the round the agent stopped on decides
   } else {
     const Clock::SteadyTime started = settings.clock->now();
-    result.checks = run_checks(task, result.edits, root, settings, commands, sandbox);
+    result.checks = run_checks(task, result.edits, root, settings, commands, sandbox, gates);
     result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   }
   for (const CheckRecord& check : result.checks) {
-    if (!check.passed && check.run == "no_new_diagnostics" && check.exit_code < 0) {
+    if (!check.passed && check.run.starts_with("no_new_diagnostics") && check.exit_code < 0) {
       set_outcome(result, OutcomeType::check_not_judged, check.output_tail);
       return;
     }

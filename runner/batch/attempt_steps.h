@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/agent_loop.h"
+#include "batch/project_gate.h"
 #include "batch/run_attempt.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/process_table.h"
@@ -31,15 +32,16 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 bool agent_finished(const AttemptResult& result);
 
 /// Runs the task's checks in the workspace, in order, through `commands` (inside `sandbox` unless
-/// it is nullptr; their output redacted of the task's secrets); `no_new_diagnostics` judges `edits`.
+/// it is nullptr; their output redacted of the task's secrets); `no_new_diagnostics: true` judges
+/// `edits`, `no_new_diagnostics: project` compares the project with its baseline in `gates`.
 std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
                                     const std::filesystem::path& root, const AttemptSettings& settings,
-                                    ProcessTable& commands, const AttemptSandbox* sandbox);
+                                    ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates);
 
 /// Decides the outcome from how the agent stopped (the result's stop_reason, explained by `run`)
 /// and, when it finished, from the task's checks: the last round's when check_feedback already ran
 /// them with the agent, else run now through `commands`, inside `sandbox` unless it is nullptr.
 void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
-           ProcessTable& commands, const AttemptSandbox* sandbox, AttemptResult& result);
+           ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates, AttemptResult& result);
 
 }  // namespace agent_run

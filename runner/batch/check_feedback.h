@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/finish_review.h"
+#include "batch/project_gate.h"
 #include "batch/run_attempt.h"
 #include "exec/process_table.h"
 #include "task/task.h"
@@ -17,11 +18,12 @@ namespace agent_run {
 /// (judge in attempt_steps.h).
 class CheckFeedbackReview final : public FinishReview {
  public:
-  /// The checks run inside `sandbox` unless it is nullptr; `observer` (may be null) hears each round.
+  /// The checks run inside `sandbox` unless it is nullptr, the project gates against `gates`;
+  /// `observer` (may be null) hears each round.
   CheckFeedbackReview(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
-                      ProcessTable& commands, const AttemptSandbox* sandbox, Durations& durations,
-                      AttemptObserver* observer)
-      : m_task(task), m_root(root), m_settings(settings), m_commands(commands), m_sandbox(sandbox),
+                      ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates,
+                      Durations& durations, AttemptObserver* observer)
+      : m_task(task), m_root(root), m_settings(settings), m_commands(commands), m_sandbox(sandbox), m_gates(gates),
         m_durations(durations), m_observer(observer) {}
 
   std::string name() const override { return "checks"; }
@@ -33,6 +35,7 @@ class CheckFeedbackReview final : public FinishReview {
   const AttemptSettings& m_settings;
   ProcessTable& m_commands;
   const AttemptSandbox* m_sandbox;
+  const GateBaselines& m_gates;
   Durations& m_durations;
   AttemptObserver* m_observer;
 };

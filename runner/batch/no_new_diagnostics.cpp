@@ -19,6 +19,13 @@ std::string describe(const Problem& problem) {
 
 }  // namespace
 
+std::string problem_lines(const std::vector<Problem>& problems) {
+  std::string text;
+  for (std::size_t i = 0; i < problems.size() && i < k_shown; ++i) text += describe(problems[i]) + "\n";
+  if (problems.size() > k_shown) text += "... " + std::to_string(problems.size() - k_shown) + " more not shown\n";
+  return text;
+}
+
 CheckRecord judge_no_new_diagnostics(const std::vector<EditRecord>& edits, bool diagnostics_on) {
   CheckRecord record;
   record.run = "no_new_diagnostics";
@@ -33,10 +40,8 @@ CheckRecord judge_no_new_diagnostics(const std::vector<EditRecord>& edits, bool 
     record.output_tail = "the edits introduced no diagnostics\n";
     return record;
   }
-  std::string text = count_of(left.size(), "diagnostic", "diagnostics") + " introduced by the edits:\n";
-  for (std::size_t i = 0; i < left.size() && i < k_shown; ++i) text += describe(left[i]) + "\n";
-  if (left.size() > k_shown) text += "... " + std::to_string(left.size() - k_shown) + " more not shown\n";
-  record.output_tail = text;
+  record.output_tail =
+      count_of(left.size(), "diagnostic", "diagnostics") + " introduced by the edits:\n" + problem_lines(left);
   return record;
 }
 

@@ -71,6 +71,7 @@ class Attempt {
   std::optional<StartedSandbox> m_check_sandbox;  // a fresh one for the checks
   std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
   std::filesystem::path m_snapshot_objects;     // the objects of the snapshot after setup; removed with the workspace
+  GateBaselines m_gates;                        // the project gates' baselines, checked before the agent's first turn
 };
 
 AttemptResult Attempt::start_result() const {
@@ -257,7 +258,7 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::
     // is only for checks run after the agent stopped.
     const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
     reviews.push_back(std::make_unique<CheckFeedbackReview>(task, m_workspace->root(), m_settings, m_commands,
-                                                            sandbox, m_result.durations, m_observer.get()));
+                                                            sandbox, m_gates, m_result.durations, m_observer.get()));
   }
   for (const auto& review : reviews) request.reviews.push_back(review.get());
   return request;
@@ -277,6 +278,12 @@ bool Attempt::run_agent() {
   TranscriptRecorder transcript(m_settings.reports->root() / m_result.transcript_path);
   ToolRegistry tools = make_tool_registry(m_plan.task->tools);
   const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
+  // Before the agent's first turn, in its sandbox: nothing the agent runs can reach the baseline.
+  const Clock::SteadyTime baseline_started = m_settings.clock->now();
+  m_gates = check_gate_baselines(*m_plan.task, *m_workspace, m_settings, m_commands, sandbox);
+  for (const auto& [index, gate] : m_gates) {
+    if (gate.checker_runs > 0) m_result.durations.baseline_ms = elapsed_ms(baseline_started, m_settings.clock->now());
+  }
   const Survey* survey = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
   ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
   EditCheckRunner edit_checks(*m_plan.task, m_workspace->root(), m_settings, m_commands, sandbox);
@@ -329,13 +336,13 @@ void Attempt::run_checks() {
   // run in the agent's sandbox while it worked, decides, and none is started.
   const bool judged_in_rounds = !m_result.check_rounds.empty();
   const bool runs_commands = std::any_of(m_plan.task->checks.begin(), m_plan.task->checks.end(),
-                                         [](const Check& check) { return !check.no_new_diagnostics; });
+                                         [](const Check& check) { return !check.no_new_diagnostics; });  // run or project
   if (runs_commands && agent_finished(m_result) && !judged_in_rounds) {
     const Survey* previous = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
     if (!start_sandbox_for("the checks", m_check_sandbox, previous)) return;
   }
   const AttemptSandbox* sandbox = m_check_sandbox ? m_check_sandbox->sandbox.get() : nullptr;
-  judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, sandbox, m_result);
+  judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, sandbox, m_gates, m_result);
   if (m_observer && !judged_in_rounds && !m_result.checks.empty()) m_observer->checks_ran(1, m_result.checks);
   still_wanted("the checks");
 }

@@ -22,6 +22,7 @@
 
 namespace agent_run {
 
+class BaselineCache;
 class Cancellation;
 
 /// Makes the model client for attempt `n` of a task (`script`, `script/NAME`, or a provider/name);
@@ -56,6 +57,7 @@ struct AttemptSettings {
   AttemptObserverFactory observe;             // another observer of each attempt (stream-json); unset: none
   bool record = false;                        // --record: keep each model exchange in the attempt's folder
   std::optional<ReplaySettings> replay;       // --replay DIR: play those exchanges back instead of a model
+  BaselineCache* baseline_cache = nullptr;    // the project gate's baselines; nullptr: each attempt checks its own
 };
 
 /// Runs one attempt end to end: workspace, setup, agent loop, checks, patch, commit, clean-up.

@@ -94,6 +94,7 @@ Json durations_to_json(const Durations& durations) {
       .set("checks_ms", durations.checks_ms)
       .set("workspace_ms", durations.workspace_ms)
       .set("cleanup_ms", durations.cleanup_ms);
+  if (durations.baseline_ms > 0) json.set("baseline_ms", durations.baseline_ms);
   return json;
 }
 

@@ -196,6 +196,7 @@ Durations read_durations(FieldReader& in, const Json& json, const std::string& p
   in.read(json, "checks_ms", path, durations.checks_ms);
   in.read(json, "workspace_ms", path, durations.workspace_ms);
   in.read(json, "cleanup_ms", path, durations.cleanup_ms);
+  in.read(json, "baseline_ms", path, durations.baseline_ms);
   return durations;
 }
 

@@ -177,6 +177,7 @@ struct Durations {
   long long checks_ms = 0;
   long long workspace_ms = 0;  // making the workspace (worktree, copy), before setup
   long long cleanup_ms = 0;    // removing it afterwards
+  long long baseline_ms = 0;   // the project gate's checkers on the baseline tree (0: none ran, or all cached)
 };
 
 /// The commit a passed attempt's changes went to (the task's `commit:` key).

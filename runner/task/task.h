@@ -3,6 +3,7 @@
 #include "agent/agent_settings.h"
 #include "agent/limits.h"
 #include "base/json.h"
+#include "diagnostics/project_checkers.h"
 #include "exec/sandbox.h"
 #include "mcp/server_spec.h"
 #include "model/scripted_turn.h"
@@ -35,6 +36,7 @@ struct Check {
   std::string run;                  // a shell command run in the workspace after the agent stops; exit 0 = passed
   bool no_new_diagnostics = false;  // instead of `run`: the edits left no problem they introduced
   bool after_edits = false;         // `during: edit`: also run after each edit_file/write_file, told to the agent
+  std::optional<ProjectCheckerChoice> project;  // `no_new_diagnostics: project`: the whole project's checker
 };
 
 /// Where a passed attempt's changes are committed (the task file's `commit:` key): a branch of the

@@ -64,7 +64,22 @@ void read_setup(const YamlNode& value, TaskReading& reading) {
   if (auto setup = reading.checker.text_list(value, "setup")) reading.task.setup = std::move(*setup);
 }
 
-/// `- no_new_diagnostics: true`: the attempt fails when its edits leave problems they introduced.
+/// `checker:` (a name of project_checker_names()) or `command:` beside `no_new_diagnostics: project`.
+ProjectCheckerChoice read_project_checker(const YamlNode& item, const std::string& name, YamlChecker& checker) {
+  ProjectCheckerChoice choice;
+  const YamlNode* named = item.find("checker");
+  const YamlNode* command = item.find("command");
+  if (named && command) {
+    checker.add(command->mark, "'" + name + "' has both 'checker' and 'command'; give one");
+    return choice;
+  }
+  if (named) choice.checker = checker.choice(*named, name + ".checker", project_checker_names()).value_or("");
+  if (command) choice.command = checker.text(*command, name + ".command").value_or("");  // never empty
+  return choice;
+}
+
+/// `- no_new_diagnostics: true`: the attempt fails when its edits leave problems they introduced;
+/// `- no_new_diagnostics: project`: when the project's own checker finds problems the baseline did not have.
 void read_no_new_diagnostics(const YamlNode& item, const std::string& name, TaskReading& reading) {
   YamlChecker& checker = reading.checker;
   const YamlNode& value = *item.find("no_new_diagnostics");
@@ -76,7 +91,20 @@ void read_no_new_diagnostics(const YamlNode& item, const std::string& name, Task
     checker.add(during->mark, "'" + name + ".during' is for 'run' checks; no_new_diagnostics already judges each edit");
     return;
   }
-  std::optional<std::string> choice = checker.choice(value, name + ".no_new_diagnostics", {"true", "false"});
+  std::optional<std::string> choice =
+      checker.choice(value, name + ".no_new_diagnostics", {"true", "false", "project"});
+  if (choice == "project") {
+    Check check;
+    check.project = read_project_checker(item, name, checker);
+    reading.task.checks.push_back(std::move(check));
+    return;
+  }
+  for (const char* key : {"checker", "command"}) {
+    if (const YamlNode* misplaced = item.find(key)) {
+      checker.add(misplaced->mark, "'" + name + "." + key + "' is for 'no_new_diagnostics: project'");
+      return;
+    }
+  }
   if (choice == "true" && !reading.task.diagnostics) {
     checker.add(value.mark,
                 "'" + name + ".no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
@@ -98,16 +126,21 @@ void read_checks(const YamlNode& value, TaskReading& reading) {
   for (std::size_t i = 0; i < items->size(); ++i) {
     const YamlNode& item = (*items)[i];
     std::string name = indexed("checks", i);
-    if (!checker.check_map(item, name, {"run", "no_new_diagnostics", "during"})) continue;
+    if (!checker.check_map(item, name, {"run", "no_new_diagnostics", "during", "checker", "command"})) continue;
     if (item.find("no_new_diagnostics")) {
       read_no_new_diagnostics(item, name, reading);
       continue;
     }
     const YamlNode* run = item.find("run");
+    if (const YamlNode* misplaced = item.find("checker") ? item.find("checker") : item.find("command")) {
+      checker.add(misplaced->mark, "'" + name + "." + (item.find("checker") ? "checker" : "command") +
+                                       "' is for 'no_new_diagnostics: project'");
+      continue;
+    }
     if (!run && !has_misspelling_of(item, "run", {"run", "no_new_diagnostics"})) {
       checker.add(item.mark, "'" + name +
                                  "' needs 'run' (the command that decides whether the attempt passed) or "
-                                 "'no_new_diagnostics: true'");
+                                 "'no_new_diagnostics: true' or 'no_new_diagnostics: project'");
     } else if (auto command = run ? checker.text(*run, name + ".run") : std::nullopt) {
       reading.task.checks.push_back(Check{*command, false, checks_after_edits(item, name, checker)});
     }

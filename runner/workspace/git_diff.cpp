@@ -144,6 +144,25 @@ Expected<Patch> GitRepository::diff_from_snapshot(const WorkingSnapshot& snapsho
   return diff_with(tree.get(), false, withhold, &snapshot.left_out);
 }
 
+Expected<void> GitRepository::export_snapshot(const WorkingSnapshot& snapshot, const fs::path& folder) const {
+  AR_TRY(use_object_folder(m_repository.get(), snapshot.objects));
+  git_oid id;
+  git_tree* raw = nullptr;
+  if (git_oid_fromstr(&id, snapshot.tree.c_str()) != 0 || git_tree_lookup(&raw, m_repository.get(), &id) != 0) {
+    return git_failure("cannot find the tree " + snapshot.tree + " recorded after setup");
+  }
+  GitHandle<git_tree> tree(raw);
+  std::string target = folder.string();
+  git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
+  // Without DONT_UPDATE_INDEX libgit2 rewrites this repository's index, losing staged work.
+  options.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
+  options.target_directory = target.c_str();
+  if (git_checkout_tree(m_repository.get(), reinterpret_cast<git_object*>(tree.get()), &options) != 0) {
+    return git_failure("cannot write the tree recorded after setup to '" + target + "'");
+  }
+  return {};
+}
+
 Expected<Patch> GitRepository::diff_with(git_tree* tree, bool with_index, const PatchFilter& withhold,
                                          const std::map<std::string, std::string>* unchanged_if) const {
   std::string failure = "cannot compare '" + m_folder.string() + "' with its starting point";

@@ -56,6 +56,9 @@ class GitRepository {
   /// The working folder compared with `snapshot`'s tree, as diff_from writes it. A path `withhold`
   /// gives a reason for is listed as withheld only when its content differs from the snapshot's.
   Expected<Patch> diff_from_snapshot(const WorkingSnapshot& snapshot, const PatchFilter& withhold) const;
+  /// Writes the files of `snapshot`'s tree into `folder` (what it left out is not there), leaving
+  /// this repository's index and working folder untouched.
+  Expected<void> export_snapshot(const WorkingSnapshot& snapshot, const std::filesystem::path& folder) const;
 
   /// Applies `patch` (as diff_from writes it) to the tree of `base`, commits the result as a child
   /// of `base` and points the local branch `branch` at it (created, or moved when it exists);

@@ -149,6 +149,27 @@ Expected<void> Workspace::take_baseline(const std::filesystem::path& objects) {
   return {};
 }
 
+Expected<void> Workspace::export_baseline(const std::filesystem::path& folder) const {
+  if (!m_start) return make_error("no baseline was recorded after setup");
+  auto repository = GitRepository::open(root());
+  if (!repository) return repository.error();
+  AR_TRY(repository->export_snapshot(*m_start, folder));
+  if (!m_withhold) return {};
+  // A tracked file the filter withholds (a committed .env) keeps its entry in the snapshot's tree.
+  std::vector<std::filesystem::path> withheld;
+  std::error_code ec;
+  for (auto walk = std::filesystem::recursive_directory_iterator(folder, ec);
+       !ec && walk != std::filesystem::recursive_directory_iterator(); walk.increment(ec)) {
+    if (!m_withhold(walk->path().lexically_relative(folder).generic_string()).empty()) {
+      withheld.push_back(walk->path());
+      walk.disable_recursion_pending();
+    }
+  }
+  for (const std::filesystem::path& path : withheld) std::filesystem::remove_all(path, ec);
+  if (ec) return make_error("cannot remove a hidden file from the baseline tree: " + ec.message());
+  return {};
+}
+
 Expected<Patch> Workspace::diff_since_start(const std::filesystem::path& root, const std::string& baseline) const {
   auto repository = GitRepository::open(root);
   if (!repository) return repository.error();

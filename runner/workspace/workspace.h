@@ -82,6 +82,13 @@ class Workspace {
   /// The snapshot's objects go to `objects` (a folder outside the workspace and its repository,
   /// which stays as it was; made if missing), which must live until the last diff().
   Expected<void> take_baseline(const std::filesystem::path& objects);
+  /// The id of the tree take_baseline() recorded (the files the agent started with, hidden ones
+  /// only hashed); empty before it was called.
+  std::string baseline_tree() const { return m_start ? m_start->tree : std::string(); }
+  /// Writes that tree's files into `folder`, a scratch checkout of the baseline that leaves the
+  /// workspace as it is: tracked files and what setup wrote that git would track, not what
+  /// .gitignore leaves out, nor a hidden file. Fails before take_baseline().
+  Expected<void> export_baseline(const std::filesystem::path& folder) const;
   /// Removes the folder (and the worktree's bookkeeping in the source repository) unless kept.
   virtual Expected<void> finish(KeepWorkspace keep) = 0;
   /// Commits everything changed (diff()) to the local branch `branch` of the task's repository,

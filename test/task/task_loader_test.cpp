@@ -278,9 +278,9 @@ BOOST_AUTO_TEST_CASE(mcp_servers_are_read_into_the_task_and_their_problems_repor
 BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {
   BOOST_TEST(error_of("prompt: p\nchecks:\n  - run: make test\n  - no_new_diagnostics: yes\n  - {}\n  - run:\n"
                       "  - {run: make, no_new_diagnostics: true}\n") ==
-             "tasks/x.yaml:4:25: 'checks[1].no_new_diagnostics' must be true or false, got 'yes'\n"
+             "tasks/x.yaml:4:25: 'checks[1].no_new_diagnostics' must be true, false or project, got 'yes'\n"
              "tasks/x.yaml:5:5: 'checks[2]' needs 'run' (the command that decides whether the attempt passed) or "
-             "'no_new_diagnostics: true'\n"
+             "'no_new_diagnostics: true' or 'no_new_diagnostics: project'\n"
              "tasks/x.yaml:6:5: 'checks[3].run' must not be empty\n"
              "tasks/x.yaml:7:5: 'checks[4]' has both 'run' and 'no_new_diagnostics'; make them two checks");
   BOOST_TEST(
@@ -288,6 +288,32 @@ BOOST_AUTO_TEST_CASE(checks_accept_run_or_no_new_diagnostics) {
       "tasks/x.yaml:4:25: 'checks[0].no_new_diagnostics' needs diagnostics, but this task sets 'diagnostics: off'");
   BOOST_TEST(error_of("prompt: p\nchecks: [make test]\n") ==
              "tasks/x.yaml:2:10: 'checks[0]' must be a map, got 'make test'");
+}
+
+BOOST_AUTO_TEST_CASE(a_project_gate_takes_a_checker_by_name_or_a_command_of_its_own) {
+  Expected<Task> task = load_task(
+      "prompt: p\ndiagnostics: off\nchecks:\n  - no_new_diagnostics: project\n"
+      "  - {no_new_diagnostics: project, checker: go vet}\n  - {no_new_diagnostics: project, command: \"mypy .\"}\n",
+      "tasks/x.yaml");
+  BOOST_REQUIRE_MESSAGE(task.has_value(), (task ? std::string() : task.error().message));
+  BOOST_REQUIRE(task->checks.size() == 3u);
+  BOOST_REQUIRE(task->checks[0].project.has_value());
+  BOOST_TEST(!task->checks[0].no_new_diagnostics);
+  BOOST_TEST(task->checks[0].project->checker.empty());
+  BOOST_TEST(task->checks[1].project->checker == "go vet");
+  BOOST_TEST(task->checks[2].project->command == "mypy .");
+  BOOST_TEST(error_of("prompt: p\nchecks:\n  - {no_new_diagnostics: project, checker: pyrite}\n"
+                      "  - {no_new_diagnostics: project, checker: tsc, command: x}\n"
+                      "  - {no_new_diagnostics: true, checker: tsc}\n  - {run: make, command: x}\n"
+                      "  - no_new_diagnostics: projet\n  - {no_new_diagnostics: project, command: \"\"}\n") ==
+             "tasks/x.yaml:3:44: 'checks[0].checker' must be pyright, ruff, tsc, eslint, go vet, cargo check or "
+             "shellcheck, got 'pyrite'\n"
+             "tasks/x.yaml:4:58: 'checks[1]' has both 'checker' and 'command'; give one\n"
+             "tasks/x.yaml:5:41: 'checks[2].checker' is for 'no_new_diagnostics: project'\n"
+             "tasks/x.yaml:6:26: 'checks[3].command' is for 'no_new_diagnostics: project'\n"
+             "tasks/x.yaml:7:25: 'checks[4].no_new_diagnostics' must be true, false or project, got 'projet' (did you "
+             "mean 'project'?)\n"
+             "tasks/x.yaml:8:44: 'checks[5].command' must not be empty");
 }
 
 BOOST_AUTO_TEST_CASE(a_run_check_may_run_during_edits_too) {

@@ -1,0 +1,94 @@
+#include "batch/baseline_cache.h"
+
+#include "base/files.h"
+#include "base/json.h"
+
+namespace agent_run {
+
+namespace {
+
+constexpr int k_format = 1;
+
+Json problem_json(const Problem& problem) {
+  return Json::object()
+      .set("path", problem.path)
+      .set("line", problem.line)
+      .set("column", problem.column)
+      .set("severity", problem.severity)
+      .set("code", problem.code)
+      .set("message", problem.message);
+}
+
+std::optional<Problem> problem_of(const Json& json) {
+  const Json* line = json.find("line");
+  const Json* column = json.find("column");
+  if (!json.is_object() || !line || !line->is_integer() || !column || !column->is_integer()) return std::nullopt;
+  return Problem{json.get_string("path"),      static_cast<int>(line->as_int()), static_cast<int>(column->as_int()),
+                 json.get_string("severity"), json.get_string("message"),      json.get_string("code"),
+                 false};
+}
+
+}  // namespace
+
+std::optional<std::vector<Problem>> BaselineCache::find(const std::string& key) const {
+  {
+    std::lock_guard lock(m_mutex);
+    if (auto found = m_found.find(key); found != m_found.end()) return found->second;
+  }
+  if (m_folder.empty()) return std::nullopt;
+  auto text = read_file(m_folder / (key + ".json"));
+  auto json = text ? parse_json(*text) : Expected<Json>(make_error("none"));
+  if (!json || !json->is_object()) return std::nullopt;
+  const Json* format = json->find("format");
+  const Json* problems = json->find("problems");
+  if (!format || !format->is_integer() || format->as_int() != k_format || json->get_string("key") != key ||
+      !problems || !problems->is_array()) {
+    return std::nullopt;
+  }
+  std::vector<Problem> read;
+  for (const Json& item : problems->as_array()) {
+    auto problem = problem_of(item);
+    if (!problem) return std::nullopt;
+    read.push_back(std::move(*problem));
+  }
+  return read;
+}
+
+void BaselineCache::store(const std::string& key, const std::string& about, const std::vector<Problem>& problems) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_found[key] = problems;
+  }
+  if (m_folder.empty()) return;
+  Json list = Json::array();
+  for (const Problem& problem : problems) list.push(problem_json(problem));
+  Json file = Json::object().set("format", k_format).set("key", key).set("checked", about).set("problems", list);
+  std::error_code ec;
+  std::filesystem::create_directories(m_folder, ec);
+  (void)write_file_atomically(m_folder / (key + ".json"), file.dump_pretty() + "\n");
+}
+
+std::unique_lock<std::mutex> BaselineCache::hold(const std::string& key) {
+  std::mutex* held = nullptr;
+  {
+    std::lock_guard lock(m_mutex);
+    auto& slot = m_holds[key];
+    if (!slot) slot = std::make_unique<std::mutex>();
+    held = slot.get();
+  }
+  return std::unique_lock(*held);
+}
+
+std::optional<std::string> BaselineCache::known_version(const std::string& argv) const {
+  std::lock_guard lock(m_mutex);
+  auto found = m_versions.find(argv);
+  if (found == m_versions.end()) return std::nullopt;
+  return found->second;
+}
+
+void BaselineCache::remember_version(const std::string& argv, const std::string& version) {
+  std::lock_guard lock(m_mutex);
+  m_versions[argv] = version;
+}
+
+}  // namespace agent_run

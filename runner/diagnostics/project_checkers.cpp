@@ -1,0 +1,255 @@
+#include "diagnostics/project_checkers.h"
+
+#include "base/json.h"
+#include "base/text.h"
+#include "diagnostics/problems.h"
+#include "exec/child_process.h"
+
+#include <algorithm>
+#include <array>
+
+namespace agent_run {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t k_shown_lines = 10;
+constexpr std::size_t k_max_walked = 50000;  // entries looked at when listing a tree's files
+
+bool path_exists(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
+/// `name` in the project's node_modules/.bin, else on PATH.
+std::optional<fs::path> node_tool(const std::string& name, const fs::path& root,
+                                  const std::vector<std::string>& environment) {
+  if (path_exists(root / "node_modules/.bin" / name)) return root / "node_modules/.bin" / name;
+  return find_program(name, environment);
+}
+
+bool has_eslint_config(const fs::path& root) {
+  for (const char* name : {"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts"}) {
+    if (path_exists(root / name)) return true;
+  }
+  return false;
+}
+
+/// The checker called `name`, when its program is installed (and, for tsc and eslint, the project
+/// has what it reads).
+std::optional<ProjectChecker> named_checker(const std::string& name, const fs::path& root,
+                                            const std::vector<std::string>& environment) {
+  if (name == "pyright") {
+    auto pyright = node_tool("pyright", root, environment);
+    if (!pyright) return std::nullopt;
+    return ProjectChecker{name, {pyright->string(), "--outputjson"}, {pyright->string(), "--version"},
+                          ProjectFormat::pyright_json, LinterFormat::gcc, {1}, {}, {}};
+  }
+  if (name == "ruff") {
+    auto ruff = find_program("ruff", environment);
+    if (!ruff) return std::nullopt;
+    return ProjectChecker{name,
+                          {ruff->string(), "check", "--output-format=concise", "--no-cache", "."},
+                          {ruff->string(), "--version"},
+                          ProjectFormat::linter,
+                          LinterFormat::ruff,
+                          {1},
+                          {},
+                          {}};
+  }
+  if (name == "tsc") {
+    auto tsc = node_tool("tsc", root, environment);
+    if (!tsc) return std::nullopt;
+    std::string project = path_exists(root / "tsconfig.json") || !path_exists(root / "jsconfig.json") ? "." : "jsconfig.json";
+    return ProjectChecker{name,          {tsc->string(), "--noEmit", "--pretty", "false", "-p", project},
+                          {tsc->string(), "--version"}, ProjectFormat::linter, LinterFormat::tsc, {1, 2}, {}, {}};
+  }
+  if (name == "eslint") {
+    auto eslint = node_tool("eslint", root, environment);
+    if (!eslint) return std::nullopt;
+    return ProjectChecker{name,          {eslint->string(), "-f", "json", "."},
+                          {eslint->string(), "--version"}, ProjectFormat::linter, LinterFormat::eslint_json, {1}, {},
+                          {}};
+  }
+  if (name == "go vet") {
+    auto go = find_program("go", environment);
+    if (!go) return std::nullopt;
+    return ProjectChecker{name, {go->string(), "vet", "./..."}, {go->string(), "version"}, ProjectFormat::linter,
+                          LinterFormat::go_vet, {1, 2}, {}, {}};
+  }
+  if (name == "cargo check") {
+    auto cargo = find_program("cargo", environment);
+    if (!cargo) return std::nullopt;
+    return ProjectChecker{name,
+                          {cargo->string(), "check", "--offline", "--message-format", "short"},
+                          {cargo->string(), "--version"},
+                          ProjectFormat::linter,
+                          LinterFormat::gcc,
+                          {101},
+                          {},
+                          "CARGO_TARGET_DIR"};
+  }
+  if (name == "shellcheck") {
+    auto shellcheck = find_program("shellcheck", environment);
+    if (!shellcheck) return std::nullopt;
+    return ProjectChecker{name,          {shellcheck->string(), "-f", "gcc", "-s", "bash"},
+                          {shellcheck->string(), "--version"}, ProjectFormat::linter, LinterFormat::shellcheck, {1},
+                          {".sh", ".bash"}, {}};
+  }
+  return std::nullopt;
+}
+
+/// A task's own command, run by sh; any non-zero exit with findings is findings.
+ProjectChecker command_checker(const std::string& command, const std::vector<std::string>& environment) {
+  auto shell = find_program("sh", environment);
+  return ProjectChecker{"command", {shell ? shell->string() : "/bin/sh", "-c", command}, {}, ProjectFormat::linter,
+                        LinterFormat::gcc, {-1}, {}, {}};
+}
+
+/// A language the project holds, the checkers that read it (in order of preference), and what to
+/// say when none is installed.
+struct ProjectLanguage {
+  std::string name;
+  std::vector<std::string> checkers;
+};
+
+std::vector<ProjectLanguage> languages_held(const fs::path& root) {
+  std::vector<ProjectLanguage> held;
+  if (path_exists(root / "go.mod") || path_exists(root / "go.work")) held.push_back({"Go", {"go vet"}});
+  if (path_exists(root / "Cargo.toml")) held.push_back({"Rust", {"cargo check"}});
+  if (path_exists(root / "tsconfig.json") || path_exists(root / "jsconfig.json")) {
+    held.push_back({"TypeScript", {"tsc"}});
+  } else if (has_eslint_config(root)) {
+    held.push_back({"JavaScript", {"eslint"}});
+  }
+  if (!project_files(root, {".py", ".pyi"}).empty()) held.push_back({"Python", {"pyright", "ruff"}});
+  if (held.empty() && !project_files(root, {".sh", ".bash"}).empty()) held.push_back({"shell", {"shellcheck"}});
+  return held;
+}
+
+bool skipped_folder(const fs::path& folder) {
+  std::string name = folder.filename().string();
+  return name.starts_with(".") || name == "node_modules" || name == "target" || name == "vendor" ||
+         name == "__pycache__";
+}
+
+std::string relative_to(const std::string& path, const fs::path& tree) {
+  std::string relative = workspace_relative(path, tree);
+  return relative.starts_with("./") ? relative.substr(2) : relative;
+}
+
+Expected<std::vector<Problem>> read_pyright(const std::string& output, const fs::path& tree) {
+  std::size_t start = output.find('{');
+  auto json = start == std::string::npos ? Expected<Json>(make_error("no JSON")) : parse_json(output.substr(start));
+  const Json* diagnostics = json ? json->find("generalDiagnostics") : nullptr;
+  if (!diagnostics || !diagnostics->is_array()) return make_error("pyright's --outputjson answer cannot be read");
+  std::vector<Problem> problems;
+  for (const Json& item : diagnostics->as_array()) {
+    std::string severity = item.get_string("severity");
+    if (severity != "error" && severity != "warning") continue;
+    const Json* range = item.find("range");
+    const Json* start_at = range ? range->find("start") : nullptr;
+    auto number = [&](const char* key) {
+      const Json* value = start_at ? start_at->find(key) : nullptr;
+      return value && value->is_integer() ? static_cast<int>(value->as_int()) + 1 : 1;
+    };
+    problems.push_back(Problem{relative_to(item.get_string("file"), tree), number("line"), number("character"),
+                               severity, item.get_string("message"), item.get_string("rule"), false});
+  }
+  return problems;
+}
+
+std::string first_lines(const std::string& output) {
+  const std::string text(trim(output));
+  if (text.empty()) return "(no output)";
+  std::vector<std::string> lines = split(text, '\n');
+  if (lines.size() > k_shown_lines) lines.resize(k_shown_lines);
+  return join(lines, "\n");
+}
+
+}  // namespace
+
+const std::vector<std::string>& project_checker_names() {
+  static const std::vector<std::string> k_names = {"pyright", "ruff",        "tsc",       "eslint",
+                                                   "go vet",  "cargo check", "shellcheck"};
+  return k_names;
+}
+
+Expected<std::vector<ProjectChecker>> choose_project_checkers(const fs::path& root,
+                                                              const std::vector<std::string>& environment,
+                                                              const ProjectCheckerChoice& choice) {
+  if (!choice.command.empty()) return std::vector<ProjectChecker>{command_checker(choice.command, environment)};
+  if (!choice.checker.empty()) {
+    auto checker = named_checker(choice.checker, root, environment);
+    if (!checker) return make_error("the checker '" + choice.checker + "' the task names is not installed (not on PATH)");
+    return std::vector<ProjectChecker>{std::move(*checker)};
+  }
+  std::vector<ProjectLanguage> held = languages_held(root);
+  if (held.empty()) {
+    return make_error("the project holds nothing a project checker reads (go.mod, Cargo.toml, tsconfig.json, "
+                      "jsconfig.json, eslint.config.*, a .py or a .sh file); name one with 'checker:' or give a "
+                      "'command:'");
+  }
+  std::vector<ProjectChecker> checkers;
+  for (const ProjectLanguage& language : held) {
+    std::optional<ProjectChecker> found;
+    for (const std::string& name : language.checkers) {
+      if ((found = named_checker(name, root, environment))) break;
+    }
+    if (!found) {
+      return make_error("the project holds " + language.name + " but no checker for it is installed (" +
+                        join(language.checkers, " or ") + " on PATH); install one, or name another with 'checker:'");
+    }
+    checkers.push_back(std::move(*found));
+  }
+  return checkers;
+}
+
+std::vector<std::string> project_files(const fs::path& tree, const std::vector<std::string>& suffixes) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  fs::recursive_directory_iterator walk(tree, fs::directory_options::skip_permission_denied, ec);
+  std::size_t walked = 0;
+  for (; !ec && walk != fs::recursive_directory_iterator() && walked < k_max_walked; walk.increment(ec), ++walked) {
+    const fs::directory_entry& entry = *walk;
+    if (entry.is_directory(ec) && !entry.is_symlink(ec)) {
+      if (skipped_folder(entry.path())) walk.disable_recursion_pending();
+      continue;
+    }
+    std::string name = entry.path().filename().string();
+    bool wanted = std::any_of(suffixes.begin(), suffixes.end(),
+                              [&](const std::string& suffix) { return name.ends_with(suffix); });
+    if (wanted && entry.is_regular_file(ec)) files.push_back(entry.path().lexically_relative(tree).string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Expected<std::vector<Problem>> read_project_problems(const ProjectChecker& checker, const std::string& output,
+                                                     int exit_code, const fs::path& tree) {
+  const bool any_finding_exit = checker.finding_exits == std::vector<int>{-1};
+  const bool finding_exit = exit_code != 0 && (any_finding_exit || std::find(checker.finding_exits.begin(),
+                                                                             checker.finding_exits.end(),
+                                                                             exit_code) != checker.finding_exits.end());
+  if (exit_code != 0 && !finding_exit) {
+    return make_error(checker.name + " exited " + std::to_string(exit_code) + ":\n" + first_lines(output));
+  }
+  std::vector<Problem> problems;
+  if (checker.format == ProjectFormat::pyright_json) {
+    auto read = read_pyright(output, tree);
+    if (!read) return make_error(read.error().message + ":\n" + first_lines(output));
+    problems = std::move(*read);
+  } else {
+    // 0 as the exit code: a non-zero one with nothing readable is an error here, not one problem.
+    problems = parse_linter_output(checker.linter_format, output, 0, tree, tree);
+    for (Problem& problem : problems) problem.path = relative_to(problem.path, tree);
+  }
+  if (finding_exit && problems.empty()) {
+    return make_error(checker.name + " exited " + std::to_string(exit_code) +
+                      " but printed no problem agent-run can read:\n" + first_lines(output));
+  }
+  return problems;
+}
+
+}  // namespace agent_run
