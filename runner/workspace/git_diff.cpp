@@ -98,6 +98,17 @@ Expected<void> use_object_folder(git_repository* repository, const fs::path& obj
   return {};
 }
 
+/// The tree a snapshot recorded after setup, its objects read from the snapshot's own folder.
+Expected<GitHandle<git_tree>> snapshot_tree(git_repository* repository, const WorkingSnapshot& snapshot) {
+  AR_TRY(use_object_folder(repository, snapshot.objects));
+  git_oid id;
+  git_tree* raw = nullptr;
+  if (git_oid_fromstr(&id, snapshot.tree.c_str()) != 0 || git_tree_lookup(&raw, repository, &id) != 0) {
+    return git_failure("cannot find the tree " + snapshot.tree + " recorded after setup");
+  }
+  return GitHandle<git_tree>(raw);
+}
+
 }  // namespace
 
 Expected<Patch> GitRepository::diff_from(const std::string& commit, const PatchFilter& withhold) const {
@@ -132,26 +143,14 @@ Expected<WorkingSnapshot> GitRepository::snapshot_working_folder(const PatchFilt
 }
 
 Expected<Patch> GitRepository::diff_from_snapshot(const WorkingSnapshot& snapshot, const PatchFilter& withhold) const {
-  AR_TRY(use_object_folder(m_repository.get(), snapshot.objects));
-  git_oid id;
-  git_tree* raw = nullptr;
-  if (git_oid_fromstr(&id, snapshot.tree.c_str()) != 0 || git_tree_lookup(&raw, m_repository.get(), &id) != 0) {
-    return git_failure("cannot find the tree " + snapshot.tree + " recorded after setup");
-  }
-  GitHandle<git_tree> tree(raw);
+  AR_TRY_ASSIGN(GitHandle<git_tree> tree, snapshot_tree(m_repository.get(), snapshot));
   // Without the index: a file setup left untracked is in the snapshot's tree but not in the index,
   // which libgit2's tree-index-workdir merge would show as deleted.
   return diff_with(tree.get(), false, withhold, &snapshot.left_out);
 }
 
 Expected<void> GitRepository::export_snapshot(const WorkingSnapshot& snapshot, const fs::path& folder) const {
-  AR_TRY(use_object_folder(m_repository.get(), snapshot.objects));
-  git_oid id;
-  git_tree* raw = nullptr;
-  if (git_oid_fromstr(&id, snapshot.tree.c_str()) != 0 || git_tree_lookup(&raw, m_repository.get(), &id) != 0) {
-    return git_failure("cannot find the tree " + snapshot.tree + " recorded after setup");
-  }
-  GitHandle<git_tree> tree(raw);
+  AR_TRY_ASSIGN(GitHandle<git_tree> tree, snapshot_tree(m_repository.get(), snapshot));
   std::string target = folder.string();
   git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
   // Without DONT_UPDATE_INDEX libgit2 rewrites this repository's index, losing staged work.
