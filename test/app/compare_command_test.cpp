@@ -116,7 +116,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(nightly_example_set)
 
 BOOST_AUTO_TEST_CASE(the_nightly_tasks_validate) {
-  CommandResult result = run_shell(shell_quote(AGENT_RUN_BINARY) + " validate tasks/nightly/*.yaml", source_root());
+  CommandResult result = run_shell(shell_quote(test::agent_run_binary()) + " validate tasks/nightly/*.yaml", source_root());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 0);
 }

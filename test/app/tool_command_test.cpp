@@ -16,7 +16,7 @@ CommandResult run_tool(const TempFolder& workspace, const std::string& calls, co
                        const std::string& environment = "") {
   TempFolder input;
   input.write("calls.jsonl", calls);
-  CommandResult result = run_shell(environment + " " + shell_quote(AGENT_RUN_BINARY) + " tool --workspace " +
+  CommandResult result = run_shell(environment + " " + shell_quote(test::agent_run_binary()) + " tool --workspace " +
                                        shell_quote(workspace.path().string()) + " " + options + " < " +
                                        shell_quote((input.path() / "calls.jsonl").string()) + " 2>&1",
                                    workspace.path());
@@ -218,7 +218,7 @@ BOOST_AUTO_TEST_CASE(sigterm_kills_the_running_command_and_exits_143_as_a_run_do
                   "{\"tool\": \"read_file\", \"input\": {\"path\": \"open.yaml\"}}\n");
   // Waits for the command's own sign that it runs (the file it touches), then stops agent-run.
   CommandResult result =
-      run_shell(shell_quote(AGENT_RUN_BINARY) +
+      run_shell(shell_quote(test::agent_run_binary()) +
                     " tool --workspace . --policy open.yaml < calls.jsonl & "
                     "pid=$!; while [ ! -e started ]; do sleep 0.05; done; kill -TERM $pid; wait $pid; "
                     "echo \"exit=$?\"",

@@ -287,7 +287,7 @@ script:
   BOOST_TEST(repo.read("everything.yaml").starts_with("version: 1\nunmatched: deny\n"));
   BOOST_TEST(!fs::exists(repo.path() / "out/attempts/protect/1/patch.diff.tmp"));
   CommandResult xmllint =
-      run_shell("xmllint --noout --schema " + shell_quote(JUNIT_SCHEMA) + " out/junit.xml", repo.path());
+      run_shell("xmllint --noout --schema " + shell_quote(test::junit_schema()) + " out/junit.xml", repo.path());
   BOOST_TEST(xmllint.exit_code == 0, xmllint.output);
 }
 
@@ -298,7 +298,7 @@ BOOST_AUTO_TEST_SUITE(shipped_examples)
 BOOST_AUTO_TEST_CASE(the_examples_all_pass_and_write_valid_reports) {
   TempFolder out;
   CommandResult result =
-      run_shell(shell_quote(AGENT_RUN_BINARY) + " tasks/examples/*.yaml --out " + shell_quote(out.path().string()),
+      run_shell(shell_quote(test::agent_run_binary()) + " tasks/examples/*.yaml --out " + shell_quote(out.path().string()),
                 source_root());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 0);

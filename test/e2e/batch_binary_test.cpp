@@ -81,7 +81,7 @@ struct RunFixture {
   }
 
   std::string command(const std::vector<std::string>& arguments) const {
-    std::string line = "exec env TMPDIR=" + test::shell_quote(tmp.string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
+    std::string line = "exec env TMPDIR=" + test::shell_quote(tmp.string()) + " " + test::shell_quote(test::agent_run_binary());
     for (const std::string& argument : arguments) line += " " + test::shell_quote(argument);
     return line;
   }
@@ -184,7 +184,7 @@ struct EightTasks {
 
   test::CommandResult run(const std::vector<std::string>& arguments) const {
     std::string command =
-        "TMPDIR=" + test::shell_quote(temp.path().string()) + " " + test::shell_quote(AGENT_RUN_BINARY);
+        "TMPDIR=" + test::shell_quote(temp.path().string()) + " " + test::shell_quote(test::agent_run_binary());
     for (const std::string& argument : arguments) command += " " + test::shell_quote(argument);
     return test::run_shell(command, repo);
   }

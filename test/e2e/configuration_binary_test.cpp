@@ -133,7 +133,7 @@ script:
   - say: Done.
 )"}});
   CommandResult result = run_shell("env DATABASE_URL=postgres://user:pw-from-the-environment@db/app " +
-                                       shell_quote(AGENT_RUN_BINARY) + " tasks/t.yaml --out " + shell_quote(out.path()),
+                                       shell_quote(test::agent_run_binary()) + " tasks/t.yaml --out " + shell_quote(out.path()),
                                    repo.path());
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 1);  // the check fails on purpose, to put its output in the report

@@ -103,7 +103,7 @@ struct CrashFixture {
   pid_t start(bool resume) const {
     std::string line = "cd " + test::shell_quote(repo.string()) +
                        " && exec env TMPDIR=" + test::shell_quote(tmp.string()) + " " +
-                       test::shell_quote(AGENT_RUN_BINARY);
+                       test::shell_quote(test::agent_run_binary());
     for (const std::string& argument : arguments(resume)) line += " " + test::shell_quote(argument);
     line += " >>" + test::shell_quote((temp.path() / "runs.log").string()) + " 2>&1";
     const char* argv[] = {"/bin/sh", "-c", line.c_str(), nullptr};
@@ -137,7 +137,7 @@ std::size_t check_reports_valid(const fs::path& out) {
   }
   if (fs::exists(out / "junit.xml")) {
     test::CommandResult xmllint =
-        test::run_shell("xmllint --noout --schema " + test::shell_quote(JUNIT_SCHEMA) + " junit.xml", out);
+        test::run_shell("xmllint --noout --schema " + test::shell_quote(test::junit_schema()) + " junit.xml", out);
     BOOST_TEST(xmllint.exit_code == 0, xmllint.output);
   }
   return report->attempts.size();
@@ -281,7 +281,7 @@ BOOST_AUTO_TEST_CASE(a_full_disk_while_writing_reports_keeps_the_last_valid_repo
   BOOST_REQUIRE_EQUAL(report->attempts.size(), 1u);
   BOOST_TEST(report->attempts[0].task_id == "a-first");
   test::CommandResult xmllint =
-      test::run_shell("xmllint --noout --schema " + test::shell_quote(JUNIT_SCHEMA) + " junit.xml", out);
+      test::run_shell("xmllint --noout --schema " + test::shell_quote(test::junit_schema()) + " junit.xml", out);
   BOOST_TEST(xmllint.exit_code == 0, xmllint.output);
   for (const auto& entry : fs::directory_iterator(out)) {
     BOOST_TEST(entry.path().filename().string().find(".tmp-") == std::string::npos,

@@ -241,7 +241,7 @@ BOOST_FIXTURE_TEST_SUITE(stream_json_binary, FinishedWorkFixture)
 
 BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_edits_checks_and_the_end) {
   make({{"tasks/t.yaml", two_tries_task("check_feedback: 1\n")}});
-  CommandResult result = run_shell(shell_quote(AGENT_RUN_BINARY) + " tasks/t.yaml --out " +
+  CommandResult result = run_shell(shell_quote(test::agent_run_binary()) + " tasks/t.yaml --out " +
                                        shell_quote(out.path().string()) + " --output-format stream-json 2>/dev/null",
                                    repo.path());
   BOOST_TEST_INFO(result.output);

@@ -45,7 +45,7 @@ struct GithubRun {
     repository.write("output", "");
     std::string environment = "GITHUB_ACTIONS=true GITHUB_WORKSPACE=" + shell_quote(repository.path().string()) +
                               " GITHUB_STEP_SUMMARY=summary.md GITHUB_OUTPUT=output";
-    result = run_shell("env " + environment + " " + shell_quote(AGENT_RUN_BINARY) + " tasks/examples/*.yaml --out out",
+    result = run_shell("env " + environment + " " + shell_quote(test::agent_run_binary()) + " tasks/examples/*.yaml --out out",
                        repository.path());
   }
   fs::path out() const { return repository.path() / "out"; }
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(report_html_renders_in_headless_chromium_light_dark_and_ope
   BOOST_TEST(!contains(html, "<script"));  // so what Chromium shows is what a browser without JavaScript shows
   BOOST_TEST(contains(html, "<li><a href=\"#a3\">\xE2\x9C\x97 failed skip-empty-items #1</a> <b>check.failed</b>"));
   // Kept in the build folder for a person to look at (README: Developing).
-  fs::path shots = fs::path(AGENT_RUN_BINARY).parent_path() / "test";
+  fs::path shots = fs::path(test::agent_run_binary()).parent_path() / "test";
   struct Shot {
     const char* file;
     const char* options;

@@ -12,7 +12,7 @@ namespace {
 
 /// `agent-run ARGUMENTS`, keeping only what it printed on stdout (stderr goes to `err_file`).
 CommandResult stdout_of(const std::vector<std::string>& arguments, const std::filesystem::path& cwd) {
-  std::string command = shell_quote(AGENT_RUN_BINARY);
+  std::string command = shell_quote(test::agent_run_binary());
   for (const std::string& argument : arguments) command += " " + shell_quote(argument);
   return run_shell(command + " 2>/dev/null", cwd);
 }

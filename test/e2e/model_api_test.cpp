@@ -90,7 +90,7 @@ struct ModelApiFixture {
   CommandResult run(const std::vector<std::string>& environment, const std::vector<std::string>& arguments) const {
     std::string command = "env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
     for (const std::string& word : environment) command += " " + shell_quote(word);
-    command += " " + shell_quote(AGENT_RUN_BINARY) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
+    command += " " + shell_quote(test::agent_run_binary()) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
     for (const std::string& argument : arguments) command += " " + shell_quote(argument);
     return run_shell(command, repo.path());
   }
@@ -117,7 +117,7 @@ struct ModelApiFixture {
   pid_t start(const std::vector<std::string>& environment, const std::vector<std::string>& arguments) const {
     std::string command = "exec env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
     for (const std::string& word : environment) command += " " + shell_quote(word);
-    command += " " + shell_quote(AGENT_RUN_BINARY) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
+    command += " " + shell_quote(test::agent_run_binary()) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
     for (const std::string& argument : arguments) command += " " + shell_quote(argument);
     std::string line = "cd " + shell_quote(repo.path().string()) + " && " + command + " >" +
                        shell_quote((certificates.path() / "run.log").string()) + " 2>&1";

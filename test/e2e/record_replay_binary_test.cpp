@@ -51,7 +51,7 @@ struct RecordReplayFixture {
     std::string command = "env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
     command += " " + shell_quote(std::string("DEPLOY_TOKEN=") + k_secret);
     for (const std::string& word : environment) command += " " + shell_quote(word);
-    command += " " + shell_quote(AGENT_RUN_BINARY);
+    command += " " + shell_quote(test::agent_run_binary());
     for (const std::string& argument : arguments) command += " " + shell_quote(argument);
     return run_shell(command, repo.path());
   }
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_SUITE(nightly_replay)
 
 BOOST_AUTO_TEST_CASE(a_nightly_set_recorded_once_replays_from_agent_run_yaml_with_model_replay) {
   TempFolder runs;
-  const std::string binary = shell_quote(AGENT_RUN_BINARY);
+  const std::string binary = shell_quote(test::agent_run_binary());
   const std::string tasks = " tasks/nightly/fib.yaml tasks/nightly/median.yaml";
   CommandResult recorded = run_shell(binary + tasks + " --model script/b --record --out " +
                                          shell_quote((runs.path() / "recorded").string()),

@@ -38,7 +38,7 @@ struct ReachFixture {
   }
   CommandResult run(const std::string& task_file, const std::string& before = "",
                     const std::vector<std::string>& more = {}) const {
-    std::string line = before + " " + shell_quote(AGENT_RUN_BINARY) + " " + shell_quote(task_file) + " --out " +
+    std::string line = before + " " + shell_quote(test::agent_run_binary()) + " " + shell_quote(task_file) + " --out " +
                        shell_quote(out.path().string());
     for (const std::string& word : more) line += " " + shell_quote(word);
     return run_shell(line, repo.path());

@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(a_sandboxed_task_without_bubblewrap_is_an_error_never_unsan
                                      "prompt: p\npolicy: ../policy.yaml\nsandbox: {network: off}\n"
                                      "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
   CommandResult result =
-      run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(AGENT_RUN_BINARY) +
+      run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(test::agent_run_binary()) +
                     " tasks/boxed.yaml --out " + shell_quote(out.path().string()) + " --keep-workspaces",
                 repo.path());
   BOOST_TEST_INFO(result.output);
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(a_policys_sandbox_without_bubblewrap_is_an_error_never_unsa
                                     {"tasks/boxed.yaml",
                                      "prompt: p\npolicy: ../policy.yaml\n"
                                      "script:\n  - call: {tool: bash, input: {command: touch ran}}\n"}});
-  CommandResult result = run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(AGENT_RUN_BINARY) +
+  CommandResult result = run_shell("PATH=" + shell_quote(bin.path().string()) + " " + shell_quote(test::agent_run_binary()) +
                                        " tasks/boxed.yaml --out " + shell_quote(out.path().string()),
                                    repo.path());
   BOOST_TEST_INFO(result.output);

@@ -352,7 +352,7 @@ BOOST_AUTO_TEST_CASE(root_without_cap_sys_admin_as_in_a_container_still_gets_its
   // Docker and Kubernetes start a container's root without CAP_SYS_ADMIN: so does setpriv here, for
   // agent-run, its holder and the command's entry.
   test::CommandResult result = test::run_shell("/usr/bin/setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin -- " +
-                                                   test::shell_quote(AGENT_RUN_BINARY) +
+                                                   test::shell_quote(test::agent_run_binary()) +
                                                    " tool --workspace . --policy open.yaml < calls.jsonl 2>&1",
                                                workspace.path());
   BOOST_TEST_INFO(result.output);

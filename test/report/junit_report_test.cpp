@@ -45,7 +45,7 @@ test::CommandResult xmllint(const std::string& xml, const std::string& arguments
 
 /// Checks that `xml` is well formed and valid against reports/junit.xsd and the reference junit-10.xsd.
 void check_valid(const std::string& xml) {
-  test::CommandResult own = xmllint(xml, "--noout --schema " + test::shell_quote(JUNIT_SCHEMA));
+  test::CommandResult own = xmllint(xml, "--noout --schema " + test::shell_quote(test::junit_schema()));
   BOOST_TEST(own.exit_code == 0, own.output);
   BOOST_TEST(own.output == "junit.xml validates\n");
   std::optional<fs::path> reference = reference_schema();
@@ -302,12 +302,12 @@ BOOST_AUTO_TEST_CASE(project_schema_rejects_what_junit_10_rejects) {
   std::string xml = report_to_junit(sample_report());
   std::string with_file = xml;
   with_file.replace(with_file.find("<testcase "), 10, "<testcase file=\"a.cpp\" ");
-  test::CommandResult result = xmllint(with_file, "--noout --schema " + test::shell_quote(JUNIT_SCHEMA));
+  test::CommandResult result = xmllint(with_file, "--noout --schema " + test::shell_quote(test::junit_schema()));
   BOOST_TEST(result.exit_code == 3);
   BOOST_TEST(result.output.find("The attribute 'file' is not allowed.") != std::string::npos, result.output);
   std::string four_decimals = xml;
   four_decimals.replace(four_decimals.find("time=\"5.250\""), 12, "time=\"5.2500\"");
-  result = xmllint(four_decimals, "--noout --schema " + test::shell_quote(JUNIT_SCHEMA));
+  result = xmllint(four_decimals, "--noout --schema " + test::shell_quote(test::junit_schema()));
   BOOST_TEST(result.exit_code == 3);
   BOOST_TEST(result.output.find("'5.2500' is not accepted by the pattern") != std::string::npos, result.output);
 }

@@ -183,7 +183,7 @@ SecurityFixture::SecurityFixture() {
   m_canaries = Canaries{canary("ENV"),      canary("PEM"),     canary("AWS"),    canary("COMMITTED"), canary("SETUP"),
                         canary("APIKEY"),   canary("DB"),      canary("COOKIE"), canary("MIRROR"),    canary("SSH"),
                         canary("GITTOKEN"), canary("OUTSIDE"), canary("TMP")};
-  fs::path scratch = fs::path(AGENT_RUN_BINARY).parent_path() / "test" / "security-scratch";
+  fs::path scratch = fs::path(test::agent_run_binary()).parent_path() / "test" / "security-scratch";
   fs::create_directories(scratch);
   auto root = make_unique_folder(scratch, "scene-");
   BOOST_REQUIRE_MESSAGE(root.has_value(), "cannot make the security fixture's folder under " + scratch.string());
@@ -349,7 +349,7 @@ ToolRun SecurityFixture::run_tool(const fs::path& workspace, const std::vector<s
   std::string lines;
   for (const Json& call : calls) lines += call.dump() + "\n";
   write_whole(m_root / "calls" / (name + ".jsonl"), lines);
-  std::vector<std::string> argv = {AGENT_RUN_BINARY,   "tool",        "--json",
+  std::vector<std::string> argv = {test::agent_run_binary(),   "tool",        "--json",
                                    "--no-diagnostics", "--workspace", workspace.string()};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   Finished finished =
@@ -387,7 +387,7 @@ TaskRun SecurityFixture::run_task(const std::string& id, const std::string& task
   write_whole(task, task_yaml);
   TaskRun run;
   run.out = m_root / ("out-" + id);
-  std::vector<std::string> argv = {AGENT_RUN_BINARY,  "run", task.string(), "--out", run.out.string(),
+  std::vector<std::string> argv = {test::agent_run_binary(),  "run", task.string(), "--out", run.out.string(),
                                    "--no-diagnostics"};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   write_whole(m_root / "tasks" / "empty-stdin", "");

@@ -85,6 +85,10 @@ CommandResult run_agent_run(const std::vector<std::string>& arguments, const std
 
 std::filesystem::path source_root() { return AGENT_RUN_SOURCE_ROOT; }
 
+std::string agent_run_binary() { return AGENT_RUN_BINARY; }
+
+std::string junit_schema() { return JUNIT_SCHEMA; }
+
 std::filesystem::path visible_scratch() {
   return std::filesystem::path(AGENT_RUN_BINARY).parent_path() / "test" / "scratch";
 }

@@ -48,6 +48,13 @@ std::string shell_quote(const std::string& word);
 /// The project's source folder (for stock policies, examples and schemas).
 std::filesystem::path source_root();
 
+/// The agent-run binary this build made. (The build's paths live in fixtures.cpp alone, so that the
+/// other test objects are the same in every checkout and ccache shares them between worktrees.)
+std::string agent_run_binary();
+
+/// The reference JUnit schema, reports/junit.xsd.
+std::string junit_schema();
+
 /// A folder beside the build, outside /tmp: what a sandbox sees read-only (its /tmp is private, so a
 /// file under the machine's /tmp would be invisible inside, not protected).
 std::filesystem::path visible_scratch();
