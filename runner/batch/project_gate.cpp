@@ -39,16 +39,6 @@ struct GateRun {
   std::vector<std::string> environment;  // the checks' without the task's secrets, LC_ALL=C
 };
 
-std::vector<std::string> gate_environment(const Task& task, const AttemptSettings& settings) {
-  std::vector<std::string> environment;
-  for (std::string& entry : child_environment(
-           {command_environment(task, settings), task.secrets, TaskSecrets::withheld, ChildPlace::runner})) {
-    if (!entry.starts_with("LC_ALL=")) environment.push_back(std::move(entry));
-  }
-  environment.push_back("LC_ALL=C");  // ASCII quotes from compilers, English from every tool
-  return environment;
-}
-
 /// Runs `argv` in the folder `in` inside the attempt's sandbox, through the table of setup and
 /// checks; fails, naming `name`, when it cannot start, is killed or times out.
 Expected<ProcessResult> run_in_attempt(const std::string& name, std::vector<std::string> argv, const TreePlace& in,
@@ -188,6 +178,31 @@ std::string checker_names(const GateBaseline& baseline) {
 }
 
 }  // namespace
+
+std::vector<std::string> gate_environment(const Task& task, const AttemptSettings& settings) {
+  std::vector<std::string> environment;
+  for (std::string& entry : child_environment(
+           {command_environment(task, settings), task.secrets, TaskSecrets::withheld, ChildPlace::runner})) {
+    if (!entry.starts_with("LC_ALL=")) environment.push_back(std::move(entry));
+  }
+  environment.push_back("LC_ALL=C");  // ASCII quotes from compilers, English from every tool
+  return environment;
+}
+
+std::optional<UnrunnableGate> unrunnable_gate(const Task& task, const fs::path& root,
+                                              const std::vector<std::string>& environment) {
+  for (std::size_t i = 0; i < task.checks.size(); ++i) {
+    if (!task.checks[i].project) continue;
+    auto checkers = choose_project_checkers(root, environment, *task.checks[i].project);
+    if (checkers) continue;
+    const std::string name = "checks[" + std::to_string(i) + "]";
+    auto origin = task.origins.find(name + ".checker");
+    if (origin == task.origins.end()) origin = task.origins.find(name + ".no_new_diagnostics");
+    return UnrunnableGate{origin != task.origins.end() ? origin->second : task.source.string(),
+                          "'" + name + "' (" + k_gate + "): " + checkers.error().message};
+  }
+  return std::nullopt;
+}
 
 std::string baseline_cache_key(const std::string& tree, const ProjectChecker& checker, const std::string& version,
                                const Task& task, bool sandboxed) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 namespace agent_run {
 
@@ -100,6 +101,24 @@ std::optional<ProjectChecker> named_checker(const std::string& name, const fs::p
   return std::nullopt;
 }
 
+bool is_node_tool(const std::string& name) { return name == "pyright" || name == "tsc" || name == "eslint"; }
+
+/// Where named_checker looks for the checker called `name`.
+std::string where_looked(const std::string& name) {
+  return is_node_tool(name) ? "neither in the project's node_modules/.bin nor on PATH" : "not on PATH";
+}
+
+/// What to install for the checker called `name`.
+std::string install_hint(const std::string& name) {
+  static const std::map<std::string, std::string> k_hints = {
+      {"pyright", "npm install pyright"},         {"ruff", "pipx install ruff"},
+      {"tsc", "npm install typescript"},          {"eslint", "npm install eslint"},
+      {"go vet", "apt-get install golang-go"},    {"cargo check", "apt-get install cargo, or rustup"},
+      {"shellcheck", "apt-get install shellcheck"}};
+  auto found = k_hints.find(name);
+  return found != k_hints.end() ? found->second : name;
+}
+
 /// A task's own command, run by sh; any non-zero exit with findings is findings.
 ProjectChecker command_checker(const std::string& command, const std::vector<std::string>& environment) {
   auto shell = find_program("sh", environment);
@@ -182,7 +201,10 @@ Expected<std::vector<ProjectChecker>> choose_project_checkers(const fs::path& ro
   if (!choice.command.empty()) return std::vector<ProjectChecker>{command_checker(choice.command, environment)};
   if (!choice.checker.empty()) {
     auto checker = named_checker(choice.checker, root, environment);
-    if (!checker) return make_error("the checker '" + choice.checker + "' the task names is not installed (not on PATH)");
+    if (!checker) {
+      return make_error("the checker '" + choice.checker + "' it names is not installed (" +
+                        where_looked(choice.checker) + "); install it: " + install_hint(choice.checker));
+    }
     return std::vector<ProjectChecker>{std::move(*checker)};
   }
   std::vector<ProjectLanguage> held = languages_held(root);
@@ -198,8 +220,11 @@ Expected<std::vector<ProjectChecker>> choose_project_checkers(const fs::path& ro
       if ((found = named_checker(name, root, environment))) break;
     }
     if (!found) {
+      std::vector<std::string> hints;
+      for (const std::string& name : language.checkers) hints.push_back(install_hint(name));
       return make_error("the project holds " + language.name + " but no checker for it is installed (" +
-                        join(language.checkers, " or ") + " on PATH); install one, or name another with 'checker:'");
+                        join(language.checkers, " or ") + ", " + where_looked(language.checkers.front()) +
+                        "); install one (" + join(hints, ", or ") + "), or name another with 'checker:'");
     }
     checkers.push_back(std::move(*found));
   }

@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(the_checker_runs_in_the_sandbox_where_it_cannot_read_a_hidd
   fs::remove_all(*outside_folder, ec);
 }
 
-BOOST_AUTO_TEST_CASE(a_missing_checker_is_an_attempt_not_judged_that_names_it) {
+BOOST_AUTO_TEST_CASE(a_missing_checker_ends_the_attempt_before_the_agents_first_turn_naming_it_and_what_to_install) {
   BatchFixture fixture({{"named.yaml", rename_task("  - no_new_diagnostics: project\n    checker: pyright\n")},
                         {"chosen.yaml", rename_task("  - no_new_diagnostics: project\n")}});
   commit_files(fixture, k_python_project);
@@ -238,13 +238,21 @@ BOOST_AUTO_TEST_CASE(a_missing_checker_is_an_attempt_not_judged_that_names_it) {
     AttemptResult result = run_attempt(plan, fixture.settings);
     BOOST_TEST((result.outcome_type == OutcomeType::check_not_judged), result.message);
     BOOST_TEST((result.outcome == Outcome::error));
+    const std::string file = plan.task->source.string();
     std::string expected =
         plan.task->id == "named"
-            ? "no_new_diagnostics: project cannot be judged: the checker 'pyright' the task names is not installed "
-              "(not on PATH)\n"
-            : "no_new_diagnostics: project cannot be judged: the project holds Python but no checker for it is "
-              "installed (pyright or ruff on PATH); install one, or name another with 'checker:'\n";
+            ? file + ":5:14: 'checks[0]' (no_new_diagnostics: project): the checker 'pyright' it names is not "
+                     "installed (neither in the project's node_modules/.bin nor on PATH); install it: npm install "
+                     "pyright; the attempt ended before the agent's first turn"
+            : file + ":4:25: 'checks[0]' (no_new_diagnostics: project): the project holds Python but no checker for "
+                     "it is installed (pyright or ruff, neither in the project's node_modules/.bin nor on PATH); "
+                     "install one (npm install pyright, or pipx install ruff), or name another with 'checker:'; the "
+                     "attempt ended before the agent's first turn";
     BOOST_TEST(result.message == expected);
+    BOOST_TEST(result.turns == 0);  // the scripted agent never read nor edited a.py
+    BOOST_TEST(result.edits.empty());
+    BOOST_TEST(result.checks.empty());
+    BOOST_TEST(result.transcript_path.empty());
   }
 }
 

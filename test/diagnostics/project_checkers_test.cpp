@@ -74,8 +74,9 @@ BOOST_AUTO_TEST_CASE(a_language_without_an_installed_checker_or_a_project_withou
   auto none = choose_project_checkers(project.path(), shelf.environment(), {});
   BOOST_REQUIRE(!none.has_value());
   BOOST_TEST(none.error().message ==
-             "the project holds Python but no checker for it is installed (pyright or ruff on PATH); install one, "
-             "or name another with 'checker:'");
+             "the project holds Python but no checker for it is installed (pyright or ruff, neither in the project's "
+             "node_modules/.bin nor on PATH); install one (npm install pyright, or pipx install ruff), or name another "
+             "with 'checker:'");
   TempFolder empty;
   empty.write("README.md", "hi\n");
   auto nothing = choose_project_checkers(empty.path(), tools_environment(), {});
@@ -83,7 +84,8 @@ BOOST_AUTO_TEST_CASE(a_language_without_an_installed_checker_or_a_project_withou
   BOOST_TEST(nothing.error().message.starts_with("the project holds nothing a project checker reads"));
   auto named = choose_project_checkers(empty.path(), shelf.environment(), {"go vet", ""});
   BOOST_REQUIRE(!named.has_value());
-  BOOST_TEST(named.error().message == "the checker 'go vet' the task names is not installed (not on PATH)");
+  BOOST_TEST(named.error().message ==
+             "the checker 'go vet' it names is not installed (not on PATH); install it: apt-get install golang-go");
 }
 
 BOOST_AUTO_TEST_CASE(pyright_sees_an_import_broken_in_another_file_with_paths_relative_to_the_tree) {
