@@ -235,6 +235,38 @@ BOOST_AUTO_TEST_CASE(a_rust_function_renamed_in_a_module_is_caught_in_its_caller
              "src/main.rs:5:29: error: cannot find function `helper` in module `util`: not found in `util` [E0425]\n");
 }
 
+// compile_commands.json as CMake writes it in setup: its paths point into the workspace, and build/ is
+// ignored by git, so the baseline tree holds the sources but not the database. Its entries are
+// moved into the baseline tree; were they not, the old warning would be read outside the tree and
+// count as new.
+BOOST_AUTO_TEST_CASE(a_cpp_function_renamed_in_a_header_is_caught_in_its_caller_by_the_compiler_over_compile_commands_json) {
+  BatchFixture fixture({{"t.yaml", std::string("prompt: p\npolicy: ../policy.yaml\n") +
+                                   "setup:\n  - cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON > /dev/null\n"
+                                   "checks:\n  - no_new_diagnostics: project\nscript:\n"
+                                   "  - call: {tool: read_file, input: {path: include/lib.h}}\n"
+                                   "  - call: {tool: edit_file, input: {path: include/lib.h, old: \"int helper(\", "
+                                   "new: \"int assist(\"}}\n"
+                                   "  - say: Done.\n"}});
+  commit_files(fixture, {{".gitignore", "build/\n"},
+                         {"CMakeLists.txt", "cmake_minimum_required(VERSION 3.16)\nproject(demo CXX)\n"
+                                            "set(CMAKE_CXX_FLAGS \"-Wall\")\ninclude_directories(include)\n"
+                                            "add_executable(demo src/main.cpp src/lib.cpp src/old.cpp)\n"},
+                         {"include/lib.h", "int helper();\n"},
+                         {"src/lib.cpp", "#include \"lib.h\"\nint helper() { return 1; }\n"},
+                         {"src/main.cpp", "#include \"lib.h\"\nint main() { return helper(); }\n"},
+                         {"src/old.cpp", "int total() {\n  int unused = 0;\n  return 1;\n}\n"}});
+  Checkers checkers({});  // cmake and c++ from /usr/bin
+  fixture.settings.environment = checkers.environment();
+  AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
+  BOOST_TEST(result.sandboxed);
+  const CheckRecord& gate = check_named(result, "no_new_diagnostics: project");
+  BOOST_TEST(!gate.passed);
+  BOOST_TEST(gate.output_tail ==
+             "1 new diagnostic in the project (compiler: 1 before the agent, 2 after):\n"
+             "src/main.cpp:2:21: error: 'helper' was not declared in this scope\n");
+  BOOST_TEST((result.outcome_type == OutcomeType::check_failed), result.message);
+}
+
 BOOST_AUTO_TEST_CASE(a_second_attempt_takes_the_baseline_from_the_cache_and_a_later_run_too) {
   TempFolder temp;
   fs::create_directories(temp.path() / "bin");
