@@ -269,7 +269,8 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::
 /// a project gate's checker is missing or no model could be made.
 bool Attempt::run_agent() {
   // A project gate whose checker is missing could never judge the attempt: end it before any model call.
-  if (auto unrunnable = unrunnable_gate(*m_plan.task, m_workspace->root(), gate_environment(*m_plan.task, m_settings))) {
+  if (auto unrunnable =
+          unrunnable_gate(*m_plan.task, m_workspace->root(), gate_environment(*m_plan.task, m_settings))) {
     set_outcome(m_result, OutcomeType::check_not_judged,
                 unrunnable->where + ": " + unrunnable->why + "; the attempt ended before the agent's first turn");
     return false;

@@ -14,8 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Options whose value is a path, given as the next word or joined (`-Iinclude`).
-constexpr std::array<const char*, 6> k_path_options = {"-isystem", "-iquote", "-idirafter", "-include", "-imacros",
-                                                       "-I"};
+constexpr std::array<const char*, 6> k_path_options = {"-isystem", "-iquote",  "-idirafter",
+                                                       "-include", "-imacros", "-I"};
 /// Options dropped with the word after them: output files a syntax-only run does not write.
 constexpr std::array<const char*, 4> k_dropped_with_value = {"-o", "-MF", "-MT", "-MQ"};
 /// Options dropped alone.
@@ -40,7 +40,9 @@ std::optional<fs::path> in_copy(const fs::path& path, const fs::path& directory,
   return relative;
 }
 
-fs::path under(const fs::path& folder, const fs::path& relative) { return relative == "." ? folder : folder / relative; }
+fs::path under(const fs::path& folder, const fs::path& relative) {
+  return relative == "." ? folder : folder / relative;
+}
 
 /// `word`, a path, as the copy's when it has it, else as it was (absolute: the run's folder may move).
 std::string mapped(const std::string& word, const fs::path& directory, const TreeCopy& tree) {
@@ -53,7 +55,8 @@ std::vector<std::string> diagnostic_options(const std::string& compiler) {
   std::error_code ec;
   fs::path real = fs::canonical(compiler, ec);
   const std::string name = (ec ? fs::path(compiler) : real).filename().string();
-  if (name.find("clang") != std::string::npos) return {"-fsyntax-only", "-fno-caret-diagnostics", "-fno-color-diagnostics", "-ferror-limit=0"};
+  if (name.find("clang") != std::string::npos)
+    return {"-fsyntax-only", "-fno-caret-diagnostics", "-fno-color-diagnostics", "-ferror-limit=0"};
   return {"-fsyntax-only", "-fdiagnostics-plain-output", "-fno-diagnostics-color", "-fmax-errors=0"};
 }
 
@@ -69,7 +72,8 @@ std::vector<std::string> shell_words(const std::string& text) {
     if (quote == '\'') {
       if (c == '\'') quote = 0;
       else word += c;
-    } else if (c == '\\' && i + 1 < text.size() && (quote == 0 || std::string("\"\\$`").find(text[i + 1]) != std::string::npos)) {
+    } else if (c == '\\' && i + 1 < text.size() &&
+               (quote == 0 || std::string("\"\\$`").find(text[i + 1]) != std::string::npos)) {
       word += text[++i];
       in_word = true;
     } else if (quote == '"') {
@@ -136,8 +140,9 @@ SyntaxCheck syntax_check_of(const CompileEntry& entry, const TreeCopy& tree) {
       check.argv.push_back(mapped(words[++i], entry.directory, tree));
       continue;
     }
-    auto joined = std::find_if(k_path_options.begin(), k_path_options.end(),
-                               [&](const char* option) { return word.size() > std::string_view(option).size() && word.starts_with(option); });
+    auto joined = std::find_if(k_path_options.begin(), k_path_options.end(), [&](const char* option) {
+      return word.size() > std::string_view(option).size() && word.starts_with(option);
+    });
     if (joined != k_path_options.end()) {
       const std::size_t length = std::string_view(*joined).size();
       check.argv.push_back(word.substr(0, length) + mapped(word.substr(length), entry.directory, tree));

@@ -38,7 +38,8 @@ bool has_eslint_config(const fs::path& root) {
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos; at = text.find(from, at + to.size())) {
+  for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos;
+       at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
   }
   return text;
@@ -68,8 +69,12 @@ std::optional<ProjectChecker> compiler_checker(const fs::path& root, const std::
     inputs += replace_all(line, root.string(), "<root>") + "\n";
   }
   const std::string first = entries->front().arguments.front();
-  ProjectChecker checker{"compiler", {first, "-fsyntax-only"}, {first, "--version"}, ProjectFormat::linter,
-                         LinterFormat::gcc, {1}, {}, {}};
+  ProjectChecker checker;
+  checker.name = "compiler";
+  checker.argv = {first, "-fsyntax-only"};  // what the report and the cache key name; each entry runs its own
+  checker.version_argv = {first, "--version"};
+  checker.linter_format = LinterFormat::gcc;
+  checker.finding_exits = {1};
   checker.compile_entries = std::move(*entries);
   checker.compile_root = root;
   checker.key_inputs = std::move(inputs);
@@ -154,12 +159,16 @@ std::string where_looked(const std::string& name) {
 /// What to install for the checker called `name`.
 std::string install_hint(const std::string& name) {
   static const std::map<std::string, std::string> k_hints = {
-      {"pyright", "npm install pyright"},         {"ruff", "pipx install ruff"},
-      {"tsc", "npm install typescript"},          {"eslint", "npm install eslint"},
-      {"go vet", "apt-get install golang-go"},    {"cargo check", "apt-get install cargo, or rustup"},
+      {"pyright", "npm install pyright"},
+      {"ruff", "pipx install ruff"},
+      {"tsc", "npm install typescript"},
+      {"eslint", "npm install eslint"},
+      {"go vet", "apt-get install golang-go"},
+      {"cargo check", "apt-get install cargo, or rustup"},
       {"shellcheck", "apt-get install shellcheck"},
-      {"compiler", "write compile_commands.json in setup (cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make) "
-                   "and install its compiler (apt-get install g++)"}};
+      {"compiler",
+       "write compile_commands.json in setup (cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make) "
+       "and install its compiler (apt-get install g++)"}};
   auto found = k_hints.find(name);
   return found != k_hints.end() ? found->second : name;
 }
@@ -255,9 +264,10 @@ Expected<std::vector<ProjectChecker>> choose_project_checkers(const fs::path& ro
   }
   std::vector<ProjectLanguage> held = languages_held(root);
   if (held.empty()) {
-    return make_error("the project holds nothing a project checker reads (go.mod, Cargo.toml, tsconfig.json, "
-                      "jsconfig.json, eslint.config.*, compile_commands.json, a .py or a .sh file); name one with "
-                      "'checker:' or give a 'command:'");
+    return make_error(
+        "the project holds nothing a project checker reads (go.mod, Cargo.toml, tsconfig.json, "
+        "jsconfig.json, eslint.config.*, compile_commands.json, a .py or a .sh file); name one with "
+        "'checker:' or give a 'command:'");
   }
   std::vector<ProjectChecker> checkers;
   for (const ProjectLanguage& language : held) {

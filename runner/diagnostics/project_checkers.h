@@ -44,8 +44,8 @@ struct ProjectChecker {
 /// node_modules/.bin first for tsc and eslint): the one `choice` names, else one per language the
 /// project holds (go.mod: go vet; Cargo.toml: cargo check; tsconfig.json or jsconfig.json: tsc,
 /// else an eslint.config.*: eslint; a compile_commands.json at the top or in build/: the compiler of
-/// its entries; a .py file: pyright, else ruff; a .sh file, when nothing else: shellcheck). Fails, naming what is missing, when a language has no installed checker or the
-/// project holds none of these.
+/// its entries; a .py file: pyright, else ruff; a .sh file, when nothing else: shellcheck). Fails, naming what is
+/// missing, when a language has no installed checker or the project holds none of these.
 Expected<std::vector<ProjectChecker>> choose_project_checkers(const std::filesystem::path& root,
                                                               const std::vector<std::string>& environment,
                                                               const ProjectCheckerChoice& choice);

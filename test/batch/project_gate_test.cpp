@@ -27,7 +27,8 @@ fs::path npm_bin() { return source_root() / ".tools/node_modules/.bin"; }
 class Checkers {
  public:
   /// `npm_programs` from .tools; `machine_programs` from agent-run's own PATH (cargo, rustc).
-  explicit Checkers(const std::vector<std::string>& npm_programs, const std::vector<std::string>& machine_programs = {}) {
+  explicit Checkers(const std::vector<std::string>& npm_programs,
+                    const std::vector<std::string>& machine_programs = {}) {
     fs::create_directories(visible_scratch());
     auto made = make_unique_folder(visible_scratch(), "gate-tools-");
     BOOST_REQUIRE(made.has_value());
@@ -37,7 +38,8 @@ class Checkers {
                             program + " is not installed: run ci/install-diagnostics-tools.sh");
       fs::create_symlink(npm_bin() / program, m_folder / program);
     }
-    const std::vector<std::string> machine = {"PATH=" + std::string(::getenv("PATH") ? ::getenv("PATH") : "/usr/bin:/bin")};
+    const std::vector<std::string> machine = {"PATH=" +
+                                              std::string(::getenv("PATH") ? ::getenv("PATH") : "/usr/bin:/bin")};
     for (const std::string& program : machine_programs) {
       auto found = find_program(program, machine);
       BOOST_REQUIRE_MESSAGE(found.has_value(), program + " is not installed: run ci/install-diagnostics-tools.sh");
@@ -160,18 +162,24 @@ BOOST_AUTO_TEST_CASE(a_go_rename_is_caught_by_go_vet_over_the_module) {
 /// A task whose scripted agent replaces `old` by `new` in `file`, gated by `no_new_diagnostics: project`.
 std::string edit_task(const std::string& file, const std::string& old, const std::string& replacement) {
   return "prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: project\nscript:\n"
-         "  - call: {tool: read_file, input: {path: " + file + "}}\n"
-         "  - call: {tool: edit_file, input: {path: " + file + ", old: \"" + old + "\", new: \"" + replacement + "\"}}\n"
+         "  - call: {tool: read_file, input: {path: " +
+         file +
+         "}}\n"
+         "  - call: {tool: edit_file, input: {path: " +
+         file + ", old: \"" + old + "\", new: \"" + replacement +
+         "\"}}\n"
          "  - say: Done.\n";
 }
 
 BOOST_AUTO_TEST_CASE(a_typescript_export_renamed_is_caught_in_its_importer_by_tsc_and_an_old_error_is_not_new) {
   BatchFixture fixture({{"t.yaml", edit_task("src/lib.ts", "export function helper(", "export function assist(")}});
-  commit_files(fixture, {{"tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true}, "
-                                           "\"include\": [\"src\"]}\n"},
+  commit_files(fixture, {{"tsconfig.json",
+                          "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true}, "
+                          "\"include\": [\"src\"]}\n"},
                          {"src/lib.ts", "export function helper(): number {\n  return 1;\n}\n"},
-                         {"src/main.ts", "import { helper } from \"./lib\";\n\nconst n: number = helper();\n"
-                                         "console.log(n);\n"},
+                         {"src/main.ts",
+                          "import { helper } from \"./lib\";\n\nconst n: number = helper();\n"
+                          "console.log(n);\n"},
                          {"src/old.ts", "export const label: string = 42;\n"}});
   Checkers checkers({"tsc"});
   fixture.settings.environment = checkers.environment();
@@ -190,10 +198,12 @@ BOOST_AUTO_TEST_CASE(a_typescript_export_renamed_is_caught_in_its_importer_by_ts
 // a global renamed in eslint.config.mjs breaks the file that uses it, which no per-edit lint of
 // the config file would see.
 BOOST_AUTO_TEST_CASE(eslint_over_the_project_catches_a_config_edit_that_breaks_another_file_but_not_a_renamed_export) {
-  const std::string config = "export default [{\n  languageOptions: {globals: {console: \"readonly\", shared: \"readonly\"}},\n"
-                             "  rules: {\"no-undef\": \"error\", \"no-unused-vars\": \"warn\"},\n}];\n";
-  BatchFixture fixture({{"globals.yaml", edit_task("eslint.config.mjs", "shared: \\\"readonly\\\"", "other: \\\"readonly\\\"")},
-                        {"export.yaml", edit_task("src/lib.js", "export function helper(", "export function assist(")}});
+  const std::string config =
+      "export default [{\n  languageOptions: {globals: {console: \"readonly\", shared: \"readonly\"}},\n"
+      "  rules: {\"no-undef\": \"error\", \"no-unused-vars\": \"warn\"},\n}];\n";
+  BatchFixture fixture(
+      {{"globals.yaml", edit_task("eslint.config.mjs", "shared: \\\"readonly\\\"", "other: \\\"readonly\\\"")},
+       {"export.yaml", edit_task("src/lib.js", "export function helper(", "export function assist(")}});
   commit_files(fixture, {{"eslint.config.mjs", config},
                          {"src/lib.js", "export function helper() {\n  return 1;\n}\n"},
                          {"src/main.js", "import { helper } from \"./lib.js\";\n\nconsole.log(helper(), shared);\n"},
@@ -216,12 +226,15 @@ BOOST_AUTO_TEST_CASE(eslint_over_the_project_catches_a_config_edit_that_breaks_a
   }
 }
 
-BOOST_AUTO_TEST_CASE(a_rust_function_renamed_in_a_module_is_caught_in_its_caller_by_cargo_check_and_an_old_error_is_not_new) {
+BOOST_AUTO_TEST_CASE(
+    a_rust_function_renamed_in_a_module_is_caught_in_its_caller_by_cargo_check_and_an_old_error_is_not_new) {
   BatchFixture fixture({{"t.yaml", edit_task("src/util.rs", "pub fn helper(", "pub fn assist(")}});
-  commit_files(fixture, {{"Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"},
-                         {"src/util.rs", "pub fn helper() -> i32 {\n    1\n}\n"},
-                         {"src/old.rs", "pub fn total() -> i32 {\n    missing + 1\n}\n"},
-                         {"src/main.rs", "mod old;\nmod util;\n\nfn main() {\n    println!(\"{} {}\", util::helper(), old::total());\n}\n"}});
+  commit_files(fixture,
+               {{"Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"},
+                {"src/util.rs", "pub fn helper() -> i32 {\n    1\n}\n"},
+                {"src/old.rs", "pub fn total() -> i32 {\n    missing + 1\n}\n"},
+                {"src/main.rs",
+                 "mod old;\nmod util;\n\nfn main() {\n    println!(\"{} {}\", util::helper(), old::total());\n}\n"}});
   // The old problem is an error, not a warning: once a name cannot be resolved rustc stops before
   // its lints, so an old warning would simply vanish from the final tree's list.
   Checkers checkers({}, {"cargo", "rustc"});
@@ -239,18 +252,21 @@ BOOST_AUTO_TEST_CASE(a_rust_function_renamed_in_a_module_is_caught_in_its_caller
 // ignored by git, so the baseline tree holds the sources but not the database. Its entries are
 // moved into the baseline tree; were they not, the old warning would be read outside the tree and
 // count as new.
-BOOST_AUTO_TEST_CASE(a_cpp_function_renamed_in_a_header_is_caught_in_its_caller_by_the_compiler_over_compile_commands_json) {
-  BatchFixture fixture({{"t.yaml", std::string("prompt: p\npolicy: ../policy.yaml\n") +
-                                   "setup:\n  - cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON > /dev/null\n"
-                                   "checks:\n  - no_new_diagnostics: project\nscript:\n"
-                                   "  - call: {tool: read_file, input: {path: include/lib.h}}\n"
-                                   "  - call: {tool: edit_file, input: {path: include/lib.h, old: \"int helper(\", "
-                                   "new: \"int assist(\"}}\n"
-                                   "  - say: Done.\n"}});
+BOOST_AUTO_TEST_CASE(
+    a_cpp_function_renamed_in_a_header_is_caught_in_its_caller_by_the_compiler_over_compile_commands_json) {
+  BatchFixture fixture(
+      {{"t.yaml", std::string("prompt: p\npolicy: ../policy.yaml\n") +
+                      "setup:\n  - cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON > /dev/null\n"
+                      "checks:\n  - no_new_diagnostics: project\nscript:\n"
+                      "  - call: {tool: read_file, input: {path: include/lib.h}}\n"
+                      "  - call: {tool: edit_file, input: {path: include/lib.h, old: \"int helper(\", "
+                      "new: \"int assist(\"}}\n"
+                      "  - say: Done.\n"}});
   commit_files(fixture, {{".gitignore", "build/\n"},
-                         {"CMakeLists.txt", "cmake_minimum_required(VERSION 3.16)\nproject(demo CXX)\n"
-                                            "set(CMAKE_CXX_FLAGS \"-Wall\")\ninclude_directories(include)\n"
-                                            "add_executable(demo src/main.cpp src/lib.cpp src/old.cpp)\n"},
+                         {"CMakeLists.txt",
+                          "cmake_minimum_required(VERSION 3.16)\nproject(demo CXX)\n"
+                          "set(CMAKE_CXX_FLAGS \"-Wall\")\ninclude_directories(include)\n"
+                          "add_executable(demo src/main.cpp src/lib.cpp src/old.cpp)\n"},
                          {"include/lib.h", "int helper();\n"},
                          {"src/lib.cpp", "#include \"lib.h\"\nint helper() { return 1; }\n"},
                          {"src/main.cpp", "#include \"lib.h\"\nint main() { return helper(); }\n"},
@@ -359,13 +375,15 @@ BOOST_AUTO_TEST_CASE(a_missing_checker_ends_the_attempt_before_the_agents_first_
     const std::string file = plan.task->source.string();
     std::string expected =
         plan.task->id == "named"
-            ? file + ":5:14: 'checks[0]' (no_new_diagnostics: project): the checker 'pyright' it names is not "
-                     "installed (neither in the project's node_modules/.bin nor on PATH); install it: npm install "
-                     "pyright; the attempt ended before the agent's first turn"
-            : file + ":4:25: 'checks[0]' (no_new_diagnostics: project): the project holds Python but no checker for "
-                     "it is installed (pyright or ruff, neither in the project's node_modules/.bin nor on PATH); "
-                     "install one (npm install pyright, or pipx install ruff), or name another with 'checker:'; the "
-                     "attempt ended before the agent's first turn";
+            ? file +
+                  ":5:14: 'checks[0]' (no_new_diagnostics: project): the checker 'pyright' it names is not "
+                  "installed (neither in the project's node_modules/.bin nor on PATH); install it: npm install "
+                  "pyright; the attempt ended before the agent's first turn"
+            : file +
+                  ":4:25: 'checks[0]' (no_new_diagnostics: project): the project holds Python but no checker for "
+                  "it is installed (pyright or ruff, neither in the project's node_modules/.bin nor on PATH); "
+                  "install one (npm install pyright, or pipx install ruff), or name another with 'checker:'; the "
+                  "attempt ended before the agent's first turn";
     BOOST_TEST(result.message == expected);
     BOOST_TEST(result.turns == 0);  // the scripted agent never read nor edited a.py
     BOOST_TEST(result.edits.empty());

@@ -21,9 +21,8 @@ BOOST_AUTO_TEST_CASE(a_command_is_split_as_sh_would_and_arguments_are_taken_as_t
   auto entries = read_compile_database(folder.path() / "compile_commands.json");
   BOOST_REQUIRE_MESSAGE(entries.has_value(), (entries ? std::string() : entries.error().message));
   BOOST_REQUIRE(entries->size() == 2u);
-  BOOST_TEST((*entries)[0].arguments ==
-                 (std::vector<std::string>{"/usr/bin/c++", "-DNAME=a b", "-I/w/include", "-o", "x.o", "-c",
-                                           "/w/src/a.cpp"}),
+  BOOST_TEST((*entries)[0].arguments == (std::vector<std::string>{"/usr/bin/c++", "-DNAME=a b", "-I/w/include", "-o",
+                                                                  "x.o", "-c", "/w/src/a.cpp"}),
              boost::test_tools::per_element());
   BOOST_TEST((*entries)[1].file == "/w/src/b.c");
   BOOST_TEST(shell_words("a 'b c' \"d\\\"e\" f\\ g") == (std::vector<std::string>{"a", "b c", "d\"e", "f g"}),
@@ -38,17 +37,17 @@ BOOST_AUTO_TEST_CASE(paths_the_copy_holds_point_into_it_and_the_others_stay_wher
   TempFolder copy;
   copy.write("src/a.cpp", "int a;\n");
   copy.write("include/a.h", "\n");  // build/ (and build/generated) are not in the copy, as git ignores them
-  CompileEntry entry{"/w/build", "/w/src/a.cpp",
+  CompileEntry entry{"/w/build",
+                     "/w/src/a.cpp",
                      {"/usr/bin/g++", "-I../include", "-isystem", "/w/build/generated", "-iquote", "/w/include",
                       "-Wall", "-MD", "-MT", "a.o", "-MF", "a.d", "-o", "a.o", "-c", "../src/a.cpp"}};
   SyntaxCheck check = syntax_check_of(entry, TreeCopy{"/w", copy.path(), "/tmp/seen"});
   BOOST_TEST(check.directory == "/w/build");  // not in the copy: the workspace's, whose build folder setup made
   BOOST_TEST(check.written_directory == "/w/build");
-  BOOST_TEST(check.argv ==
-                 (std::vector<std::string>{"/usr/bin/g++", "-fsyntax-only", "-fdiagnostics-plain-output",
-                                           "-fno-diagnostics-color", "-fmax-errors=0", "-I/tmp/seen/include",
-                                           "-isystem", "/w/build/generated", "-iquote", "/tmp/seen/include", "-Wall",
-                                           "/tmp/seen/src/a.cpp"}),
+  BOOST_TEST(check.argv == (std::vector<std::string>{"/usr/bin/g++", "-fsyntax-only", "-fdiagnostics-plain-output",
+                                                     "-fno-diagnostics-color", "-fmax-errors=0", "-I/tmp/seen/include",
+                                                     "-isystem", "/w/build/generated", "-iquote", "/tmp/seen/include",
+                                                     "-Wall", "/tmp/seen/src/a.cpp"}),
              boost::test_tools::per_element());
   CompileEntry at_top{"/w", "/w/src/a.cpp", {"clang++", "-Iinclude", "src/a.cpp"}};
   SyntaxCheck top = syntax_check_of(at_top, TreeCopy{"/w", copy.path(), "/tmp/seen"});

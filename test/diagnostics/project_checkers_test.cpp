@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(a_compile_commands_json_in_build_gets_the_compiler_it_names
   BOOST_TEST(compiler.compile_entries[0].arguments.front() == find_program("c++", tools_environment())->string());
   BOOST_TEST(compiler.key_inputs == "<root>/build <root>/src/a.cpp: " + compiler.compile_entries[0].arguments.front() +
                                         " -c ../src/a.cpp\n");  // the same in every attempt's workspace
-  ToolShelf shelf({"sh"});  // no c++
+  ToolShelf shelf({"sh"});                                      // no c++
   auto missing = choose_project_checkers(project.path(), shelf.environment(), {"compiler", ""});
   BOOST_REQUIRE(!missing.has_value());
   BOOST_TEST(missing.error().message ==
