@@ -251,11 +251,12 @@ BOOST_AUTO_TEST_CASE(
 // compile_commands.json as CMake writes it in setup: its paths point into the workspace, and build/ is
 // ignored by git, so the baseline tree holds the sources but not the database. Its entries are
 // moved into the baseline tree; were they not, the old warning would be read outside the tree and
-// count as new.
+// count as new. Each attempt has a workspace of its own, so the second finds the first's baseline
+// in the cache only because the key names the entries with the workspace's folder left out.
 BOOST_AUTO_TEST_CASE(
     a_cpp_function_renamed_in_a_header_is_caught_in_its_caller_by_the_compiler_over_compile_commands_json) {
   BatchFixture fixture(
-      {{"t.yaml", std::string("prompt: p\npolicy: ../policy.yaml\n") +
+      {{"t.yaml", std::string("prompt: p\npolicy: ../policy.yaml\nrepeat: 2\n") +
                       "setup:\n  - cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON > /dev/null\n"
                       "checks:\n  - no_new_diagnostics: project\nscript:\n"
                       "  - call: {tool: read_file, input: {path: include/lib.h}}\n"
@@ -273,14 +274,23 @@ BOOST_AUTO_TEST_CASE(
                          {"src/old.cpp", "int total() {\n  int unused = 0;\n  return 1;\n}\n"}});
   Checkers checkers({});  // cmake and c++ from /usr/bin
   fixture.settings.environment = checkers.environment();
-  AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
-  BOOST_TEST(result.sandboxed);
-  const CheckRecord& gate = check_named(result, "no_new_diagnostics: project");
-  BOOST_TEST(!gate.passed);
-  BOOST_TEST(gate.output_tail ==
-             "1 new diagnostic in the project (compiler: 1 before the agent, 2 after):\n"
-             "src/main.cpp:2:21: error: 'helper' was not declared in this scope\n");
-  BOOST_TEST((result.outcome_type == OutcomeType::check_failed), result.message);
+  TempFolder cache_folder;
+  BaselineCache cache(cache_folder.path());
+  fixture.settings.baseline_cache = &cache;
+  RecordingObserver observer;
+  auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 1);
+  BOOST_REQUIRE(report.has_value());
+  BOOST_REQUIRE(report->attempts.size() == 2u);
+  const std::string problem = "src/main.cpp:2:21: error: 'helper' was not declared in this scope\n";
+  for (const AttemptResult& result : report->attempts) {
+    BOOST_TEST(result.sandboxed);
+    BOOST_TEST(!check_named(result, "no_new_diagnostics: project").passed);
+    BOOST_TEST((result.outcome_type == OutcomeType::check_failed), result.message);
+  }
+  BOOST_TEST(check_named(report->attempts[0], "no_new_diagnostics: project").output_tail ==
+             "1 new diagnostic in the project (compiler: 1 before the agent, 2 after):\n" + problem);
+  BOOST_TEST(check_named(report->attempts[1], "no_new_diagnostics: project").output_tail ==
+             "1 new diagnostic in the project (compiler: 1 before the agent, from the cache, 2 after):\n" + problem);
 }
 
 BOOST_AUTO_TEST_CASE(a_second_attempt_takes_the_baseline_from_the_cache_and_a_later_run_too) {
