@@ -26,8 +26,10 @@ bool is_event_stream(const HttpStream& stream) {
 Expected<void> HttpTransport::read_event_reply(HttpStream& stream, const Json* awaited, TimePoint deadline) {
   ResumePoint point;
   HttpStream* current = &stream;
-  std::optional<HttpStream> resumed;  // destroyed before its exchange
+  // Declared in this order so that the stream is destroyed before its exchange: the stream's end
+  // detaches from the exchange's interrupt (the other order was a use after free, found by ASan).
   std::optional<Exchange> resumed_exchange;
+  std::optional<HttpStream> resumed;
   for (int resumptions = 0;; ++resumptions) {
     SseParser parser;
     std::size_t delivered = 0;

@@ -1,5 +1,7 @@
 #include "net/http_client.h"
 
+#include "net/poco_status.h"
+
 #include <Poco/Exception.h>
 #include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPClientSession.h>
@@ -194,7 +196,7 @@ HttpStream::HttpStream(HttpStream&& other) noexcept = default;
 HttpStream& HttpStream::operator=(HttpStream&& other) noexcept = default;
 HttpStream::~HttpStream() = default;
 
-int HttpStream::status() const { return static_cast<int>(m_state->response.getStatus()); }
+int HttpStream::status() const { return poco_status(m_state->response); }
 
 std::string HttpStream::header(std::string_view name) const { return m_state->response.get(std::string(name), ""); }
 

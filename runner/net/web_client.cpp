@@ -1,5 +1,6 @@
 #include "net/web_client.h"
 
+#include "net/poco_status.h"
 #include "net/web_target.h"
 
 #include <Poco/Exception.h>
@@ -113,7 +114,7 @@ Expected<Response> exchange(Poco::Net::HTTPClientSession& session, Poco::Net::St
   std::istream& in = session.receiveResponse(answer);
   in.exceptions(std::ios::badbit);  // a timeout must not look like the end of the body
   Response response;
-  response.status = static_cast<int>(answer.getStatus());
+  response.status = poco_status(answer);
   response.reason = answer.getReason();
   response.content_type = answer.getContentType();
   response.location = answer.get("Location", "");

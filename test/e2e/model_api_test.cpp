@@ -152,7 +152,8 @@ void check_usage_totals(const Json& report_usage, const StreamedUsage& streamed,
   as_usage.output_tokens = streamed.output;
   as_usage.cache_read_input_tokens = streamed.cache_read;
   as_usage.cache_creation_input_tokens = streamed.cache_write;
-  const ModelPrice* price = builtin_price_table().find(model);
+  const PriceTable prices = builtin_price_table();  // a copy: find() points into it
+  const ModelPrice* price = prices.find(model);
   BOOST_REQUIRE(price != nullptr);
   BOOST_TEST(report_usage.find("cost_usd")->as_double() == cost_usd(*price, as_usage),
              boost::test_tools::tolerance(1e-9));

@@ -81,6 +81,26 @@ std::string all_text(const McpCallResult& result) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+/// A stdio transport that keeps its server's pid where the test can read it after the client that
+/// owns the transport is gone (a failed connect destroys both).
+class PidKeepingTransport final : public McpTransport {
+ public:
+  PidKeepingTransport(std::unique_ptr<StdioTransport> inner, pid_t& pid) : m_inner(std::move(inner)), m_pid(pid) {}
+  Expected<void> open(TransportListener& listener) override {
+    Expected<void> opened = m_inner->open(listener);
+    m_pid = m_inner->pid();
+    return opened;
+  }
+  Expected<void> send(const Json& message, TimePoint deadline) override { return m_inner->send(message, deadline); }
+  void initialized(const std::string& version, TimePoint deadline) override { m_inner->initialized(version, deadline); }
+  void close(std::chrono::milliseconds grace) override { m_inner->close(grace); }
+  TransportFacts facts() const override { return m_inner->facts(); }
+
+ private:
+  std::unique_ptr<StdioTransport> m_inner;
+  pid_t& m_pid;
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(broken_stdio_servers)
@@ -101,12 +121,13 @@ BOOST_AUTO_TEST_CASE(a_server_that_exits_at_once_gives_its_exit_code_and_last_wo
 
 BOOST_AUTO_TEST_CASE(a_server_that_never_answers_initialize_times_out_and_is_killed) {
   ScriptServer server("sys.stderr.write('pid %d\\n' % os.getpid())\nsys.stderr.flush()\ntime.sleep(3600)\n");
+  pid_t pid = -1;
   auto transport = std::make_unique<StdioTransport>(server.command(), nullptr, nullptr);
-  StdioTransport& stdio = *transport;
-  auto client = McpClient::connect(std::move(transport), quick_startup(1500ms));
+  auto client = McpClient::connect(std::make_unique<PidKeepingTransport>(std::move(transport), pid), quick_startup(1500ms));
   BOOST_REQUIRE(!client.has_value());
   BOOST_TEST(contains(client.error().message, "did not answer initialize within 1.5 s"), client.error().message);
-  BOOST_TEST(!is_alive(stdio.pid()));
+  BOOST_REQUIRE(pid > 0);
+  BOOST_TEST(!is_alive(pid));
 }
 
 BOOST_AUTO_TEST_CASE(garbage_on_stdout_ends_the_connection_with_what_was_written) {
@@ -335,12 +356,12 @@ serve(hang)
 BOOST_AUTO_TEST_CASE(nothing_is_started_once_the_run_is_stopping) {
   Cancellation cancellation;
   cancellation.cancel(SIGINT);
+  pid_t pid = 0;
   auto transport = std::make_unique<StdioTransport>(everything_command(), nullptr, &cancellation);
-  StdioTransport& stdio = *transport;
-  auto client = McpClient::connect(std::move(transport), McpClientSettings{});
+  auto client = McpClient::connect(std::make_unique<PidKeepingTransport>(std::move(transport), pid), McpClientSettings{});
   BOOST_REQUIRE(!client.has_value());
   BOOST_TEST(contains(client.error().message, "nothing new is started"));
-  BOOST_TEST(stdio.pid() == -1);
+  BOOST_TEST(pid == -1);
 }
 
 BOOST_AUTO_TEST_CASE(the_launch_wrapper_decides_what_is_spawned) {

@@ -10,6 +10,7 @@
 #include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
+#include <Poco/ThreadPool.h>
 
 #include <thread>
 
@@ -87,13 +88,19 @@ class WebTestServer::Impl {
  public:
   Impl(std::map<std::string, WebRoute> routes, const std::optional<ServerCertificate>& tls)
       : m_socket(listening_socket(tls)),
-        m_server(new RouteFactory(m_table), m_socket, new Poco::Net::HTTPServerParams) {
+        m_server(new RouteFactory(m_table), m_threads, m_socket, new Poco::Net::HTTPServerParams) {
     m_table.routes = std::move(routes);
     m_server.start();
   }
-  ~Impl() { m_server.stopAll(true); }
+  // stopAll() aborts the connections but does not wait for their handlers: a trickling one still
+  // held a route of m_table after it was gone (ASan). The server's own pool is joined here.
+  ~Impl() {
+    m_server.stopAll(true);
+    m_threads.joinAll();
+  }
 
   RouteTable m_table;
+  Poco::ThreadPool m_threads;
   Poco::Net::ServerSocket m_socket;
   Poco::Net::HTTPServer m_server;
 };

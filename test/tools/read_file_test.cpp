@@ -12,12 +12,13 @@ using namespace agent_run::test;
 
 namespace {
 
-/// The smallest valid PNG: a 1x1 transparent pixel.
-const std::string k_png(
-    "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9c"
-    "c\xf8\x0f\0\x01\x01\x01\0\x18\xdd\x8d\xb0\0\0\0\0IEND\xae"
-    "B`\x82",
-    70);
+/// The smallest valid PNG: a 1x1 transparent pixel, every chunk's CRC right. (The literal is sized
+/// by the compiler: a hand-counted 70 once read three bytes past a 67-byte one, found by ASan.)
+constexpr char k_png_bytes[] =
+    "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+    "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\xda\x63\x64\x60\xf8\x5f"
+    "\x0f\x00\x02\x87\x01\x80\xeb\x47\xba\x92\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+const std::string k_png(k_png_bytes, sizeof k_png_bytes - 1);
 
 long max_rss_kib() {
   rusage usage{};
@@ -82,7 +83,13 @@ BOOST_AUTO_TEST_CASE(pages_a_huge_file_without_holding_it_in_memory) {
   BOOST_TEST(page.content ==
              "1999998\tlog line with some words in it 997\n1999999\tlog line with some words in it 998\n"
              "2000000\tlog line with some words in it 999\n");
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan's quarantine holds every freed buffer for a while, so RSS here measures ASan, not read_file
+  // (83 MB seen); the ordinary build checks the bound.
+  BOOST_TEST_MESSAGE("max RSS grew by " << grew_kib << " KiB (not checked under AddressSanitizer)");
+#else
   BOOST_TEST(grew_kib < 16 * 1024, "max RSS grew by " << grew_kib << " KiB while paging a 70 MB file");
+#endif
   ToolOutput first = call("read_file", Json::object().set("path", "huge.log").set("limit", 1));
   BOOST_TEST(first.content ==
              "     1\tlog line with some words in it 0\n"

@@ -55,6 +55,13 @@ std::unique_ptr<Workspace> worktree_in(const fs::path& repo, const fs::path& scr
   return std::move(*workspace);
 }
 
+/// What a killed run leaves behind: its Workspace never destroyed (so never cleaned up), held
+/// here so that LeakSanitizer does not report the test's deliberate leak.
+void abandon(std::unique_ptr<Workspace> workspace) {
+  static std::vector<std::unique_ptr<Workspace>>* never_finished = new std::vector<std::unique_ptr<Workspace>>;
+  never_finished->push_back(std::move(workspace));
+}
+
 /// The ext2/3/4 attribute flags of `folder` (chattr), or nullopt where the filesystem has none.
 std::optional<int> attribute_flags(const fs::path& folder) {
   int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -108,7 +115,7 @@ BOOST_AUTO_TEST_CASE(a_dead_runs_worktrees_branches_processes_and_folder_are_cle
   BOOST_REQUIRE(write_file_atomically(dead / "lock", ""));  // nobody holds it: its run was killed
   auto orphan = worktree_in(repo, dead, "orphan");
   fs::path orphan_root = orphan->root();
-  orphan.release();  // the killed run never finished it
+  abandon(std::move(orphan));  // the killed run never finished it
   pid_t in_folder = start_leftover(orphan_root, "", temp.path() / "pid1");
   pid_t by_marker = start_leftover(temp.path(), "AGENT_RUN_SCRATCH=" + dead.string(), temp.path() / "pid2");
   pid_t unrelated = start_leftover(temp.path(), "AGENT_RUN_SCRATCH=" + dead.string() + "x", temp.path() / "pid3");
@@ -144,8 +151,8 @@ BOOST_AUTO_TEST_CASE(worktrees_whose_folder_was_wiped_are_pruned_once_a_minute_o
   auto old_one = worktree_in(repo, temp.path() / "scratch", "old");
   auto young = worktree_in(repo, temp.path() / "scratch", "young");
   std::string old_name = "agent-run-" + old_one->root().parent_path().filename().string();
-  old_one.release();
-  young.release();
+  abandon(std::move(old_one));
+  abandon(std::move(young));
   fs::remove_all(temp.path() / "scratch");  // a reboot emptied /tmp
   test::run_shell("touch -d '2 minutes ago' .git/worktrees/" + old_name, repo);
   StaleCleanup cleanup = prune_orphaned_worktrees(repo);
