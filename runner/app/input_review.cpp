@@ -1,5 +1,6 @@
 #include "app/input_review.h"
 
+#include "batch/project_gate.h"
 #include "model/model_names.h"
 #include "model/replay_client.h"
 #include "model/scripted_model.h"
@@ -21,21 +22,35 @@ std::string where(const Task& task, const std::string& setting) {
   return origin != task.origins.end() ? origin->second : task.source.string();
 }
 
-void review_workspace(const Task& task, InputReview& review) {
+/// The task's repository, when it and its ref exist.
+std::optional<std::filesystem::path> review_workspace(const Task& task, InputReview& review) {
   WorkspaceSpec spec = task.workspace;
   if (spec.repo.empty()) {
     auto repository = find_enclosing_repository(task.source);
     if (!repository) {
       review.problems.push_back(task.source.string() + ": no git repository holds this task file; set workspace.repo");
-      return;
+      return std::nullopt;
     }
     spec.repo = *repository;
   }
   auto problem = workspace_problem(spec);
-  if (!problem) return;
+  if (!problem) return spec.repo;
   const bool ref = problem->key == WorkspaceProblem::Key::ref;
   review.problems.push_back(where(task, ref ? "workspace.ref" : "workspace.repo") + ": 'workspace." +
                             (ref ? "ref" : "repo") + "': " + problem->message);
+  return std::nullopt;
+}
+
+/// A project gate whose checker is not installed, looked for in the repository's folder with the
+/// PATH the run gives its checks: a warning, since setup may still install it.
+void review_gates(const Task& task, const std::filesystem::path& repo, const std::vector<std::string>& environment,
+                  InputReview& review) {
+  AttemptSettings settings;
+  settings.environment = environment;
+  if (auto unrunnable = unrunnable_gate(task, repo, gate_environment(task, settings))) {
+    review.warnings.push_back(unrunnable->where + ": warning: " + unrunnable->why +
+                              "; unless setup installs it, each attempt ends before the agent's first turn");
+  }
 }
 
 void review_script(const Task& task, const std::vector<std::string>& model_override, InputReview& review) {
@@ -120,7 +135,8 @@ InputReview review_inputs(const LoadedInputs& inputs, const std::vector<std::str
     if (settings.prices) review_prices(task, model_override, *settings.prices, said, review);
     review_checks(task, settings.checks, review);
     if (i >= inputs.file_tasks) continue;  // the -p task: its folder was checked, it has no script
-    review_workspace(task, review);
+    auto repo = review_workspace(task, review);
+    if (repo && settings.environment) review_gates(task, *repo, *settings.environment, review);
     review_script(task, model_override, review);
     review_replay(task, model_override, settings.replay_flag, review);
   }

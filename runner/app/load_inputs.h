@@ -22,6 +22,8 @@ struct InputReviewSettings {
   const PriceTable* prices = nullptr;  // the run's price table: a model without a price is warned about
   ChecksRequired checks = ChecksRequired::no;
   bool replay_flag = false;  // --replay DIR: every attempt replays from it, the tasks' `replay:` is not read
+  // The run's environment: the PATH a project gate's checker is looked for on; nullptr: not looked for.
+  const std::vector<std::string>* environment = nullptr;
 };
 
 /// Every task file of a run, and the policy that governs each, loaded and validated up front.

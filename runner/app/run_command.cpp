@@ -94,7 +94,8 @@ Expected<RunInputs> gather_inputs(const CliOptions& options, const ProgramContex
     ad_hoc.push_back(std::move(*task));
   }
   AR_TRY_ASSIGN(run.prices, run_price_table(options, run.configuration));
-  const InputReviewSettings review{&run.prices, checks_required(options, run.configuration), options.replay.has_value()};
+  const InputReviewSettings review{&run.prices, checks_required(options, run.configuration), options.replay.has_value(),
+                                   &context.environment};
   AR_TRY_ASSIGN(run.loaded, load_inputs(options.files, options.policy, options.models, run.configuration.defaults,
                                         std::move(ad_hoc), &review));
   for (const std::string& warning : run.loaded.warnings) context.err << "agent-run: " << warning << "\n";

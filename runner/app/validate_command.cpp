@@ -84,7 +84,7 @@ int validate_command(const CliOptions& options, const ProgramContext& context) {
       prices = builtin_price_table();
       all_valid = false;
     }
-    const InputReviewSettings review{&*prices, checks_required(options, *configuration)};
+    const InputReviewSettings review{&*prices, checks_required(options, *configuration), false, &context.environment};
     auto inputs = load_inputs(task_files, options.policy, options.models, configuration->defaults, {}, &review);
     if (!inputs) {
       context.err << inputs.error().message << "\n";

@@ -39,16 +39,6 @@ struct GateRun {
   std::vector<std::string> environment;  // the checks' without the task's secrets, LC_ALL=C
 };
 
-std::vector<std::string> gate_environment(const Task& task, const AttemptSettings& settings) {
-  std::vector<std::string> environment;
-  for (std::string& entry : child_environment(
-           {command_environment(task, settings), task.secrets, TaskSecrets::withheld, ChildPlace::runner})) {
-    if (!entry.starts_with("LC_ALL=")) environment.push_back(std::move(entry));
-  }
-  environment.push_back("LC_ALL=C");  // ASCII quotes from compilers, English from every tool
-  return environment;
-}
-
 /// Runs `argv` in the folder `in` inside the attempt's sandbox, through the table of setup and
 /// checks; fails, naming `name`, when it cannot start, is killed or times out.
 Expected<ProcessResult> run_in_attempt(const std::string& name, std::vector<std::string> argv, const TreePlace& in,
@@ -96,8 +86,31 @@ Expected<std::string> checker_version(const ProjectChecker& checker, const GateR
   return version;
 }
 
+/// The compiler over each of `checker`'s compile_commands.json entries, their paths moved into
+/// `tree`: the problems of every run, each once (a header's is reported by every file including it).
+Expected<std::vector<Problem>> run_compiler(const ProjectChecker& checker, const TreePlace& tree, const GateRun& run) {
+  std::vector<Problem> problems;
+  for (const CompileEntry& entry : checker.compile_entries) {
+    SyntaxCheck check = syntax_check_of(entry, TreeCopy{checker.compile_root, tree.written, tree.seen});
+    auto ran = run_in_attempt(checker.name + " (" + entry.file.filename().string() + ")", std::move(check.argv),
+                              TreePlace{check.written_directory, check.directory}, run.environment, run);
+    if (!ran) return ran.error();
+    auto found = read_project_problems(checker, ran->output, ran->exit_code, tree.seen);
+    if (!found) return found.error();
+    for (Problem& problem : *found) {
+      bool known = std::any_of(problems.begin(), problems.end(), [&](const Problem& seen) {
+        return seen.path == problem.path && seen.line == problem.line && seen.column == problem.column &&
+               seen.message == problem.message;
+      });
+      if (!known) problems.push_back(std::move(problem));
+    }
+  }
+  return problems;
+}
+
 /// `checker` over the tree at `tree`: its problems, paths relative to the tree.
 Expected<std::vector<Problem>> run_checker(const ProjectChecker& checker, const TreePlace& tree, const GateRun& run) {
+  if (!checker.compile_entries.empty()) return run_compiler(checker, tree, run);
   std::vector<std::string> argv = checker.argv;
   if (!checker.file_suffixes.empty()) {
     std::vector<std::string> files = project_files(tree.written, checker.file_suffixes);
@@ -189,12 +202,38 @@ std::string checker_names(const GateBaseline& baseline) {
 
 }  // namespace
 
+std::vector<std::string> gate_environment(const Task& task, const AttemptSettings& settings) {
+  std::vector<std::string> environment;
+  for (std::string& entry : child_environment(
+           {command_environment(task, settings), task.secrets, TaskSecrets::withheld, ChildPlace::runner})) {
+    if (!entry.starts_with("LC_ALL=")) environment.push_back(std::move(entry));
+  }
+  environment.push_back("LC_ALL=C");  // ASCII quotes from compilers, English from every tool
+  return environment;
+}
+
+std::optional<UnrunnableGate> unrunnable_gate(const Task& task, const fs::path& root,
+                                              const std::vector<std::string>& environment) {
+  for (std::size_t i = 0; i < task.checks.size(); ++i) {
+    if (!task.checks[i].project) continue;
+    auto checkers = choose_project_checkers(root, environment, *task.checks[i].project);
+    if (checkers) continue;
+    const std::string name = "checks[" + std::to_string(i) + "]";
+    auto origin = task.origins.find(name + ".checker");
+    if (origin == task.origins.end()) origin = task.origins.find(name + ".no_new_diagnostics");
+    return UnrunnableGate{origin != task.origins.end() ? origin->second : task.source.string(),
+                          "'" + name + "' (" + k_gate + "): " + checkers.error().message};
+  }
+  return std::nullopt;
+}
+
 std::string baseline_cache_key(const std::string& tree, const ProjectChecker& checker, const std::string& version,
                                const Task& task, bool sandboxed) {
   std::string text = "agent-run project gate baseline " + std::to_string(k_key_format) + "\ntree " + tree +
                      "\nchecker " + checker.name + "\nargv";
   for (const std::string& word : checker.argv) text += " " + word;
   text += "\nversion " + version + "\nsandbox " + (sandboxed ? "on" : "off") + "\n";
+  if (!checker.key_inputs.empty()) text += "inputs " + sha256_hex(checker.key_inputs) + "\n";  // compile_commands.json
   for (const auto& [name, variable] : task.env) {  // what pyright's python sees (PYTHONPATH); not a secret's value
     bool secret = std::find(task.secrets.begin(), task.secrets.end(), name) != task.secrets.end();
     text += "env " + name + "=" + (secret ? std::string("(secret)") : variable.value) + "\n";

@@ -26,6 +26,24 @@ struct GateBaseline {
 /// The baselines of a task's `no_new_diagnostics: project` checks, by their index in `task.checks`.
 using GateBaselines = std::map<std::size_t, GateBaseline>;
 
+/// A project gate that cannot run: where the task's check names its checker (else where it says
+/// `project`, else the task file), and why, naming the check and what to install.
+struct UnrunnableGate {
+  std::string where;  // FILE:LINE:COL
+  std::string why;    // 'checks[N]' (no_new_diagnostics: project): the checker 'pyright' it names is not installed ...
+};
+
+/// The first of the task's project gates that cannot run in the project at `root` with the checks'
+/// `environment` (the checker it names or would choose is not installed, or the project holds
+/// nothing a checker reads); nullopt when each can. Asked after setup and before the agent's first
+/// turn, so that no model call is spent on an attempt that cannot be judged; `agent-run validate`
+/// asks it of the task's repository, as a warning.
+std::optional<UnrunnableGate> unrunnable_gate(const Task& task, const std::filesystem::path& root,
+                                              const std::vector<std::string>& environment);
+
+/// The environment the project gate's checkers run with: the checks' without the task's secrets, LC_ALL=C.
+std::vector<std::string> gate_environment(const Task& task, const AttemptSettings& settings);
+
 /// Checks the baseline tree for each of the task's project gates: a scratch checkout of
 /// Workspace::export_baseline (the workspace is left as it is) in `sandbox`'s private /tmp (or a
 /// folder of the scratch area when it is nullptr), which is removed afterwards; what a checker found

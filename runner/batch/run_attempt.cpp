@@ -14,6 +14,7 @@
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
 #include "batch/edit_check_runner.h"
+#include "batch/project_gate.h"
 #include "batch/run_budget.h"
 #include "batch/sandbox_setup.h"
 #include "exec/child_environment.h"
@@ -265,8 +266,15 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::
 }
 
 /// Runs the agent loop in the workspace, filling in the result's AgentRecord as it goes; false when
-/// no model could be made.
+/// a project gate's checker is missing or no model could be made.
 bool Attempt::run_agent() {
+  // A project gate whose checker is missing could never judge the attempt: end it before any model call.
+  if (auto unrunnable =
+          unrunnable_gate(*m_plan.task, m_workspace->root(), gate_environment(*m_plan.task, m_settings))) {
+    set_outcome(m_result, OutcomeType::check_not_judged,
+                unrunnable->where + ": " + unrunnable->why + "; the attempt ended before the agent's first turn");
+    return false;
+  }
   auto model = make_attempt_model(m_plan, m_settings, m_workspace->root());
   if (!model) {
     set_outcome(m_result, OutcomeType::model_unavailable, model.error().message);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 namespace agent_run {
 
@@ -34,6 +35,50 @@ bool has_eslint_config(const fs::path& root) {
     if (path_exists(root / name)) return true;
   }
   return false;
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos;
+       at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+/// The compile_commands.json of the project at `root`: at its top, else in build/.
+std::optional<fs::path> compile_database_of(const fs::path& root) {
+  for (const char* place : {"compile_commands.json", "build/compile_commands.json"}) {
+    if (path_exists(root / place)) return root / place;
+  }
+  return std::nullopt;
+}
+
+/// The compiler over the entries of the project's compile_commands.json, each entry's compiler
+/// resolved on PATH; nullopt when there is no readable database or a compiler is not installed.
+std::optional<ProjectChecker> compiler_checker(const fs::path& root, const std::vector<std::string>& environment) {
+  auto database = compile_database_of(root);
+  auto entries = database ? read_compile_database(*database) : Expected<std::vector<CompileEntry>>(make_error(""));
+  if (!entries) return std::nullopt;
+  std::string inputs;
+  for (CompileEntry& entry : *entries) {
+    auto compiler = find_program(entry.arguments.front(), environment);
+    if (!compiler) return std::nullopt;
+    entry.arguments.front() = compiler->string();
+    std::string line = entry.directory.string() + " " + entry.file.string() + ":";
+    for (const std::string& word : entry.arguments) line += " " + word;
+    inputs += replace_all(line, root.string(), "<root>") + "\n";
+  }
+  const std::string first = entries->front().arguments.front();
+  ProjectChecker checker;
+  checker.name = "compiler";
+  checker.argv = {first, "-fsyntax-only"};  // what the report and the cache key name; each entry runs its own
+  checker.version_argv = {first, "--version"};
+  checker.linter_format = LinterFormat::gcc;
+  checker.finding_exits = {1};
+  checker.compile_entries = std::move(*entries);
+  checker.compile_root = root;
+  checker.key_inputs = std::move(inputs);
+  return checker;
 }
 
 /// The checker called `name`, when its program is installed (and, for tsc and eslint, the project
@@ -90,6 +135,7 @@ std::optional<ProjectChecker> named_checker(const std::string& name, const fs::p
                           {},
                           "CARGO_TARGET_DIR"};
   }
+  if (name == "compiler") return compiler_checker(root, environment);
   if (name == "shellcheck") {
     auto shellcheck = find_program("shellcheck", environment);
     if (!shellcheck) return std::nullopt;
@@ -98,6 +144,33 @@ std::optional<ProjectChecker> named_checker(const std::string& name, const fs::p
                           {".sh", ".bash"}, {}};
   }
   return std::nullopt;
+}
+
+bool is_node_tool(const std::string& name) { return name == "pyright" || name == "tsc" || name == "eslint"; }
+
+/// Where named_checker looks for the checker called `name`.
+std::string where_looked(const std::string& name) {
+  if (name == "compiler") {
+    return "no readable compile_commands.json at the project's top or in build/, or a compiler it names is not on PATH";
+  }
+  return is_node_tool(name) ? "neither in the project's node_modules/.bin nor on PATH" : "not on PATH";
+}
+
+/// What to install for the checker called `name`.
+std::string install_hint(const std::string& name) {
+  static const std::map<std::string, std::string> k_hints = {
+      {"pyright", "npm install pyright"},
+      {"ruff", "pipx install ruff"},
+      {"tsc", "npm install typescript"},
+      {"eslint", "npm install eslint"},
+      {"go vet", "apt-get install golang-go"},
+      {"cargo check", "apt-get install cargo, or rustup"},
+      {"shellcheck", "apt-get install shellcheck"},
+      {"compiler",
+       "write compile_commands.json in setup (cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make) "
+       "and install its compiler (apt-get install g++)"}};
+  auto found = k_hints.find(name);
+  return found != k_hints.end() ? found->second : name;
 }
 
 /// A task's own command, run by sh; any non-zero exit with findings is findings.
@@ -123,6 +196,7 @@ std::vector<ProjectLanguage> languages_held(const fs::path& root) {
   } else if (has_eslint_config(root)) {
     held.push_back({"JavaScript", {"eslint"}});
   }
+  if (compile_database_of(root)) held.push_back({"C/C++ (compile_commands.json)", {"compiler"}});
   if (!project_files(root, {".py", ".pyi"}).empty()) held.push_back({"Python", {"pyright", "ruff"}});
   if (held.empty() && !project_files(root, {".sh", ".bash"}).empty()) held.push_back({"shell", {"shellcheck"}});
   return held;
@@ -171,8 +245,8 @@ std::string first_lines(const std::string& output) {
 }  // namespace
 
 const std::vector<std::string>& project_checker_names() {
-  static const std::vector<std::string> k_names = {"pyright", "ruff",        "tsc",       "eslint",
-                                                   "go vet",  "cargo check", "shellcheck"};
+  static const std::vector<std::string> k_names = {"pyright", "ruff",        "tsc",        "eslint",
+                                                   "go vet",  "cargo check", "shellcheck", "compiler"};
   return k_names;
 }
 
@@ -182,14 +256,18 @@ Expected<std::vector<ProjectChecker>> choose_project_checkers(const fs::path& ro
   if (!choice.command.empty()) return std::vector<ProjectChecker>{command_checker(choice.command, environment)};
   if (!choice.checker.empty()) {
     auto checker = named_checker(choice.checker, root, environment);
-    if (!checker) return make_error("the checker '" + choice.checker + "' the task names is not installed (not on PATH)");
+    if (!checker) {
+      return make_error("the checker '" + choice.checker + "' it names is not installed (" +
+                        where_looked(choice.checker) + "); install it: " + install_hint(choice.checker));
+    }
     return std::vector<ProjectChecker>{std::move(*checker)};
   }
   std::vector<ProjectLanguage> held = languages_held(root);
   if (held.empty()) {
-    return make_error("the project holds nothing a project checker reads (go.mod, Cargo.toml, tsconfig.json, "
-                      "jsconfig.json, eslint.config.*, a .py or a .sh file); name one with 'checker:' or give a "
-                      "'command:'");
+    return make_error(
+        "the project holds nothing a project checker reads (go.mod, Cargo.toml, tsconfig.json, "
+        "jsconfig.json, eslint.config.*, compile_commands.json, a .py or a .sh file); name one with "
+        "'checker:' or give a 'command:'");
   }
   std::vector<ProjectChecker> checkers;
   for (const ProjectLanguage& language : held) {
@@ -198,8 +276,11 @@ Expected<std::vector<ProjectChecker>> choose_project_checkers(const fs::path& ro
       if ((found = named_checker(name, root, environment))) break;
     }
     if (!found) {
+      std::vector<std::string> hints;
+      for (const std::string& name : language.checkers) hints.push_back(install_hint(name));
       return make_error("the project holds " + language.name + " but no checker for it is installed (" +
-                        join(language.checkers, " or ") + " on PATH); install one, or name another with 'checker:'");
+                        join(language.checkers, " or ") + ", " + where_looked(language.checkers.front()) +
+                        "); install one (" + join(hints, ", or ") + "), or name another with 'checker:'");
     }
     checkers.push_back(std::move(*found));
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
+#include "diagnostics/compile_database.h"
 #include "diagnostics/linters.h"
 #include "report/edit_diagnostics.h"
 
@@ -34,14 +35,17 @@ struct ProjectChecker {
   std::vector<int> finding_exits;          // exit codes that mean "ran and found problems"; any: {-1}
   std::vector<std::string> file_suffixes;  // the tree's files with these endings are appended (shellcheck)
   std::string target_dir_variable;         // set to a scratch folder outside the tree (CARGO_TARGET_DIR)
+  std::vector<CompileEntry> compile_entries;  // the compiler: one syntax-only run per entry, instead of argv
+  std::filesystem::path compile_root;         // the folder the entries' paths point into (the workspace)
+  std::string key_inputs;  // what else its findings depend on (the entries, compile_root as <root>), for the cache key
 };
 
 /// The checkers for the project at `root` with `environment`'s PATH (the project's
 /// node_modules/.bin first for tsc and eslint): the one `choice` names, else one per language the
 /// project holds (go.mod: go vet; Cargo.toml: cargo check; tsconfig.json or jsconfig.json: tsc,
-/// else an eslint.config.*: eslint; a .py file: pyright, else ruff; a .sh file, when nothing else:
-/// shellcheck). Fails, naming what is missing, when a language has no installed checker or the
-/// project holds none of these.
+/// else an eslint.config.*: eslint; a compile_commands.json at the top or in build/: the compiler of
+/// its entries; a .py file: pyright, else ruff; a .sh file, when nothing else: shellcheck). Fails, naming what is
+/// missing, when a language has no installed checker or the project holds none of these.
 Expected<std::vector<ProjectChecker>> choose_project_checkers(const std::filesystem::path& root,
                                                               const std::vector<std::string>& environment,
                                                               const ProjectCheckerChoice& choice);

@@ -96,6 +96,8 @@ void read_no_new_diagnostics(const YamlNode& item, const std::string& name, Task
   if (choice == "project") {
     Check check;
     check.project = read_project_checker(item, name, checker);
+    reading.set(name + ".no_new_diagnostics", value.mark);  // where a missing checker is reported
+    if (const YamlNode* named = item.find("checker")) reading.set(name + ".checker", named->mark);
     reading.task.checks.push_back(std::move(check));
     return;
   }

@@ -4,6 +4,7 @@
 #include "batch/baseline_cache.h"
 #include "batch_fixture.h"
 #include "diagnostics/edit_checker.h"
+#include "exec/child_process.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -25,7 +26,9 @@ fs::path npm_bin() { return source_root() / ".tools/node_modules/.bin"; }
 /// first on PATH; then the machine's /usr/bin and /bin (pyflakes3, go, node, sh, but no language server).
 class Checkers {
  public:
-  explicit Checkers(const std::vector<std::string>& npm_programs) {
+  /// `npm_programs` from .tools; `machine_programs` from agent-run's own PATH (cargo, rustc).
+  explicit Checkers(const std::vector<std::string>& npm_programs,
+                    const std::vector<std::string>& machine_programs = {}) {
     fs::create_directories(visible_scratch());
     auto made = make_unique_folder(visible_scratch(), "gate-tools-");
     BOOST_REQUIRE(made.has_value());
@@ -34,6 +37,13 @@ class Checkers {
       BOOST_REQUIRE_MESSAGE(fs::exists(npm_bin() / program),
                             program + " is not installed: run ci/install-diagnostics-tools.sh");
       fs::create_symlink(npm_bin() / program, m_folder / program);
+    }
+    const std::vector<std::string> machine = {"PATH=" +
+                                              std::string(::getenv("PATH") ? ::getenv("PATH") : "/usr/bin:/bin")};
+    for (const std::string& program : machine_programs) {
+      auto found = find_program(program, machine);
+      BOOST_REQUIRE_MESSAGE(found.has_value(), program + " is not installed: run ci/install-diagnostics-tools.sh");
+      fs::create_symlink(fs::absolute(*found), m_folder / program);
     }
   }
   ~Checkers() {
@@ -149,6 +159,140 @@ BOOST_AUTO_TEST_CASE(a_go_rename_is_caught_by_go_vet_over_the_module) {
              "main.go:5:23: error: Helper not declared by package lib\n");
 }
 
+/// A task whose scripted agent replaces `old` by `new` in `file`, gated by `no_new_diagnostics: project`.
+std::string edit_task(const std::string& file, const std::string& old, const std::string& replacement) {
+  return "prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: project\nscript:\n"
+         "  - call: {tool: read_file, input: {path: " +
+         file +
+         "}}\n"
+         "  - call: {tool: edit_file, input: {path: " +
+         file + ", old: \"" + old + "\", new: \"" + replacement +
+         "\"}}\n"
+         "  - say: Done.\n";
+}
+
+BOOST_AUTO_TEST_CASE(a_typescript_export_renamed_is_caught_in_its_importer_by_tsc_and_an_old_error_is_not_new) {
+  BatchFixture fixture({{"t.yaml", edit_task("src/lib.ts", "export function helper(", "export function assist(")}});
+  commit_files(fixture, {{"tsconfig.json",
+                          "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true}, "
+                          "\"include\": [\"src\"]}\n"},
+                         {"src/lib.ts", "export function helper(): number {\n  return 1;\n}\n"},
+                         {"src/main.ts",
+                          "import { helper } from \"./lib\";\n\nconst n: number = helper();\n"
+                          "console.log(n);\n"},
+                         {"src/old.ts", "export const label: string = 42;\n"}});
+  Checkers checkers({"tsc"});
+  fixture.settings.environment = checkers.environment();
+  AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
+  BOOST_TEST(result.sandboxed);
+  const CheckRecord& gate = check_named(result, "no_new_diagnostics: project");
+  BOOST_TEST(!gate.passed);
+  BOOST_TEST(gate.output_tail ==
+             "1 new diagnostic in the project (tsc: 1 before the agent, 2 after):\n"
+             "src/main.ts:1:10: error: Module '\"./lib\"' has no exported member 'helper'. [TS2305]\n");
+  BOOST_TEST((result.outcome_type == OutcomeType::check_failed), result.message);
+}
+
+// ESLint's core rules read one file at a time: a renamed export is not seen in its importer (the
+// README says so). What the project gate adds is the whole project under the project's own config:
+// a global renamed in eslint.config.mjs breaks the file that uses it, which no per-edit lint of
+// the config file would see.
+BOOST_AUTO_TEST_CASE(eslint_over_the_project_catches_a_config_edit_that_breaks_another_file_but_not_a_renamed_export) {
+  const std::string config =
+      "export default [{\n  languageOptions: {globals: {console: \"readonly\", shared: \"readonly\"}},\n"
+      "  rules: {\"no-undef\": \"error\", \"no-unused-vars\": \"warn\"},\n}];\n";
+  BatchFixture fixture(
+      {{"globals.yaml", edit_task("eslint.config.mjs", "shared: \\\"readonly\\\"", "other: \\\"readonly\\\"")},
+       {"export.yaml", edit_task("src/lib.js", "export function helper(", "export function assist(")}});
+  commit_files(fixture, {{"eslint.config.mjs", config},
+                         {"src/lib.js", "export function helper() {\n  return 1;\n}\n"},
+                         {"src/main.js", "import { helper } from \"./lib.js\";\n\nconsole.log(helper(), shared);\n"},
+                         {"src/old.js", "const unused = 1;\n"}});
+  Checkers checkers({"eslint"});
+  fixture.settings.environment = checkers.environment();
+  for (const AttemptPlan& plan : fixture.plans()) {
+    AttemptResult result = run_attempt(plan, fixture.settings);
+    BOOST_TEST(result.sandboxed);
+    const CheckRecord& gate = check_named(result, "no_new_diagnostics: project");
+    if (plan.task->id == "globals") {
+      BOOST_TEST(!gate.passed);
+      BOOST_TEST(gate.output_tail ==
+                 "1 new diagnostic in the project (eslint: 1 before the agent, 2 after):\n"
+                 "src/main.js:3:23: error: 'shared' is not defined. [no-undef]\n");
+    } else {
+      BOOST_TEST(gate.passed, gate.output_tail);
+      BOOST_TEST(gate.output_tail == "no new diagnostics in the project (eslint: 1 before the agent, 1 after)\n");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(
+    a_rust_function_renamed_in_a_module_is_caught_in_its_caller_by_cargo_check_and_an_old_error_is_not_new) {
+  BatchFixture fixture({{"t.yaml", edit_task("src/util.rs", "pub fn helper(", "pub fn assist(")}});
+  commit_files(fixture,
+               {{"Cargo.toml", "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"},
+                {"src/util.rs", "pub fn helper() -> i32 {\n    1\n}\n"},
+                {"src/old.rs", "pub fn total() -> i32 {\n    missing + 1\n}\n"},
+                {"src/main.rs",
+                 "mod old;\nmod util;\n\nfn main() {\n    println!(\"{} {}\", util::helper(), old::total());\n}\n"}});
+  // The old problem is an error, not a warning: once a name cannot be resolved rustc stops before
+  // its lints, so an old warning would simply vanish from the final tree's list.
+  Checkers checkers({}, {"cargo", "rustc"});
+  fixture.settings.environment = checkers.environment();
+  AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings);
+  BOOST_TEST(result.sandboxed);
+  const CheckRecord& gate = check_named(result, "no_new_diagnostics: project");
+  BOOST_TEST(!gate.passed);
+  BOOST_TEST(gate.output_tail ==
+             "1 new diagnostic in the project (cargo check: 1 before the agent, 2 after):\n"
+             "src/main.rs:5:29: error: cannot find function `helper` in module `util`: not found in `util` [E0425]\n");
+}
+
+// compile_commands.json as CMake writes it in setup: its paths point into the workspace, and build/ is
+// ignored by git, so the baseline tree holds the sources but not the database. Its entries are
+// moved into the baseline tree; were they not, the old warning would be read outside the tree and
+// count as new. Each attempt has a workspace of its own, so the second finds the first's baseline
+// in the cache only because the key names the entries with the workspace's folder left out.
+BOOST_AUTO_TEST_CASE(
+    a_cpp_function_renamed_in_a_header_is_caught_in_its_caller_by_the_compiler_over_compile_commands_json) {
+  BatchFixture fixture(
+      {{"t.yaml", std::string("prompt: p\npolicy: ../policy.yaml\nrepeat: 2\n") +
+                      "setup:\n  - cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON > /dev/null\n"
+                      "checks:\n  - no_new_diagnostics: project\nscript:\n"
+                      "  - call: {tool: read_file, input: {path: include/lib.h}}\n"
+                      "  - call: {tool: edit_file, input: {path: include/lib.h, old: \"int helper(\", "
+                      "new: \"int assist(\"}}\n"
+                      "  - say: Done.\n"}});
+  commit_files(fixture, {{".gitignore", "build/\n"},
+                         {"CMakeLists.txt",
+                          "cmake_minimum_required(VERSION 3.16)\nproject(demo CXX)\n"
+                          "set(CMAKE_CXX_FLAGS \"-Wall\")\ninclude_directories(include)\n"
+                          "add_executable(demo src/main.cpp src/lib.cpp src/old.cpp)\n"},
+                         {"include/lib.h", "int helper();\n"},
+                         {"src/lib.cpp", "#include \"lib.h\"\nint helper() { return 1; }\n"},
+                         {"src/main.cpp", "#include \"lib.h\"\nint main() { return helper(); }\n"},
+                         {"src/old.cpp", "int total() {\n  int unused = 0;\n  return 1;\n}\n"}});
+  Checkers checkers({});  // cmake and c++ from /usr/bin
+  fixture.settings.environment = checkers.environment();
+  TempFolder cache_folder;
+  BaselineCache cache(cache_folder.path());
+  fixture.settings.baseline_cache = &cache;
+  RecordingObserver observer;
+  auto report = run_batch(fixture.plans(), fixture.settings, RunReport{}, observer, 1);
+  BOOST_REQUIRE(report.has_value());
+  BOOST_REQUIRE(report->attempts.size() == 2u);
+  const std::string problem = "src/main.cpp:2:21: error: 'helper' was not declared in this scope\n";
+  for (const AttemptResult& result : report->attempts) {
+    BOOST_TEST(result.sandboxed);
+    BOOST_TEST(!check_named(result, "no_new_diagnostics: project").passed);
+    BOOST_TEST((result.outcome_type == OutcomeType::check_failed), result.message);
+  }
+  BOOST_TEST(check_named(report->attempts[0], "no_new_diagnostics: project").output_tail ==
+             "1 new diagnostic in the project (compiler: 1 before the agent, 2 after):\n" + problem);
+  BOOST_TEST(check_named(report->attempts[1], "no_new_diagnostics: project").output_tail ==
+             "1 new diagnostic in the project (compiler: 1 before the agent, from the cache, 2 after):\n" + problem);
+}
+
 BOOST_AUTO_TEST_CASE(a_second_attempt_takes_the_baseline_from_the_cache_and_a_later_run_too) {
   TempFolder temp;
   fs::create_directories(temp.path() / "bin");
@@ -228,7 +372,7 @@ BOOST_AUTO_TEST_CASE(the_checker_runs_in_the_sandbox_where_it_cannot_read_a_hidd
   fs::remove_all(*outside_folder, ec);
 }
 
-BOOST_AUTO_TEST_CASE(a_missing_checker_is_an_attempt_not_judged_that_names_it) {
+BOOST_AUTO_TEST_CASE(a_missing_checker_ends_the_attempt_before_the_agents_first_turn_naming_it_and_what_to_install) {
   BatchFixture fixture({{"named.yaml", rename_task("  - no_new_diagnostics: project\n    checker: pyright\n")},
                         {"chosen.yaml", rename_task("  - no_new_diagnostics: project\n")}});
   commit_files(fixture, k_python_project);
@@ -238,13 +382,23 @@ BOOST_AUTO_TEST_CASE(a_missing_checker_is_an_attempt_not_judged_that_names_it) {
     AttemptResult result = run_attempt(plan, fixture.settings);
     BOOST_TEST((result.outcome_type == OutcomeType::check_not_judged), result.message);
     BOOST_TEST((result.outcome == Outcome::error));
+    const std::string file = plan.task->source.string();
     std::string expected =
         plan.task->id == "named"
-            ? "no_new_diagnostics: project cannot be judged: the checker 'pyright' the task names is not installed "
-              "(not on PATH)\n"
-            : "no_new_diagnostics: project cannot be judged: the project holds Python but no checker for it is "
-              "installed (pyright or ruff on PATH); install one, or name another with 'checker:'\n";
+            ? file +
+                  ":5:14: 'checks[0]' (no_new_diagnostics: project): the checker 'pyright' it names is not "
+                  "installed (neither in the project's node_modules/.bin nor on PATH); install it: npm install "
+                  "pyright; the attempt ended before the agent's first turn"
+            : file +
+                  ":4:25: 'checks[0]' (no_new_diagnostics: project): the project holds Python but no checker for "
+                  "it is installed (pyright or ruff, neither in the project's node_modules/.bin nor on PATH); "
+                  "install one (npm install pyright, or pipx install ruff), or name another with 'checker:'; the "
+                  "attempt ended before the agent's first turn";
     BOOST_TEST(result.message == expected);
+    BOOST_TEST(result.turns == 0);  // the scripted agent never read nor edited a.py
+    BOOST_TEST(result.edits.empty());
+    BOOST_TEST(result.checks.empty());
+    BOOST_TEST(result.transcript_path.empty());
   }
 }
 

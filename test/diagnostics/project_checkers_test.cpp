@@ -74,8 +74,9 @@ BOOST_AUTO_TEST_CASE(a_language_without_an_installed_checker_or_a_project_withou
   auto none = choose_project_checkers(project.path(), shelf.environment(), {});
   BOOST_REQUIRE(!none.has_value());
   BOOST_TEST(none.error().message ==
-             "the project holds Python but no checker for it is installed (pyright or ruff on PATH); install one, "
-             "or name another with 'checker:'");
+             "the project holds Python but no checker for it is installed (pyright or ruff, neither in the project's "
+             "node_modules/.bin nor on PATH); install one (npm install pyright, or pipx install ruff), or name another "
+             "with 'checker:'");
   TempFolder empty;
   empty.write("README.md", "hi\n");
   auto nothing = choose_project_checkers(empty.path(), tools_environment(), {});
@@ -83,7 +84,32 @@ BOOST_AUTO_TEST_CASE(a_language_without_an_installed_checker_or_a_project_withou
   BOOST_TEST(nothing.error().message.starts_with("the project holds nothing a project checker reads"));
   auto named = choose_project_checkers(empty.path(), shelf.environment(), {"go vet", ""});
   BOOST_REQUIRE(!named.has_value());
-  BOOST_TEST(named.error().message == "the checker 'go vet' the task names is not installed (not on PATH)");
+  BOOST_TEST(named.error().message ==
+             "the checker 'go vet' it names is not installed (not on PATH); install it: apt-get install golang-go");
+}
+
+BOOST_AUTO_TEST_CASE(a_compile_commands_json_in_build_gets_the_compiler_it_names_or_says_what_is_missing) {
+  TempFolder project;
+  project.write("src/a.cpp", "int a;\n");
+  const std::string database = "[{\"directory\": \"" + project.path().string() +
+                               "/build\", \"command\": \"c++ -c ../src/a.cpp\", \"file\": \"../src/a.cpp\"}]\n";
+  project.write("build/compile_commands.json", database);
+  auto chosen = choose_project_checkers(project.path(), tools_environment(), {});
+  BOOST_REQUIRE(names_of(chosen) == std::vector<std::string>{"compiler"});
+  const ProjectChecker& compiler = chosen->front();
+  BOOST_TEST(compiler.compile_entries.size() == 1u);
+  BOOST_TEST(compiler.compile_entries[0].file == project.path() / "src/a.cpp");
+  BOOST_TEST(compiler.compile_entries[0].arguments.front() == find_program("c++", tools_environment())->string());
+  BOOST_TEST(compiler.key_inputs == "<root>/build <root>/src/a.cpp: " + compiler.compile_entries[0].arguments.front() +
+                                        " -c ../src/a.cpp\n");  // the same in every attempt's workspace
+  ToolShelf shelf({"sh"});                                      // no c++
+  auto missing = choose_project_checkers(project.path(), shelf.environment(), {"compiler", ""});
+  BOOST_REQUIRE(!missing.has_value());
+  BOOST_TEST(missing.error().message ==
+             "the checker 'compiler' it names is not installed (no readable compile_commands.json at the project's top "
+             "or in build/, or a compiler it names is not on PATH); install it: write compile_commands.json in setup "
+             "(cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make) and install its compiler (apt-get install "
+             "g++)");
 }
 
 BOOST_AUTO_TEST_CASE(pyright_sees_an_import_broken_in_another_file_with_paths_relative_to_the_tree) {

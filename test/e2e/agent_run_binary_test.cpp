@@ -169,6 +169,38 @@ BOOST_AUTO_TEST_CASE(a_task_without_checks_is_warned_about_on_the_console_and_in
   BOOST_TEST(configured.output.find("needs them: add 'checks:'") != std::string::npos, configured.output);
 }
 
+BOOST_AUTO_TEST_CASE(validate_warns_at_the_check_whose_project_gate_checker_is_not_on_the_runs_path) {
+  repo.write("tasks/named.yaml",
+             "prompt: x\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: project\n"
+             "    checker: tsc\nscript: [{say: hi}]\n");
+  repo.write("tasks/chosen.yaml",
+             "prompt: x\npolicy: ../policy.yaml\nchecks:\n  - run: 'true'\n"
+             "  - no_new_diagnostics: project\nscript: [{say: hi}]\n");
+  repo.write("app.py", "print(1)\n");  // Python: pyright, else ruff
+  // The PATH the run would use: the machine's /usr/bin and /bin, where neither tsc, pyright nor ruff is.
+  CommandResult validated = run_shell(
+      "PATH=/usr/bin:/bin " + shell_quote(test::agent_run_binary()) + " validate tasks/named.yaml tasks/chosen.yaml",
+      repo.path());
+  BOOST_TEST(validated.exit_code == 0, validated.output);
+  BOOST_TEST(validated.output ==
+                 "tasks/named.yaml:5:14: warning: 'checks[0]' (no_new_diagnostics: project): the checker 'tsc' it "
+                 "names is not installed (neither in the project's node_modules/.bin nor on PATH); install it: npm "
+                 "install typescript; unless setup installs it, each attempt ends before the agent's first turn\n"
+                 "tasks/chosen.yaml:5:25: warning: 'checks[1]' (no_new_diagnostics: project): the project holds "
+                 "Python but no checker for it is installed (pyright or ruff, neither in the project's "
+                 "node_modules/.bin nor on PATH); install one (npm install pyright, or pipx install ruff), or name "
+                 "another with 'checker:'; unless setup installs it, each attempt ends before the agent's first "
+                 "turn\n"
+                 "tasks/named.yaml: valid task 'named'\ntasks/chosen.yaml: valid task 'chosen'\n",
+             validated.output);
+  // With the project's own tsc in node_modules/.bin, the named checker is found and nothing is said.
+  fs::create_directories(repo.path() / "node_modules/.bin");
+  fs::create_symlink(source_root() / ".tools/node_modules/.bin/tsc", repo.path() / "node_modules/.bin/tsc");
+  CommandResult found = run_shell(
+      "PATH=/usr/bin:/bin " + shell_quote(test::agent_run_binary()) + " validate tasks/named.yaml", repo.path());
+  BOOST_TEST(found.output == "tasks/named.yaml: valid task 'named'\n", found.output);
+}
+
 BOOST_AUTO_TEST_CASE(a_missing_policy_names_the_task_that_wants_it) {
   repo.write("tasks/lost.yaml", "prompt: x\npolicy: ../nowhere.yaml\nscript: [{say: hi}]\n");
   CommandResult result = run_agent_run({"tasks/lost.yaml", "--out", out.path().string()}, repo.path());

@@ -306,8 +306,8 @@ BOOST_AUTO_TEST_CASE(a_project_gate_takes_a_checker_by_name_or_a_command_of_its_
                       "  - {no_new_diagnostics: project, checker: tsc, command: x}\n"
                       "  - {no_new_diagnostics: true, checker: tsc}\n  - {run: make, command: x}\n"
                       "  - no_new_diagnostics: projet\n  - {no_new_diagnostics: project, command: \"\"}\n") ==
-             "tasks/x.yaml:3:44: 'checks[0].checker' must be pyright, ruff, tsc, eslint, go vet, cargo check or "
-             "shellcheck, got 'pyrite'\n"
+             "tasks/x.yaml:3:44: 'checks[0].checker' must be pyright, ruff, tsc, eslint, go vet, cargo check, "
+             "shellcheck or compiler, got 'pyrite'\n"
              "tasks/x.yaml:4:58: 'checks[1]' has both 'checker' and 'command'; give one\n"
              "tasks/x.yaml:5:41: 'checks[2].checker' is for 'no_new_diagnostics: project'\n"
              "tasks/x.yaml:6:26: 'checks[3].command' is for 'no_new_diagnostics: project'\n"
