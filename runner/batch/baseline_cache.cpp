@@ -2,31 +2,13 @@
 
 #include "base/files.h"
 #include "base/json.h"
+#include "report/problem_json.h"
 
 namespace agent_run {
 
 namespace {
 
 constexpr int k_format = 1;
-
-Json problem_json(const Problem& problem) {
-  return Json::object()
-      .set("path", problem.path)
-      .set("line", problem.line)
-      .set("column", problem.column)
-      .set("severity", problem.severity)
-      .set("code", problem.code)
-      .set("message", problem.message);
-}
-
-std::optional<Problem> problem_of(const Json& json) {
-  const Json* line = json.find("line");
-  const Json* column = json.find("column");
-  if (!json.is_object() || !line || !line->is_integer() || !column || !column->is_integer()) return std::nullopt;
-  return Problem{json.get_string("path"),      static_cast<int>(line->as_int()), static_cast<int>(column->as_int()),
-                 json.get_string("severity"), json.get_string("message"),      json.get_string("code"),
-                 false};
-}
 
 }  // namespace
 
@@ -47,7 +29,7 @@ std::optional<std::vector<Problem>> BaselineCache::find(const std::string& key) 
   }
   std::vector<Problem> read;
   for (const Json& item : problems->as_array()) {
-    auto problem = problem_of(item);
+    auto problem = problem_from_json(item);
     if (!problem) return std::nullopt;
     read.push_back(std::move(*problem));
   }
@@ -61,7 +43,7 @@ void BaselineCache::store(const std::string& key, const std::string& about, cons
   }
   if (m_folder.empty()) return;
   Json list = Json::array();
-  for (const Problem& problem : problems) list.push(problem_json(problem));
+  for (const Problem& problem : problems) list.push(problem_to_json(problem));
   Json file = Json::object().set("format", k_format).set("key", key).set("checked", about).set("problems", list);
   std::error_code ec;
   std::filesystem::create_directories(m_folder, ec);

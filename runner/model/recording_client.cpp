@@ -10,12 +10,12 @@ namespace agent_run {
 RecordingClient::RecordingClient(std::unique_ptr<ModelClient> inner, std::filesystem::path file,
                                  std::string workspace, std::vector<std::string> secret_values,
                                  std::shared_ptr<WireRecorder> wire)
-    : m_inner(std::move(inner)), m_file(std::move(file)), m_workspace(std::move(workspace)),
+    : ForwardingClient(std::move(inner)), m_file(std::move(file)), m_workspace(std::move(workspace)),
       m_secrets(std::move(secret_values)), m_wire(std::move(wire)) {
   std::error_code ec;
   std::filesystem::create_directories(m_file.parent_path(), ec);
   { std::ofstream truncated(m_file, std::ios::trunc); }  // an attempt run again records afresh
-  const std::string model = m_inner->model_name();
+  const std::string model = model_name();
   append(Json::object()
              .set("recording", k_recording_format)
              .set("model", model)
@@ -25,7 +25,7 @@ RecordingClient::RecordingClient(std::unique_ptr<ModelClient> inner, std::filesy
 }
 
 Expected<ModelTurn> RecordingClient::complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) {
-  auto turn = m_inner->complete(conversation, tools);
+  auto turn = ForwardingClient::complete(conversation, tools);
   Json line = Json::object();
   line.set("exchange", ++m_exchanges);
   if (m_wire) {

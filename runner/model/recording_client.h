@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/model_client.h"
+#include "model/forwarding_client.h"
 #include "model/wire_recorder.h"
 
 #include <filesystem>
@@ -20,21 +20,16 @@ inline constexpr const char* k_recording_format = "agent-run-model-exchanges/2";
 /// streamed, secrets and key redacted); for the scripted model, which has no wire, the request as
 /// the agent loop made it (provider-neutral) and the turn it played. A line is appended as soon as
 /// the call ends, so a crash keeps the rest.
-class RecordingClient final : public ModelClient {
+class RecordingClient final : public ForwardingClient {
  public:
   RecordingClient(std::unique_ptr<ModelClient> inner, std::filesystem::path file, std::string workspace,
                   std::vector<std::string> secret_values, std::shared_ptr<WireRecorder> wire);
 
-  std::string model_name() const override { return m_inner->model_name(); }
   Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
-  void set_deadline(Clock::SteadyTime deadline) override { m_inner->set_deadline(deadline); }
-  ModelCallRecord last_call() const override { return m_inner->last_call(); }
-  std::optional<std::int64_t> context_window() const override { return m_inner->context_window(); }
 
  private:
   void append(const std::string& line);
 
-  std::unique_ptr<ModelClient> m_inner;
   std::filesystem::path m_file;
   std::string m_workspace;
   std::vector<std::string> m_secrets;

@@ -104,12 +104,12 @@ WireOpening ReplayTransport::open(const HttpRequest& request, const HttpLimits&,
 }
 
 ReplayedApiClient::ReplayedApiClient(std::unique_ptr<ModelClient> inner, std::shared_ptr<ReplayTransport> transport)
-    : m_inner(std::move(inner)), m_transport(std::move(transport)) {}
+    : ForwardingClient(std::move(inner)), m_transport(std::move(transport)) {}
 
 Expected<ModelTurn> ReplayedApiClient::complete(const Conversation& conversation,
                                                 const std::vector<ToolSchema>& tools) {
   m_transport->next_exchange();
-  return m_inner->complete(conversation, tools);
+  return ForwardingClient::complete(conversation, tools);
 }
 
 }  // namespace agent_run

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/model_client.h"
+#include "model/forwarding_client.h"
 #include "model/replay_client.h"
 #include "model/wire_transport.h"
 
@@ -45,18 +45,13 @@ class ReplayTransport final : public WireTransport {
 
 /// The client of a replayed API model: the real client (ApiModelClient over a ReplayTransport),
 /// which it tells when each call begins.
-class ReplayedApiClient final : public ModelClient {
+class ReplayedApiClient final : public ForwardingClient {
  public:
   ReplayedApiClient(std::unique_ptr<ModelClient> inner, std::shared_ptr<ReplayTransport> transport);
 
-  std::string model_name() const override { return m_inner->model_name(); }
   Expected<ModelTurn> complete(const Conversation& conversation, const std::vector<ToolSchema>& tools) override;
-  void set_deadline(Clock::SteadyTime deadline) override { m_inner->set_deadline(deadline); }
-  ModelCallRecord last_call() const override { return m_inner->last_call(); }
-  std::optional<std::int64_t> context_window() const override { return m_inner->context_window(); }
 
  private:
-  std::unique_ptr<ModelClient> m_inner;
   std::shared_ptr<ReplayTransport> m_transport;
 };
 

@@ -1,3 +1,4 @@
+#include "report/problem_json.h"
 #include "report/report_schema.h"
 #include "report/report_writers.h"
 #include "report/run_totals.h"
@@ -37,18 +38,6 @@ Json tool_call_to_json(const ToolCallRecord& call) {
   if (!call.mcp_server.empty())
     json.set("mcp", Json::object().set("server", call.mcp_server).set("tool", call.mcp_tool));
   if (!call.error.empty()) json.set("error", call.error);
-  return json;
-}
-
-Json problem_to_json(const Problem& problem) {
-  Json json = Json::object();
-  json.set("path", problem.path)
-      .set("line", problem.line)
-      .set("column", problem.column)
-      .set("severity", problem.severity)
-      .set("message", problem.message)
-      .set("code", problem.code)
-      .set("other_file", problem.other_file);
   return json;
 }
 

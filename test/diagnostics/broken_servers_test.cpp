@@ -16,24 +16,7 @@ using namespace std::chrono_literals;
 namespace {
 
 /// A language server that answers initialize (and configuration requests) and then never publishes.
-constexpr const char* k_mute_server = R"(#!/usr/bin/python3
-import json, sys
-def read():
-    length = 0
-    while True:
-        line = sys.stdin.buffer.readline()
-        if not line:
-            sys.exit(0)
-        if line in (b"\r\n", b"\n"):
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(sys.stdin.buffer.read(length))
-def send(message):
-    body = json.dumps(message).encode()
-    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    sys.stdout.buffer.flush()
-while True:
+const std::string k_mute_server = std::string("#!/usr/bin/python3\nimport json, sys\n") + k_python_lsp_framing + R"(while True:
     message = read()
     if message.get("method") == "initialize":
         send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {"textDocumentSync": 1}}})

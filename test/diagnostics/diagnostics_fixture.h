@@ -42,6 +42,26 @@ inline void require_program(const std::string& program, const std::vector<std::s
                         program + " is not installed: run ci/install-diagnostics-tools.sh");
 }
 
+/// The framing of a fake language server written in Python, for a script that has imported json and
+/// sys: `read()`, the next message from stdin (the script exits at the end of its input), and
+/// `send(message)`, one message to stdout.
+inline constexpr const char* k_python_lsp_framing = R"(def read():
+    length = 0
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            sys.exit(0)
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(sys.stdin.buffer.read(length))
+def send(message):
+    body = json.dumps(message).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    sys.stdout.buffer.flush()
+)";
+
 /// A folder of symlinks to chosen programs, so a test controls exactly which checkers exist.
 class ToolShelf {
  public:

@@ -21,23 +21,8 @@ namespace {
 std::string gated_server(const std::filesystem::path& log, const std::filesystem::path& gate) {
   return R"(#!/usr/bin/python3
 import json, os, sys, time
-LOG, GATE = )" + std::string("\"") + log.string() + "\", \"" + gate.string() + R"("
-def read():
-    length = 0
-    while True:
-        line = sys.stdin.buffer.readline()
-        if not line:
-            sys.exit(0)
-        if line in (b"\r\n", b"\n"):
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(sys.stdin.buffer.read(length))
-def send(message):
-    body = json.dumps(message).encode()
-    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    sys.stdout.buffer.flush()
-texts = {}
+LOG, GATE = )" + std::string("\"") + log.string() + "\", \"" + gate.string() + "\"\n" +
+         k_python_lsp_framing + R"(texts = {}
 answered = False
 while True:
     message = read()
@@ -72,26 +57,12 @@ while True:
 
 /// A language server that writes the processId of its initialize request to the file given as its
 /// argument, and answers it.
-constexpr const char* k_pid_logging_server = R"(import json, sys
-def read():
-    length = 0
-    while True:
-        line = sys.stdin.buffer.readline()
-        if not line:
-            sys.exit(0)
-        if line in (b"\r\n", b"\n"):
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(sys.stdin.buffer.read(length))
-while True:
+const std::string k_pid_logging_server = std::string("import json, sys\n") + k_python_lsp_framing + R"(while True:
     message = read()
     if message.get("method") == "initialize":
         with open(sys.argv[1], "w") as log:
             log.write("processId=%s\n" % json.dumps(message["params"]["processId"]))
-        body = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {}}}).encode()
-        sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        sys.stdout.buffer.flush()
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {}}})
 )";
 
 /// The lines of `text`.

@@ -1,4 +1,5 @@
 #include "base/json.h"
+#include "hello_task_fixture.h"
 #include "model/price_table.h"
 #include "support/fixtures.h"
 #include "support/replay_server.h"
@@ -23,20 +24,7 @@ namespace {
 constexpr const char* k_fake_anthropic_key = "sk-ant-api03-E2EFAKEKEY-do-not-leak-0123456789";
 constexpr const char* k_fake_openai_key = "sk-proj-E2EFAKEKEY-do-not-leak-9876543210";
 
-const char* k_policy = R"(version: 1
-unmatched: deny
-rules:
-  - id: write-files
-    allow: [edit_file, write_file]
-)";
-
-const char* k_task = R"(description: Add a hello script
-prompt: Look at greet.sh, then create hello.sh that prints hello.
-policy: ../policy.yaml
-limits: {turns: 10, cost_usd: 5.0}
-checks:
-  - run: "sh hello.sh | grep -qx hello"
-)";
+const std::string k_task = hello_task("limits: {turns: 10, cost_usd: 5.0}\n");
 
 /// Token counts as a stream reports them, summed the simple way: Anthropic's last usage values per
 /// stream (message_delta repeats them cumulatively); OpenAI's usage-only chunk.
@@ -83,14 +71,13 @@ struct ModelApiFixture {
 
   ModelApiFixture() {
     make_git_repository(repo.path(),
-                        {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_policy}, {"tasks/hello.yaml", k_task}});
+                        {{"greet.sh", "echo bye\n"}, {"policy.yaml", k_hello_policy}, {"tasks/hello.yaml", k_task}});
   }
 
   /// Runs the built binary with `environment` (NAME=value words) and `arguments` in the repository.
   CommandResult run(const std::vector<std::string>& environment, const std::vector<std::string>& arguments) const {
-    std::string command = "env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
-    for (const std::string& word : environment) command += " " + shell_quote(word);
-    command += " " + shell_quote(test::agent_run_binary()) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
+    std::string command =
+        binary_with_model_environment(environment) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
     for (const std::string& argument : arguments) command += " " + shell_quote(argument);
     return run_shell(command, repo.path());
   }
@@ -115,9 +102,8 @@ struct ModelApiFixture {
 
   /// Starts the binary as run() does, in the background (output to run.log); returns its pid.
   pid_t start(const std::vector<std::string>& environment, const std::vector<std::string>& arguments) const {
-    std::string command = "exec env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
-    for (const std::string& word : environment) command += " " + shell_quote(word);
-    command += " " + shell_quote(test::agent_run_binary()) + " tasks/hello.yaml --out " + shell_quote(out.path().string());
+    std::string command = "exec " + binary_with_model_environment(environment) + " tasks/hello.yaml --out " +
+                          shell_quote(out.path().string());
     for (const std::string& argument : arguments) command += " " + shell_quote(argument);
     std::string line = "cd " + shell_quote(repo.path().string()) + " && " + command + " >" +
                        shell_quote((certificates.path() / "run.log").string()) + " 2>&1";
@@ -133,7 +119,7 @@ struct ModelApiFixture {
   static std::vector<ScriptedResponse> three_turns(const std::string& provider, StreamedUsage& usage) {
     std::vector<ScriptedResponse> turns;
     for (int n = 1; n <= 3; ++n) {
-      std::string stream = model_fixture("e2e_" + provider + "_" + std::to_string(n) + ".sse");
+      std::string stream = hello_turn_stream(provider, n);
       add_streamed_usage(stream, usage);
       turns.push_back(sse_response(stream, "req_e2e_" + provider + "_" + std::to_string(n)));
     }

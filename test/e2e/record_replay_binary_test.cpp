@@ -2,6 +2,7 @@
 // no key: the same outcome, tool calls and patch through the provider's client and decoder; a
 // changed prompt fails strict with a diff of the wire JSON; no key or secret in any recorded byte.
 #include "base/json.h"
+#include "hello_task_fixture.h"
 #include "support/fixtures.h"
 #include "support/replay_server.h"
 
@@ -18,21 +19,7 @@ namespace {
 constexpr const char* k_key = "sk-ant-api03-RECORDFAKEKEY-do-not-leak-0123456789";
 constexpr const char* k_secret = "deploy-token-7f3a9c-do-not-leak";
 
-const char* k_policy = R"(version: 1
-unmatched: deny
-rules:
-  - id: write-files
-    allow: [edit_file, write_file]
-)";
-
-const std::string k_task = R"(description: Add a hello script
-prompt: Look at greet.sh, then create hello.sh that prints hello.
-policy: ../policy.yaml
-secrets: [DEPLOY_TOKEN]
-limits: {turns: 10}
-checks:
-  - run: "sh hello.sh | grep -qx hello"
-)";
+const std::string k_task = hello_task("secrets: [DEPLOY_TOKEN]\nlimits: {turns: 10}\n");
 
 /// A repository with the task (greet.sh holds the secret's value, so the model's second request does).
 struct RecordReplayFixture {
@@ -41,17 +28,16 @@ struct RecordReplayFixture {
 
   RecordReplayFixture() {
     make_git_repository(repo.path(), {{"greet.sh", std::string("echo bye # ") + k_secret + "\n"},
-                                      {"policy.yaml", k_policy},
+                                      {"policy.yaml", k_hello_policy},
                                       {"tasks/hello.yaml", k_task}});
   }
   std::filesystem::path out(const std::string& name) const { return runs.path() / name; }
 
   /// The binary in the repository with only `environment` of the model variables, DEPLOY_TOKEN set.
   CommandResult run(const std::vector<std::string>& environment, const std::vector<std::string>& arguments) const {
-    std::string command = "env -u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL -u OPENAI_API_KEY -u OPENAI_BASE_URL";
-    command += " " + shell_quote(std::string("DEPLOY_TOKEN=") + k_secret);
-    for (const std::string& word : environment) command += " " + shell_quote(word);
-    command += " " + shell_quote(test::agent_run_binary());
+    std::vector<std::string> words{std::string("DEPLOY_TOKEN=") + k_secret};
+    words.insert(words.end(), environment.begin(), environment.end());
+    std::string command = binary_with_model_environment(words);
     for (const std::string& argument : arguments) command += " " + shell_quote(argument);
     return run_shell(command, repo.path());
   }
@@ -61,7 +47,7 @@ struct RecordReplayFixture {
   void record(std::vector<ScriptedResponse> before = {}) const {
     std::vector<ScriptedResponse> turns = std::move(before);
     for (int n = 1; n <= 3; ++n) {
-      turns.push_back(sse_response(model_fixture("e2e_anthropic_" + std::to_string(n) + ".sse"),
+      turns.push_back(sse_response(hello_turn_stream("anthropic", n),
                                    "req_rec_" + std::to_string(n)));
     }
     ReplayServer server(turns);
