@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(a_recorded_429_is_replayed_as_a_failed_try_then_the_answer)
                                   out("recorded").string(), "--out", out("replayed").string()});
   BOOST_TEST_INFO(result.output);
   BOOST_TEST(result.exit_code == 0);
-  for (const std::string& name : {"recorded", "replayed"}) {
+  for (const std::string name : {"recorded", "replayed"}) {
     const Json one = attempt(name);
     const Json::Array& tries = one.find("model_calls")->as_array().at(0).find("failed_tries")->as_array();
     BOOST_REQUIRE_EQUAL(tries.size(), 1u);

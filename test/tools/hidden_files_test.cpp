@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(grep_over_the_workspace_withholds_every_hidden_file_and_say
 }
 
 BOOST_AUTO_TEST_CASE(grep_of_a_hidden_folder_or_file_named_directly_returns_nothing_of_it) {
-  for (const std::string& path : {".aws", "config", "certs/server.pem", ".env", "config/.env.production"}) {
+  for (const std::string path : {".aws", "config", "certs/server.pem", ".env", "config/.env.production"}) {
     const std::string text = grep_both(Json::object().set("pattern", "CANARY").set("path", path));
     BOOST_TEST_CONTEXT(path << " -> " << text) {
       BOOST_TEST(!contains(text, k_canary));
@@ -93,7 +93,7 @@ BOOST_AUTO_TEST_CASE(a_hard_link_made_earlier_is_withheld_by_its_inode) {
 }
 
 BOOST_AUTO_TEST_CASE(glob_lists_no_hidden_path_and_says_how_many_it_left_out) {
-  for (const std::string& pattern : {"*", "**/*", "**/.env*", "*.pem", ".aws/*"}) {
+  for (const std::string pattern : {"*", "**/*", "**/.env*", "*.pem", ".aws/*"}) {
     const ToolOutput out = call("glob", Json::object().set("pattern", pattern));
     BOOST_TEST_CONTEXT(pattern << " -> " << out.content) {
       BOOST_TEST(!out.is_error);

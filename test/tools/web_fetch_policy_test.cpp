@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(a_redirect_within_the_allowed_host_is_followed) {
 }
 
 BOOST_AUTO_TEST_CASE(a_redirect_to_a_host_no_rule_allows_is_refused_before_any_connection) {
-  for (const std::string& start : {"/to-evil", "/to-evil-in-two"}) {
+  for (const std::string start : {"/to-evil", "/to-evil-in-two"}) {
     ToolOutput page = fetch("http://docs.example.com" + start);
     BOOST_TEST_CONTEXT(start << " -> " << page.content) {
       BOOST_TEST(page.is_error);
