@@ -84,6 +84,21 @@ std::string rename_task(const std::string& checks, const std::string& more = "")
 }
 
 /// The attempt's check that ran as `run`.
+/// A task whose scripted agent replaces `old` by `new` in `file`, gated by `no_new_diagnostics: project`
+/// with `gate_options` (lines such as "    checker: pyright\n").
+std::string edit_task(const std::string& file, const std::string& old, const std::string& replacement,
+                      const std::string& gate_options = "") {
+  return "prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: project\n" + gate_options +
+         "script:\n"
+         "  - call: {tool: read_file, input: {path: " +
+         file +
+         "}}\n"
+         "  - call: {tool: edit_file, input: {path: " +
+         file + ", old: \"" + old + "\", new: \"" + replacement +
+         "\"}}\n"
+         "  - say: Done.\n";
+}
+
 const CheckRecord& check_named(const AttemptResult& result, const std::string& run) {
   for (const CheckRecord& check : result.checks) {
     if (check.run == run) return check;
@@ -122,13 +137,8 @@ BOOST_AUTO_TEST_CASE(a_rename_that_breaks_an_import_in_another_file_is_caught_by
 }
 
 BOOST_AUTO_TEST_CASE(a_line_added_above_an_old_problem_does_not_make_it_new) {
-  BatchFixture fixture({{"t.yaml",
-                         std::string("prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: project\n")+
-                         "    checker: pyright\nscript:\n"
-                         "  - call: {tool: read_file, input: {path: c.py}}\n"
-                         "  - call: {tool: edit_file, input: {path: c.py, old: \"count: int\", new: "
-                         "\"# how many there are\\n\\n\\ncount: int\"}}\n"
-                         "  - say: Done.\n"}});
+  BatchFixture fixture(
+      {{"t.yaml", edit_task("c.py", "count: int", "# how many there are\\n\\n\\ncount: int", "    checker: pyright\n")}});
   commit_files(fixture, {{"c.py", "count: int = \"many\"\n"}});
   Checkers checkers({"pyright"});
   fixture.settings.environment = checkers.environment();
@@ -140,12 +150,7 @@ BOOST_AUTO_TEST_CASE(a_line_added_above_an_old_problem_does_not_make_it_new) {
 }
 
 BOOST_AUTO_TEST_CASE(a_go_rename_is_caught_by_go_vet_over_the_module) {
-  BatchFixture fixture({{"t.yaml",
-                         std::string("prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: project\n")+
-                         "script:\n  - call: {tool: read_file, input: {path: lib/lib.go}}\n"
-                         "  - call: {tool: edit_file, input: {path: lib/lib.go, old: \"func Helper(\", new: "
-                         "\"func Assist(\"}}\n"
-                         "  - say: Done.\n"}});
+  BatchFixture fixture({{"t.yaml", edit_task("lib/lib.go", "func Helper(", "func Assist(")}});
   commit_files(fixture, {{"go.mod", "module example.com/m\n\ngo 1.19\n"},
                          {"lib/lib.go", "package lib\n\nfunc Helper() int { return 1 }\n"},
                          {"main.go", "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { _ = lib.Helper() }\n"}});
@@ -157,18 +162,6 @@ BOOST_AUTO_TEST_CASE(a_go_rename_is_caught_by_go_vet_over_the_module) {
   BOOST_TEST(gate.output_tail ==
              "1 new diagnostic in the project (go vet: 0 before the agent, 1 after):\n"
              "main.go:5:23: error: Helper not declared by package lib\n");
-}
-
-/// A task whose scripted agent replaces `old` by `new` in `file`, gated by `no_new_diagnostics: project`.
-std::string edit_task(const std::string& file, const std::string& old, const std::string& replacement) {
-  return "prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: project\nscript:\n"
-         "  - call: {tool: read_file, input: {path: " +
-         file +
-         "}}\n"
-         "  - call: {tool: edit_file, input: {path: " +
-         file + ", old: \"" + old + "\", new: \"" + replacement +
-         "\"}}\n"
-         "  - say: Done.\n";
 }
 
 BOOST_AUTO_TEST_CASE(a_typescript_export_renamed_is_caught_in_its_importer_by_tsc_and_an_old_error_is_not_new) {
