@@ -4,7 +4,7 @@
 #   share/agent-run/policies/                the stock policies
 #   share/agent-run/schemas/                 report.schema.json and junit.xsd
 #   share/agent-run/tasks/examples/          the examples (their `../../policies/` is the stock policies)
-#   share/doc/agent-run/README.md
+#   share/doc/agent-run/README.md and docs/
 include(GNUInstallDirs)
 install(TARGETS agent-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/policies/ DESTINATION ${CMAKE_INSTALL_DATADIR}/agent-run/policies)
@@ -13,6 +13,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/reports/report.schema.json ${CMAKE_SOURCE_DIR}
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/tasks/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/agent-run/tasks/examples
         PATTERN "__pycache__" EXCLUDE)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/agent-run)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/agent-run/docs)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME agent-run)

@@ -21,5 +21,5 @@ fi
 if said=$(bwrap --unshare-user --die-with-parent --unshare-pid --unshare-net --ro-bind / / --dev /dev --proc /proc true 2>&1); then
   echo "agent-run sandbox: bubblewrap works here"
 else
-  echo "::warning title=agent-run sandbox::bubblewrap cannot make its namespaces here ($said): tasks with sandbox: will end as sandbox.unavailable. In a container job, start the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined (see agent-run's README)"
+  echo "::warning title=agent-run sandbox::bubblewrap cannot make its namespaces here ($said): tasks with sandbox: will end as sandbox.unavailable. In a container job, start the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined (see agent-run's docs/github-actions-and-kubernetes.md)"
 fi

@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(a_task_stays_in_its_shard_when_tasks_are_added) {
 
 // Every job of a CI matrix computes its own shard, on whatever machine and build it runs: the
 // shard must be the same function of the id everywhere, and stay it. The expected shards are the
-// README's rule computed apart from agent-run: 1 + (the first 15 hex digits of the id's SHA-256,
+// docs/batch-and-nightly.md's rule computed apart from agent-run: 1 + (the first 15 hex digits of the id's SHA-256,
 // as a number) mod N, e.g. python3 -c "import hashlib; print(int(hashlib.sha256(b'task-000')
 // .hexdigest()[:15], 16) % 4 + 1)".
 BOOST_AUTO_TEST_CASE(shard_of_is_one_fixed_function_of_the_id_alone) {

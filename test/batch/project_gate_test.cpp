@@ -187,7 +187,7 @@ BOOST_AUTO_TEST_CASE(a_typescript_export_renamed_is_caught_in_its_importer_by_ts
 }
 
 // ESLint's core rules read one file at a time: a renamed export is not seen in its importer (the
-// README says so). What the project gate adds is the whole project under the project's own config:
+// docs/diagnostics.md says so). What the project gate adds is the whole project under the project's own config:
 // a global renamed in eslint.config.mjs breaks the file that uses it, which no per-edit lint of
 // the config file would see.
 BOOST_AUTO_TEST_CASE(eslint_over_the_project_catches_a_config_edit_that_breaks_another_file_but_not_a_renamed_export) {

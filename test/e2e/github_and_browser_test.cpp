@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(report_html_renders_in_headless_chromium_light_dark_and_ope
   std::string html = run.repository.read("out/report.html");
   BOOST_TEST(!contains(html, "<script"));  // so what Chromium shows is what a browser without JavaScript shows
   BOOST_TEST(contains(html, "<li><a href=\"#a3\">\xE2\x9C\x97 failed skip-empty-items #1</a> <b>check.failed</b>"));
-  // Kept in the build folder for a person to look at (README: Developing).
+  // Kept in the build folder for a person to look at (docs/developing.md).
   fs::path shots = fs::path(test::agent_run_binary()).parent_path() / "test";
   struct Shot {
     const char* file;

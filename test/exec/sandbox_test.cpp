@@ -338,7 +338,7 @@ BOOST_AUTO_TEST_CASE(git_folders_and_protected_paths_are_read_only_and_the_sourc
 
 BOOST_AUTO_TEST_CASE(root_without_cap_sys_admin_as_in_a_container_still_gets_its_sandbox) {
   // Only root can drop CAP_SYS_ADMIN as a container does: elsewhere this fails, unless the variable
-  // says that tests needing root may be skipped here (README, "Developing").
+  // says that tests needing root may be skipped here (docs/developing.md).
   BOOST_REQUIRE_MESSAGE(fs::exists("/usr/bin/setpriv"), "no /usr/bin/setpriv (util-linux)");
   if (::getuid() != 0 && std::getenv("AGENT_RUN_SKIP_ROOT_TESTS")) {
     BOOST_TEST_MESSAGE("skipped (AGENT_RUN_SKIP_ROOT_TESTS is set): not root, so CAP_SYS_ADMIN cannot be dropped");

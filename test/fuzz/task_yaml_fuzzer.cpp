@@ -1,6 +1,6 @@
 // libFuzzer target for the task file loader (and through it the YAML reader every input file
 // shares): whatever the bytes, load_task must not crash, and a file it refuses gets problems that
-// each name the file, line and column (`FILE:LINE:COL: ...`), as the README promises.
+// each name the file, line and column (`FILE:LINE:COL: ...`), as docs/tasks.md promises.
 #include "fuzz_support.h"
 #include "task/task_loader.h"
 

@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(a_429_waits_the_servers_retry_after_then_succeeds) {
   BOOST_TEST(server.requests().size() == 2u);
 }
 
-// The README's caps: a server's retry-after is waited up to 60 s from Anthropic and 120 s from
+// docs/configuration.md's caps: a server's retry-after is waited up to 60 s from Anthropic and 120 s from
 // OpenAI; a longer one falls back to the computed backoff (the first: 0.5 s less up to 25 %).
 BOOST_AUTO_TEST_CASE(anthropics_retry_after_is_waited_up_to_60_seconds_and_no_longer) {
   for (auto [retry_after, expected_min, expected_max] :

@@ -33,7 +33,8 @@ apt-get install --simulate --no-install-recommends "$deb" >"$work/apt.log" 2>&1 
 contents=$(dpkg-deb --contents "$deb")
 for file in ./usr/bin/agent-run ./usr/share/agent-run/policies/default.yaml ./usr/share/agent-run/schemas/report.schema.json \
   ./usr/share/agent-run/schemas/junit.xsd ./usr/share/agent-run/tasks/examples/rename-parse-config.yaml \
-  ./usr/share/agent-run/tasks/examples/inventory/inventory/config.py ./usr/share/doc/agent-run/README.md; do
+  ./usr/share/agent-run/tasks/examples/inventory/inventory/config.py ./usr/share/doc/agent-run/README.md \
+  ./usr/share/doc/agent-run/docs/tasks.md; do
   grep -q " $file\$" <<<"$contents" || fail "the package has no $file"
 done
 
@@ -63,7 +64,7 @@ xmllint --noout --schema "$share/schemas/junit.xsd" "$work/out/junit.xml" 2>"$wo
 # cmake --install lays out the same files under a prefix.
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 for file in bin/agent-run share/agent-run/policies/default.yaml share/agent-run/schemas/report.schema.json \
-  share/agent-run/tasks/examples/fix-total-quantity.yaml share/doc/agent-run/README.md; do
+  share/agent-run/tasks/examples/fix-total-quantity.yaml share/doc/agent-run/README.md share/doc/agent-run/docs/tasks.md; do
   [ -e "$work/prefix/$file" ] || fail "cmake --install did not install $file"
 done
 
