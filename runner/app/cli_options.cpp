@@ -221,12 +221,14 @@ const std::vector<OptionSpec>& option_table() {
          return {};
        }},
       {"--config", "FILE", "the run-wide configuration (default: agent-run.yaml in the current folder, when there is one); "
-       "mcp: the task file whose mcp_servers: holds the server named",
+       "mcp: the task file or agent-run.yaml whose mcp_servers: holds the server named (default: agent-run.yaml here)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.config = v; return {}; }},
       {"-p", "PROMPT", "run PROMPT as an ad-hoc task in --workspace (default: the current folder, in place)",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.prompt = v; return {}; }},
       {"--prompt", "PROMPT", "same as -p",
        [](CliOptions& o, const std::string& v) -> Expected<void> { o.prompt = v; return {}; }},
+      {"--check", "CMD", "-p: a check of the ad-hoc task, a shell command run after the agent stops (repeatable)",
+       [](CliOptions& o, const std::string& v) -> Expected<void> { o.checks.push_back(v); return {}; }},
       {"--output-format", "FORMAT", "text (default) or stream-json: one JSON event a line on stdout, progress on stderr",
        [](CliOptions& o, const std::string& v) -> Expected<void> {
          if (v == "text") o.output_format = OutputFormat::text;
@@ -371,6 +373,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   if (options.prompt && !options.files.empty()) {
     return make_error("-p runs one ad-hoc task; it takes no task files, got '" + options.files.front() + "'");
   }
+  if (!options.checks.empty() && !options.prompt) {
+    return make_error("--check adds a check to the -p task; a task file has 'checks:'");
+  }
   if (options.prompt && options.prompt->find_first_not_of(" \t\n") == std::string::npos) {
     return make_error("-p needs a prompt that is not empty");
   }
@@ -403,11 +408,11 @@ std::string usage_text() {
       "                      < calls.jsonl\n"
       "                                      run tool calls ({\"tool\": NAME, \"input\": {...}} a line) as the agent "
       "would\n"
-      "       agent-run -p PROMPT [--workspace DIR] [options]   an ad-hoc task with the configuration's defaults\n"
+      "       agent-run -p PROMPT [--workspace DIR] [--check CMD]... [options]   an ad-hoc task; its answer on stdout\n"
       "       agent-run config [TASK.yaml]   each effective setting and where it came from\n\n"
       "       agent-run mcp list SERVER [--json]   the tools of an MCP server, with their schemas\n"
       "       agent-run mcp call SERVER TOOL [JSON] [--json]   call one tool (exit 1 when it fails)\n"
-      "                                      SERVER: a URL, a name with --config TASK.yaml, or -- COMMAND...\n\n"
+      "                                      SERVER: a URL, a name in agent-run.yaml or --config FILE, or -- COMMAND...\n\n"
       "options:\n";
   for (const OptionSpec& option : option_table()) {
     std::string left =

@@ -53,6 +53,7 @@ struct CliOptions {
   std::optional<bool> sandbox;              // --sandbox on|off: over every task's and policy's sandbox: key
                                             // (run, tool); policy explain decides as inside (on) or outside
   std::optional<std::string> prompt;        // -p, --prompt: an ad-hoc task in --workspace (default: .)
+  std::vector<std::string> checks;          // --check CMD, repeatable: the -p task's checks
   OutputFormat output_format = OutputFormat::text;  // --output-format
   std::optional<int> thinking_budget;               // --thinking-budget: Anthropic extended thinking
   std::optional<std::string> reasoning_effort;      // --reasoning-effort: OpenAI reasoning models

@@ -104,7 +104,9 @@ void review_checks(const Task& task, ChecksRequired required, InputReview& revie
   if (required == ChecksRequired::yes) {
     review.problems.push_back(task.source.string() + ": task '" + task.id +
                               "' has no checks, and require_checks (--require-checks or agent-run.yaml) needs "
-                              "them: add 'checks:'");
+                              "them: " +
+                              (task.id == "prompt" && task.source.filename() == "(-p)" ? std::string("add --check CMD")
+                                                                                       : std::string("add 'checks:'")));
   } else {
     review.warnings.push_back(task.source.string() + ": warning: " + no_checks_warning(task));
   }

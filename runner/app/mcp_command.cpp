@@ -1,8 +1,11 @@
 #include "app/mcp_command.h"
 
+#include "app/run_configuration.h"
 #include "app/signal_scope.h"
 #include "base/cancellation.h"
+#include "base/files.h"
 #include "base/text.h"
+#include "base/yaml_document.h"
 #include "exec/child_process.h"
 #include "mcp/server_launch.h"
 #include "task/task_loader.h"
@@ -26,6 +29,34 @@ struct McpInvocation {
 
 bool is_url(const std::string& text) { return text.rfind("http://", 0) == 0 || text.rfind("https://", 0) == 0; }
 
+/// The `mcp_servers:` of a file and its name for messages.
+struct NamedServers {
+  std::string file;
+  std::vector<McpServerSpec> servers;
+};
+
+/// The servers of --config FILE (a task file, which has a `prompt:`, or an agent-run.yaml), else of the
+/// agent-run.yaml a run in this folder would read.
+Expected<NamedServers> servers_of(const CliOptions& options) {
+  if (options.config) {
+    auto text = read_file(*options.config);
+    if (!text) return make_error("mcp: " + text.error().message);
+    YamlDocument document = parse_yaml(*text);
+    if (document.root && document.root->find("prompt")) {
+      auto task = load_task_file(*options.config);
+      if (!task) return task.error();
+      return NamedServers{*options.config, task->mcp_servers};
+    }
+  }
+  auto configuration = configuration_for(options);
+  if (!configuration) return configuration.error();
+  if (configuration->source.empty()) {
+    return make_error("mcp: no --config FILE and no agent-run.yaml here to name MCP servers (give a URL, a task or "
+                      "agent-run.yaml with --config, or -- COMMAND...)");
+  }
+  return NamedServers{configuration->source.string(), configuration->defaults.mcp_servers};
+}
+
 Expected<McpServerSpec> server_named(const std::string& server, const CliOptions& options) {
   McpServerSpec spec;
   spec.name = "server";
@@ -33,18 +64,15 @@ Expected<McpServerSpec> server_named(const std::string& server, const CliOptions
     spec.url = server;
     return spec;
   }
-  if (!options.config) {
-    return make_error("mcp: '" + server + "' is neither a URL nor, without --config FILE, the name of a server in one");
-  }
-  auto task = load_task_file(*options.config);
-  if (!task) return task.error();
-  for (const McpServerSpec& entry : task->mcp_servers) {
+  auto servers = servers_of(options);
+  if (!servers) return servers.error();
+  for (const McpServerSpec& entry : servers->servers) {
     if (entry.name == server) return entry;
   }
   std::vector<std::string> names;
-  for (const McpServerSpec& entry : task->mcp_servers) names.push_back(entry.name);
+  for (const McpServerSpec& entry : servers->servers) names.push_back(entry.name);
   auto suggestion = closest_match(server, names);
-  return make_error("mcp: " + *options.config + " has no MCP server '" + server + "'" +
+  return make_error("mcp: " + servers->file + " has no MCP server '" + server + "'" +
                     (suggestion      ? " (did you mean '" + *suggestion + "'?)"
                      : names.empty() ? " (it has no mcp_servers:)"
                                      : " (it has " + join(names, ", ") + ")"));

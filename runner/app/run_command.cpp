@@ -29,9 +29,10 @@ namespace agent_run {
 
 namespace {
 
-/// Where the lines for a person go: stdout, or stderr when stdout carries stream-json events.
+/// Where the lines for a person go: stdout, or stderr when stdout carries stream-json events or
+/// -p's answer.
 std::ostream& human(const CliOptions& options, const ProgramContext& context) {
-  return options.output_format == OutputFormat::stream_json ? context.err : context.out;
+  return options.output_format == OutputFormat::stream_json || options.prompt ? context.err : context.out;
 }
 
 /// Everything a run reads before it starts, checked: nothing runs when any of it is wrong.
@@ -89,7 +90,7 @@ Expected<RunInputs> gather_inputs(const CliOptions& options, const ProgramContex
   AR_TRY_ASSIGN(run.configuration, configuration_for(options));
   std::vector<Task> ad_hoc;
   if (options.prompt) {
-    auto task = ad_hoc_task(run.configuration, *options.prompt, options.workspace);
+    auto task = ad_hoc_task(run.configuration, *options.prompt, options.workspace, options.checks);
     if (!task) return task.error();
     ad_hoc.push_back(std::move(*task));
   }
@@ -247,6 +248,15 @@ Expected<void> check_replay_folder(const CliOptions& options) {
   return {};
 }
 
+/// The final answer of the -p task, ending with one newline.
+void print_answer(const AttemptResult& attempt, std::ostream& out) {
+  const std::string& answer = attempt.final_message;
+  if (answer.empty()) return;
+  out << answer;
+  if (answer.back() != '\n') out << "\n";
+  out.flush();
+}
+
 }  // namespace
 
 int run_command(const CliOptions& options, const ProgramContext& context) {
@@ -326,9 +336,11 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   int exit_code = signalled ? exit_code_for_signal(cancellation.signal()) : static_cast<int>(exit_code_for(*finished));
   GithubStep step = github_step(context.environment);
   RepositoryPaths paths = repository_paths(step.repository, workspace_sources(inputs->loaded));
-  // Annotations go to stdout, unless stream-json keeps it for its events (GitHub reads both).
-  tell_github(step, *finished, exit_code, reports.root(), &paths, stream_json ? context.err : context.out,
+  // Annotations go to stdout, unless stream-json or -p keeps it for its own (GitHub reads both).
+  tell_github(step, *finished, exit_code, reports.root(), &paths, stream_json || options.prompt ? context.err : context.out,
               context.err);
+  // -p answers like `claude -p`: the agent's last words on stdout, everything else on stderr.
+  if (options.prompt && !stream_json && !finished->attempts.empty()) print_answer(finished->attempts.front(), context.out);
   return exit_code;
 }
 

@@ -16,7 +16,7 @@ Expected<RunConfiguration> configuration_for(const CliOptions& options) {
 }
 
 Expected<Task> ad_hoc_task(const RunConfiguration& configuration, const std::string& prompt,
-                           const std::optional<std::string>& workspace) {
+                           const std::optional<std::string>& workspace, const std::vector<std::string>& checks) {
   std::error_code ec;
   const std::filesystem::path folder = std::filesystem::weakly_canonical(workspace.value_or("."), ec);
   if (ec || !std::filesystem::is_directory(folder, ec)) {
@@ -29,6 +29,11 @@ Expected<Task> ad_hoc_task(const RunConfiguration& configuration, const std::str
   task.source_sha256 = sha256_hex(prompt);
   task.workspace.repo = folder;
   task.workspace.isolation = Isolation::in_place;
+  if (!checks.empty()) {
+    task.checks.clear();  // --check replaces the configuration's checks, as a task file's `checks:` would
+    for (const std::string& command : checks) task.checks.push_back(Check{.run = command});
+    task.origins["checks"] = "--check";
+  }
   task.origins["prompt"] = "-p";
   task.origins["workspace"] = workspace ? "--workspace" : "-p (the current folder)";
   return task;

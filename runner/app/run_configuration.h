@@ -19,7 +19,7 @@ Expected<RunConfiguration> configuration_for(const CliOptions& options);
 /// The ad-hoc task of `agent-run -p PROMPT [--workspace DIR]`: the configuration's defaults, the
 /// prompt, and the folder (default: the current one) worked on in place.
 Expected<Task> ad_hoc_task(const RunConfiguration& configuration, const std::string& prompt,
-                           const std::optional<std::string>& workspace);
+                           const std::optional<std::string>& workspace, const std::vector<std::string>& checks = {});
 
 /// The price table a run uses: --prices FILE, else the configuration's `prices:`, else the built-in one.
 Expected<PriceTable> run_price_table(const CliOptions& options, const RunConfiguration& configuration);

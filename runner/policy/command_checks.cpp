@@ -71,6 +71,10 @@ std::string command_label(std::string_view noun, std::size_t index, std::string_
   return std::string(noun) + " " + std::to_string(index + 1) + " `" + line + (text.size() > k_max_shown ? "...`" : "`");
 }
 
-std::string rule_label(const Rule& rule) { return "rule '" + rule.id + "' (line " + std::to_string(rule.line) + ")"; }
+std::string rule_label(const Rule& rule) {
+  // A rule taken over by `extends:` names the policy its line is in: the user's own file is shorter.
+  const std::string where = rule.origin.empty() ? "" : " of " + rule.origin;
+  return "rule '" + rule.id + "' (line " + std::to_string(rule.line) + where + ")";
+}
 
 }  // namespace agent_run

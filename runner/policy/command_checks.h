@@ -42,7 +42,7 @@ Decision not_understood(std::string reason, std::vector<std::string> steps);
 /// line, cut when long).
 std::string command_label(std::string_view noun, std::size_t index, std::string_view text);
 
-/// "rule 'ID' (line N)".
+/// "rule 'ID' (line N)", or "(line N of ORIGIN)" for a rule taken over by `extends:`.
 std::string rule_label(const Rule& rule);
 
 }  // namespace agent_run

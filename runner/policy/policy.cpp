@@ -1,6 +1,7 @@
 #include "policy/policy.h"
 
 #include "policy/bash_decision.h"
+#include "policy/command_checks.h"
 #include "policy/rule_matching.h"
 #include "policy/survey_checks.h"
 #include "tools/tool_call.h"
@@ -44,10 +45,10 @@ std::optional<Decision> decide_by_rules(const Policy& policy, const ToolCall& ca
                       DecisionBasis::rule,
                       rule.id,
                       denial_reason(rule),
-                      {"rule '" + rule.id + "' (line " + std::to_string(rule.line) + ") denies it"}};
+                      {rule_label(rule) + " denies it"}};
     }
     allowing.push_back(rule.id);
-    steps.push_back("rule '" + rule.id + "' (line " + std::to_string(rule.line) + ") allows it");
+    steps.push_back(rule_label(rule) + " allows it");
   }
   if (!allowing.empty()) {
     std::string ids;

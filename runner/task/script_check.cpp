@@ -48,8 +48,16 @@ void check_input(const YamlNode& call, const YamlNode* input, const ToolSchema& 
   for (const auto& [mark, message] : script_input_problems(call, input, schema, name)) reading.checker.add(mark, message);
 }
 
+/// A scripted call of an MCP tool, whose input can be checked only against the live server.
+struct UncheckedMcpCall {
+  std::string where;
+  std::string name;
+  std::string tool;
+};
+
 /// One `{tool: NAME, input: {...}}`; its shape was checked by script_reading.
-void check_call(const YamlNode& call, const std::string& name, TaskReading& reading) {
+void check_call(const YamlNode& call, const std::string& name, TaskReading& reading,
+                std::vector<UncheckedMcpCall>& unchecked) {
   const YamlNode* tool = call.find("tool");
   if (!call.is_map() || !tool || !tool->is_scalar()) return;
   const std::string& tool_name = tool->scalar;
@@ -64,10 +72,7 @@ void check_call(const YamlNode& call, const std::string& name, TaskReading& read
     if (std::string why = mcp_left_out(*parsed, tool_name, reading.task); !why.empty()) {
       reading.checker.add(tool->mark, "'" + name + "' calls " + tool_name + ", " + why);
     } else {
-      reading.task.warnings.push_back(reading.checker.where(tool->mark) + ": warning: the input of '" + name +
-                                      "' (" + tool_name +
-                                      ") is not checked: an MCP tool's schema is known only once its server "
-                                      "runs (agent-run validate --mcp starts it and checks it)");
+      unchecked.push_back({reading.checker.where(tool->mark), name, tool_name});
     }
   } else {
     reading.checker.add(tool->mark, "'" + name + ".tool': " +
@@ -111,7 +116,19 @@ void for_each_script_call(const YamlNode& script,
 }
 
 void check_script_calls(const YamlNode& script, TaskReading& reading) {
-  for_each_script_call(script, [&](const YamlNode& call, const std::string& name) { check_call(call, name, reading); });
+  std::vector<UncheckedMcpCall> unchecked;
+  for_each_script_call(script,
+                       [&](const YamlNode& call, const std::string& name) { check_call(call, name, reading, unchecked); });
+  if (unchecked.empty()) return;
+  // One warning for the task, at its first such call: a line per call drowned the console.
+  const UncheckedMcpCall& first = unchecked.front();
+  const std::string more = unchecked.size() == 1 ? std::string()
+                           : unchecked.size() == 2 ? " and 1 more scripted MCP call"
+                                                   : " and " + std::to_string(unchecked.size() - 1) + " more scripted MCP calls";
+  reading.task.warnings.push_back(first.where + ": warning: the input of '" + first.name + "' (" + first.tool + ")" +
+                                  more + (unchecked.size() == 1 ? " is" : " are") +
+                                  " not checked: an MCP tool's schema is known only once its server runs "
+                                  "(agent-run validate --mcp starts it and checks it)");
 }
 
 }  // namespace agent_run

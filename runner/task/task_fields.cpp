@@ -66,7 +66,9 @@ void read_tools(const YamlNode& value, TaskReading& reading) {
   std::vector<std::string> tools;
   for (std::size_t i = 0; i < items->size(); ++i) {
     std::optional<std::string> tool = reading.checker.text((*items)[i], indexed("tools", i));
-    std::optional<std::string> problem = tool ? tool_name_problem(*tool) : std::nullopt;
+    // An MCP entry may be a pattern (`mcp__github__get_*`) or a whole server (`mcp__github`), as in a
+    // policy rule's `tools:`; a built-in tool is named exactly.
+    std::optional<std::string> problem = tool ? tool_pattern_problem(*tool) : std::nullopt;
     if (problem) reading.checker.add((*items)[i].mark, *problem);
     if (tool && !problem) tools.push_back(*tool);
   }

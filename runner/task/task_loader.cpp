@@ -222,7 +222,17 @@ constexpr TaskField k_task_fields[] = {
     {"commit", read_commit},
 };
 
+/// True for a file with a policy's top-level keys (`rules:` or `unmatched:`) and no `prompt:`.
+bool looks_like_a_policy(const YamlNode& root) {
+  return root.is_map() && !root.find("prompt") && (root.find("rules") || root.find("unmatched"));
+}
+
 void read_task(const YamlNode& root, TaskReading& reading) {
+  if (looks_like_a_policy(root)) {
+    reading.checker.add(root.mark, "this is a policy file (it has 'rules:'), not a task: pass it with --policy " +
+                                       reading.task.source.string() + ", or name it in a task's 'policy:'");
+    return;
+  }
   std::vector<std::string> known;
   for (const TaskField& field : k_task_fields) known.emplace_back(field.key);
   for (const TaskField& field : shared_task_fields()) known.emplace_back(field.key);

@@ -6,6 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include <string>
 
 using namespace agent_run;
@@ -30,6 +33,22 @@ rules:
 std::string stock(const std::string& name) { return (source_root() / "policies" / name).string(); }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string stock_text(const std::string& name) {
+  std::ifstream in(stock(name));
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// The 1-based line of the first line of `text` that holds `part`.
+int line_of(const std::string& part, const std::string& text) {
+  std::istringstream in(text);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.find(part) != std::string::npos) return number;
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -60,6 +79,9 @@ BOOST_AUTO_TEST_CASE(explain_names_the_stock_policy_a_rule_of_an_extending_polic
   BOOST_TEST(stock.exit_code == 1);
   BOOST_TEST(contains(stock.output, "decided by: rule 'secrets' (from stock policy 'default')\n"));
   BOOST_TEST(contains(stock.output, "extends: stock policy 'default'"));
+  // The step names the policy the rule's line is in, not the user's 6-line file.
+  BOOST_TEST(contains(stock.output, "rule 'secrets' (line " + std::to_string(line_of("id: secrets", stock_text("default.yaml"))) +
+                                        " of stock policy 'default') denies it"));
   CommandResult own = run_agent_run({"policy", "explain", "--policy", "policy.yaml", "--sandbox", "off", "--tool",
                                      "bash", "--input", R"j({"command": "nox -s lint"})j"},
                                     folder.path());

@@ -293,6 +293,50 @@ BOOST_AUTO_TEST_CASE(p_runs_an_ad_hoc_task_in_the_workspace_with_the_configurati
   BOOST_TEST(report_matches_schema());
 }
 
+BOOST_AUTO_TEST_CASE(p_prints_the_final_answer_alone_on_stdout) {
+  make({{"agent-run.yaml", "model: script\nlimits: {turns: 3}\n"}, {"notes.txt", "x\n"}});
+  TempFolder logs;
+  const std::string command = shell_quote(test::agent_run_binary()) + " -p 'Say hello.' --workspace " +
+                              shell_quote(repo.path().string()) + " --out " + shell_quote(out.path().string()) +
+                              " --no-diagnostics 2>" + shell_quote((logs.path() / "progress.txt").string());
+  CommandResult result = run_shell(command, repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  const std::string answer = attempt().get_string("final_message");
+  BOOST_REQUIRE(!answer.empty());
+  BOOST_TEST(result.output == answer + (answer.back() == '\n' ? "" : "\n"));
+  BOOST_TEST(logs.read("progress.txt").find("1 attempt") != std::string::npos, logs.read("progress.txt"));
+}
+
+BOOST_AUTO_TEST_CASE(p_with_check_judges_the_ad_hoc_task_and_satisfies_require_checks) {
+  make({{"agent-run.yaml", "model: script\nlimits: {turns: 3}\nrequire_checks: true\n"}, {"notes.txt", "x\n"}});
+  const std::vector<std::string> base = {"-p", "Say hello.", "--workspace", repo.path().string(), "--out",
+                                         out.path().string(), "--no-diagnostics"};
+  CommandResult unchecked = run_agent_run(base, repo.path());
+  BOOST_TEST(unchecked.exit_code == 2, unchecked.output);
+  BOOST_TEST(unchecked.output.find("has no checks") != std::string::npos, unchecked.output);
+  BOOST_TEST(unchecked.output.find("add --check CMD") != std::string::npos, unchecked.output);
+
+  std::vector<std::string> passing = base;
+  passing.insert(passing.end(), {"--check", "test -f notes.txt", "--check", "true"});
+  CommandResult passed = run_agent_run(passing, repo.path());
+  BOOST_TEST(passed.exit_code == 0, passed.output);
+  BOOST_TEST(attempt().find("checks")->as_array().size() == 2u);
+
+  std::vector<std::string> failing = base;
+  failing.insert(failing.end(), {"--check", "test -f missing.txt"});
+  CommandResult failed = run_agent_run(failing, repo.path());
+  BOOST_TEST(failed.exit_code == 1, failed.output);
+  BOOST_TEST(attempt().get_string("outcome") == "failed");
+}
+
+BOOST_AUTO_TEST_CASE(check_without_p_is_refused) {
+  make({{"tasks/t.yaml", "prompt: p\nmodel: script\n"}});
+  CommandResult result = run_agent_run({"tasks/t.yaml", "--check", "true"}, repo.path());
+  BOOST_TEST(result.exit_code == 2);
+  BOOST_TEST(result.output.find("--check adds a check to the -p task") != std::string::npos, result.output);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_FIXTURE_TEST_SUITE(edit_checks_binary, FinishedWorkFixture)

@@ -24,9 +24,44 @@ std::vector<std::string> with_everything(std::vector<std::string> arguments) {
   return arguments;
 }
 
+/// `NAME: {command: node, args: [...]}`: server-everything as one `mcp_servers:` entry.
+std::string everything_entry(const std::string& name) {
+  StdioCommand server = everything_command();
+  std::string args;
+  for (std::size_t i = 1; i < server.argv.size(); ++i) args += (i > 1 ? ", " : "") + Json(server.argv[i]).dump();
+  return "  " + name + ": {command: node, args: [" + args + "]}\n";
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(mcp_command)
+
+BOOST_AUTO_TEST_CASE(a_server_named_in_agent_run_yaml_is_reached_by_its_name) {
+  TempFolder cwd;
+  cwd.write("agent-run.yaml", "mcp_servers:\n" + everything_entry("everything"));
+  cwd.write("elsewhere.yaml", "mcp_servers:\n" + everything_entry("other"));
+  CommandResult here = stdout_of({"mcp", "call", "everything", "get-sum", R"({"a": 2, "b": 3})"}, cwd.path());
+  BOOST_TEST(here.exit_code == 0);
+  BOOST_TEST(here.output == "The sum of 2 and 3 is 5.\n");
+  CommandResult named = stdout_of({"mcp", "call", "--config", "elsewhere.yaml", "other", "get-sum",
+                                   R"({"a": 1, "b": 1})"},
+                                  cwd.path());
+  BOOST_TEST(named.exit_code == 0);
+  BOOST_TEST(named.output == "The sum of 1 and 1 is 2.\n");
+  CommandResult wrong = run_agent_run({"mcp", "list", "--config", "elsewhere.yaml", "othr"}, cwd.path());
+  BOOST_TEST(wrong.exit_code == 2, wrong.output);
+  BOOST_TEST(wrong.output.find("elsewhere.yaml has no MCP server 'othr' (did you mean 'other'?)") != std::string::npos,
+             wrong.output);
+}
+
+BOOST_AUTO_TEST_CASE(a_server_named_in_a_task_file_is_reached_with_config) {
+  TempFolder cwd;
+  cwd.write("task.yaml", "prompt: p\nmcp_servers:\n" + everything_entry("fromtask"));
+  CommandResult result =
+      stdout_of({"mcp", "call", "--config", "task.yaml", "fromtask", "get-sum", R"({"a": 4, "b": 3})"}, cwd.path());
+  BOOST_TEST(result.exit_code == 0);
+  BOOST_TEST(result.output == "The sum of 4 and 3 is 7.\n");
+}
 
 BOOST_AUTO_TEST_CASE(list_prints_every_tool_with_its_schema) {
   TempFolder cwd;

@@ -6,6 +6,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 using namespace agent_run;
 using namespace agent_run::test;
 
@@ -112,6 +114,41 @@ BOOST_AUTO_TEST_CASE(the_agent_calls_an_allowed_mcp_tool_and_is_denied_another) 
   bool offered = false;
   for (const Json& tool : server.find("tools")->as_array()) offered |= tool.as_string() == "mcp__everything__echo";
   BOOST_TEST(offered);
+}
+
+/// The names of the tools a server's record says were offered to the model.
+std::vector<std::string> offered_tools(const Json& attempt) {
+  std::vector<std::string> names;
+  for (const Json& tool : attempt.find("mcp_servers")->as_array().at(0).find("tools")->as_array()) {
+    names.push_back(tool.as_string());
+  }
+  return names;
+}
+
+BOOST_AUTO_TEST_CASE(a_pattern_in_the_task_s_tools_offers_the_server_s_matching_tools_only) {
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\n"
+                     "tools: [read_file, \"mcp__everything__get-*\"]\nmcp_servers:\n" +
+                     everything_entry() +
+                     "script:\n  - call: {tool: mcp__everything__get-sum, input: {a: 2, b: 40}}\n  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 0);
+  BOOST_TEST(run.transcript.find("The sum of 2 and 40 is 42.") != std::string::npos);
+  std::vector<std::string> offered = offered_tools(run.attempt);
+  BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__get-sum") == 1);
+  BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__echo") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_server_s_name_alone_in_the_task_s_tools_offers_all_its_tools) {
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\n"
+                     "tools: [read_file, mcp__everything]\nmcp_servers:\n" +
+                     everything_entry() + "script:\n  - call: {tool: mcp__everything__echo, input: {message: hi}}\n"
+                     "  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 0);
+  BOOST_TEST(run.transcript.find("Echo: hi") != std::string::npos);
+  std::vector<std::string> offered = offered_tools(run.attempt);
+  BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__get-sum") == 1);
+  BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__echo") == 1);
 }
 
 BOOST_AUTO_TEST_CASE(a_server_that_cannot_start_leaves_its_tools_out_and_says_why) {

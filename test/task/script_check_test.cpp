@@ -112,6 +112,24 @@ BOOST_AUTO_TEST_CASE(an_mcp_tool_needs_its_server_and_its_input_is_said_to_be_un
              "MCP tool's schema is known only once its server runs (agent-run validate --mcp starts it and checks it)");
 }
 
+BOOST_AUTO_TEST_CASE(a_task_s_unchecked_mcp_calls_get_one_warning_at_the_first) {
+  Expected<Task> task = load_task("prompt: p\n"
+                                  "mcp_servers:\n"
+                                  "  github: {command: github-mcp}\n"
+                                  "script:\n"
+                                  "  - call: {tool: mcp__github__get_issue, input: {number: 1}}\n"
+                                  "  - call: {tool: mcp__github__get_issue, input: {number: 2}}\n"
+                                  "  - calls:\n"
+                                  "      - {tool: mcp__github__list_issues, input: {}}\n",
+                                  "tasks/x.yaml");
+  BOOST_REQUIRE(task.has_value());
+  BOOST_REQUIRE(task->warnings.size() == 1u);
+  BOOST_TEST(task->warnings[0] ==
+             "tasks/x.yaml:5:18: warning: the input of 'script[0].call' (mcp__github__get_issue) and 2 more scripted "
+             "MCP calls are not checked: an MCP tool's schema is known only once its server runs (agent-run validate "
+             "--mcp starts it and checks it)");
+}
+
 BOOST_AUTO_TEST_CASE(calls_that_fit_load) {
   Expected<Task> task = load_task("prompt: p\n"
                                   "script:\n"

@@ -244,20 +244,34 @@ BOOST_AUTO_TEST_CASE(yaml_syntax_error_is_reported_at_its_position_alone) {
              "tasks/x.yaml:2:1: a second YAML document starts here; the file must hold one");
 }
 
+BOOST_AUTO_TEST_CASE(tools_may_name_mcp_tools_by_pattern_or_by_server_but_built_in_tools_only_exactly) {
+  auto task = load_task("prompt: p\ntools: [read_file, \"mcp__everything__get-*\", mcp__github]\n", "tasks/x.yaml");
+  BOOST_REQUIRE_MESSAGE(task.has_value(), (task ? std::string() : task.error().message));
+  BOOST_TEST((task->tools.value() == std::vector<std::string>{"read_file", "mcp__everything__get-*", "mcp__github"}));
+  BOOST_TEST(error_of("prompt: p\ntools: [\"read_*\"]\n") ==
+             "tasks/x.yaml:2:9: tool name patterns such as 'read_*' are for MCP tools only (mcp__SERVER__*)");
+}
+
+BOOST_AUTO_TEST_CASE(a_policy_file_given_as_a_task_says_so_and_how_to_pass_it) {
+  BOOST_TEST(error_of("version: 1\nunmatched: deny\nrules:\n  - id: r\n    allow: read_file\n") ==
+             "tasks/x.yaml:1:1: this is a policy file (it has 'rules:'), not a task: pass it with --policy "
+             "tasks/x.yaml, or name it in a task's 'policy:'");
+}
+
 BOOST_AUTO_TEST_CASE(every_problem_in_a_file_is_reported_in_file_order) {
   BOOST_TEST(error_of("id: bad id!\n"
                       "prompt: p\n"
                       "limits:\n"
                       "  turns: 0\n"
                       "  time: 15 minutes\n"
-                      "tools: [gerp, bash, mcp__x]\n"
+                      "tools: [gerp, bash, mcp__x__]\n"
                       "mcp_servers: {}\n"
                       "prompt: again\n") ==
              "tasks/x.yaml:1:5: 'id' must be letters, digits, '.', '_' or '-', got 'bad id!'\n"
              "tasks/x.yaml:4:10: 'limits.turns' must be a positive integer, got '0'\n"
              "tasks/x.yaml:5:9: 'limits.time' is not a duration: '15 minutes' (use 90s, 15m or 1h)\n"
              "tasks/x.yaml:6:9: unknown tool 'gerp' (did you mean 'grep'?)\n"
-             "tasks/x.yaml:6:21: 'mcp__x' is not a tool name: MCP tools are written mcp__SERVER__TOOL\n"
+             "tasks/x.yaml:6:21: 'mcp__x__' is not a tool name: MCP tools are written mcp__SERVER__TOOL\n"
              "tasks/x.yaml:8:1: duplicate key 'prompt' (first at 2:1)");
 }
 
