@@ -137,6 +137,7 @@ Json tool_json(const McpToolInfo& tool) {
   entry.set("inputSchema", tool.input_schema);
   if (!tool.output_schema.is_null()) entry.set("outputSchema", tool.output_schema);
   if (!tool.annotations.is_null()) entry.set("annotations", tool.annotations);
+  if (!tool.problem.empty()) entry.set("problem", tool.problem);
   return entry;
 }
 
@@ -149,6 +150,7 @@ Json server_json(const McpServerInfo& server) {
 
 void print_tool(const McpToolInfo& tool, std::ostream& out) {
   out << "\n" << tool.name << (tool.title.empty() ? "" : " (" + tool.title + ")") << "\n";
+  if (!tool.problem.empty()) out << "  not offered to a model: " << tool.problem << "\n";
   if (!tool.description.empty()) out << "  " << tool.description << "\n";
   if (!tool.annotations.is_null()) out << "  annotations: " << tool.annotations.dump() << "\n";
   out << "  input schema: " << tool.input_schema.dump() << "\n";

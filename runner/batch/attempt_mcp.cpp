@@ -123,7 +123,8 @@ void AttemptMcpServers::offer_tools(Server& server, const std::optional<std::vec
   std::set<std::string> seen;
   for (const McpToolInfo& tool : server.tools) {
     std::string name = mcp_tool_name(server.spec.name, tool.name);
-    std::optional<std::string> problem = mcp_tool_name_problem(server.spec.name, tool.name);
+    std::optional<std::string> problem =
+        tool.problem.empty() ? mcp_tool_name_problem(server.spec.name, tool.name) : std::optional(tool.problem);
     if (!problem && !seen.insert(tool.name).second) problem = "the server lists it twice";
     if (!problem && left_out_by_tools_key(listed, name)) problem = "the task's tools: does not name it";
     if (problem) {

@@ -4,15 +4,37 @@ namespace agent_run {
 
 namespace {
 
-Expected<McpToolInfo> read_tool(const Json& entry, std::size_t index) {
-  const std::string where = "tool " + std::to_string(index + 1) + " of its tools/list";
-  if (!entry.is_object()) return make_error(where + " is not an object");
+/// Why a tool's inputSchema cannot go to a model API, or "" when it can.
+std::string schema_problem(const Json* schema) {
+  if (!schema || !schema->is_object()) return "it has no inputSchema object";
+  const Json* type = schema->find("type");
+  if (type && !(type->is_string() && type->as_string() == "object")) {
+    return "its inputSchema's type is " + type->dump() + ", and a model takes only an object as a tool's input";
+  }
+  return "";
+}
+
+McpToolInfo read_tool(const Json& entry, std::size_t index) {
+  const std::string where = "(tool " + std::to_string(index + 1) + " of its tools/list)";
   McpToolInfo tool;
+  if (!entry.is_object()) {
+    tool.name = where;
+    tool.problem = "it is not an object";
+    return tool;
+  }
   tool.name = entry.get_string("name");
-  if (tool.name.empty()) return make_error(where + " has no name");
+  if (tool.name.empty()) {
+    tool.name = where;
+    tool.problem = "it has no name";
+    return tool;
+  }
   const Json* schema = entry.find("inputSchema");
-  if (!schema || !schema->is_object()) return make_error("tool '" + tool.name + "' has no inputSchema object");
-  tool.input_schema = *schema;
+  tool.problem = schema_problem(schema);
+  if (schema) tool.input_schema = *schema;
+  const Json* execution = entry.find("execution");
+  if (tool.problem.empty() && execution && execution->is_object() && execution->get_string("taskSupport") == "required") {
+    tool.problem = "it must be called as an MCP task (execution.taskSupport: required), which agent-run does not support";
+  }
   tool.title = entry.get_string("title");
   tool.description = entry.get_string("description");
   if (const Json* output = entry.find("outputSchema"); output && output->is_object()) tool.output_schema = *output;
@@ -31,10 +53,8 @@ Expected<ToolPage> read_tool_page(const Json& result) {
   ToolPage page;
   for (std::size_t i = 0; i < tools->as_array().size(); ++i) {
     const Json& entry = tools->as_array()[i];
-    auto tool = read_tool(entry, i);
-    if (!tool) return tool.error();
     page.bytes += entry.dump().size();
-    page.tools.push_back(std::move(*tool));
+    page.tools.push_back(read_tool(entry, i));
   }
   if (const Json* cursor = result.find("nextCursor"); cursor && cursor->is_string() && !cursor->as_string().empty()) {
     page.next_cursor = cursor->as_string();

@@ -18,6 +18,8 @@ struct McpToolInfo {
   Json input_schema;        // a JSON Schema object (2020-12 unless it names another)
   Json output_schema;       // null when none
   Json annotations;         // null when none (readOnlyHint, destructiveHint, ...)
+  std::string problem;      // why the model cannot be offered it ("" when it can): the tool is left
+                            // out and its server's other tools are offered
 };
 
 /// How much of a tools/list the client accepts: more than this makes the server's tools
@@ -35,8 +37,9 @@ struct ToolPage {
   std::optional<std::string> next_cursor;
 };
 
-/// Reads a tools/list result. A tool without a name, or with an inputSchema that is not an
-/// object, is an error naming it: a server that sends one is broken.
+/// Reads a tools/list result. A tool that cannot be offered to a model (no name, no inputSchema
+/// object, a schema whose type is not "object", or `execution.taskSupport: required`, which needs
+/// MCP tasks) is kept with its `problem`, so that one bad tool never hides the server's others.
 Expected<ToolPage> read_tool_page(const Json& result);
 
 }  // namespace agent_run

@@ -264,12 +264,22 @@ serve(lambda message: None, list_tools=pages)
   BOOST_TEST((*tools)[1].name == "second");
 }
 
-BOOST_AUTO_TEST_CASE(a_tool_without_an_input_schema_makes_the_list_broken) {
-  ScriptServer server("serve(lambda message: None, tools=[{'name': 'bad'}])\n");
+BOOST_AUTO_TEST_CASE(a_tool_that_cannot_be_offered_is_marked_and_the_others_are_kept) {
+  ScriptServer server("serve(lambda message: None, tools=[{'name': 'bad'}, {'name': 'stringy', 'inputSchema': "
+                      "{'type': 'string'}}, {'name': 'tasky', 'inputSchema': {'type': 'object'}, 'execution': "
+                      "{'taskSupport': 'required'}}, 7, {'inputSchema': {}}, {'name': 'good', 'inputSchema': "
+                      "{'type': 'object'}}])\n");
   auto client = connect_stdio(server.command());
   auto tools = client->list_tools();
-  BOOST_REQUIRE(!tools.has_value());
-  BOOST_TEST(contains(tools.error().message, "tool 'bad' has no inputSchema"), tools.error().message);
+  BOOST_REQUIRE_MESSAGE(tools.has_value(), tools.error().message);
+  BOOST_REQUIRE(tools->size() == 6u);
+  BOOST_TEST((*tools)[0].problem == "it has no inputSchema object");
+  BOOST_TEST(contains((*tools)[1].problem, "inputSchema's type is \"string\""), (*tools)[1].problem);
+  BOOST_TEST(contains((*tools)[2].problem, "taskSupport: required"), (*tools)[2].problem);
+  BOOST_TEST((*tools)[3].problem == "it is not an object");
+  BOOST_TEST((*tools)[4].problem == "it has no name");
+  BOOST_TEST((*tools)[5].name == "good");
+  BOOST_TEST((*tools)[5].problem.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_server_that_refuses_newer_versions_is_asked_for_older_ones) {
