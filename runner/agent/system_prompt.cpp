@@ -70,11 +70,18 @@ std::string limits_text(const Limits& limits) {
   return text + ". When a limit is hit the attempt ends where it stands; context_status shows what is left.";
 }
 
+std::string unavailable_text(const std::vector<std::string>& unavailable) {
+  std::string text;
+  for (const std::string& line : unavailable) text += "- unavailable: " + line + "\n";
+  return text;
+}
+
 std::string environment_text(const PromptFacts& facts) {
   return "# Environment\n- workspace: " + facts.workspace +
          ", the folder your commands start in; every path is relative to it\n- operating system: " +
          facts.operating_system + "\n- today's date (UTC): " + format_utc(facts.now).substr(0, 10) + "\n- tools:\n" +
-         tools_by_class(facts.tools) + "- limits: " + limits_text(facts.limits) + "\n";
+         tools_by_class(facts.tools) + unavailable_text(facts.unavailable) + "- limits: " + limits_text(facts.limits) +
+         "\n";
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ struct PromptFacts {
   std::string operating_system;    // e.g. "Linux 6.1.0 x86_64"
   Clock::WallTime now;             // its UTC date is stated
   std::vector<std::string> tools;  // the tools offered, by name
+  std::vector<std::string> unavailable;  // what the task offers but is missing, and why (an MCP server that
+                                         // did not start): said, so the model does not call them blindly
   Limits limits;
   std::vector<ProjectInstructions> project;  // AGENTS.md files, outermost first
   std::string task_instructions;             // the task's `instructions:`

@@ -136,6 +136,14 @@ void AttemptMcpServers::offer_tools(Server& server, const std::optional<std::vec
   }
 }
 
+std::vector<std::string> AttemptMcpServers::unavailable() const {
+  std::vector<std::string> lines;
+  for (const Server& server : m_servers) {
+    if (!server.client) lines.push_back(server.record.error + "; its tools (mcp__" + server.spec.name + "__*) are not offered");
+  }
+  return lines;
+}
+
 std::optional<std::string> AttemptMcpServers::required_failure() const {
   for (const Server& server : m_servers) {
     if (server.spec.required && !server.client) {
@@ -150,6 +158,11 @@ void AttemptMcpServers::finish(AttemptResult& result) {
   m_finished = true;
   for (Server& server : m_servers) {
     if (server.client) {
+      // A server gone before agent-run closed it crashed (or was refused) mid-attempt.
+      if (std::optional<std::string> gone = server.client->closed_because()) {
+        server.record.status = "crashed";
+        server.record.error = "MCP server '" + server.spec.name + "' ended during the attempt: " + *gone;
+      }
       server.client->close();
       McpServerLog log = server.client->log();
       for (const McpLogEntry& entry : log.messages)
@@ -161,8 +174,6 @@ void AttemptMcpServers::finish(AttemptResult& result) {
       server.record.stderr_tail = log.transport.stderr_tail;
       server.record.stderr_bytes = log.transport.stderr_bytes;
       server.record.ending = log.transport.ending;
-      std::optional<std::string> gone = server.client->closed_because();
-      if (gone && *gone != "agent-run closed the connection") server.record.error = *gone;
     }
     result.mcp_servers.push_back(server.record);
   }

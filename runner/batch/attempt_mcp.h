@@ -34,6 +34,10 @@ class AttemptMcpServers {
 
   /// Why a server the task marks `required: true` could not start, if one could not.
   std::optional<std::string> required_failure() const;
+  /// One line per server that did not start: its error and that its tools are missing, for the
+  /// model's system prompt and the attempt's warnings.
+  std::vector<std::string> unavailable() const;
+
   /// Closes every server and adds their records to the result. Call once, before the session's
   /// processes are stopped.
   void finish(AttemptResult& result);

@@ -4,6 +4,7 @@
 #include "report/report_writers.h"
 #include "report/run_totals.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace agent_run {
@@ -24,6 +25,13 @@ std::string dollars(const Usage& usage) {
 
 std::string tokens(const Usage& usage) {
   return (usage.estimated ? "~" : "") + std::to_string(usage.total_tokens()) + " tokens";
+}
+
+/// `text` on one line: its line breaks as spaces.
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\r', ' ');
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
 }
 
 std::string running_key(const std::string& task_id, const std::string& model, int n) {
@@ -119,6 +127,9 @@ void ConsoleProgress::attempt_finished(const AttemptResult& result) {
   } else {
     m_out << attempt_summary_line(result) << '\n';
     if (m_options.verbosity == Verbosity::verbose) print_details(result);
+  }
+  for (const McpServerRecord& server : result.mcp_servers) {
+    if (server.status != "connected") m_out << "  warning: " << one_line(server.error) << '\n';
   }
   if (m_options.style == ProgressStyle::live) draw_live_lines();
   m_out << std::flush;

@@ -56,7 +56,8 @@ class Attempt {
   bool check_sandbox();
   bool take_patch_baseline();
   bool start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous);
-  AgentRequest agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews);
+  AgentRequest agent_request(const ToolRegistry& tools, const std::vector<std::string>& unavailable,
+                             std::vector<std::unique_ptr<FinishReview>>& reviews);
   void save_structured_output();
 
   const AttemptPlan& m_plan;
@@ -232,10 +233,12 @@ std::string workspace_description(const Task& task) {
 /// What the agent loop is given: the system prompt (recorded by its hash), the task's prompt,
 /// limits and context settings, the secrets to keep from the model, and the reviews of its finished
 /// work (the output schema, then the checks with check_feedback).
-AgentRequest Attempt::agent_request(const ToolRegistry& tools, std::vector<std::unique_ptr<FinishReview>>& reviews) {
+AgentRequest Attempt::agent_request(const ToolRegistry& tools, const std::vector<std::string>& unavailable,
+                                    std::vector<std::unique_ptr<FinishReview>>& reviews) {
   const Task& task = *m_plan.task;
   PromptFacts facts{workspace_description(task), operating_system_name(), m_settings.clock->wall_now()};
   for (const ToolSchema& schema : tools.schemas()) facts.tools.push_back(schema.name);
+  facts.unavailable = unavailable;
   facts.limits = task.limits;
   // Those of a monorepo's folders above a workspace made of one of its folders too, as Codex reads them.
   facts.project = read_project_instructions(m_workspace->root(), task.instruction_files,
@@ -307,8 +310,10 @@ bool Attempt::run_agent() {
     set_outcome(m_result, OutcomeType::mcp_unavailable, *failure);
     return false;
   }
+  const std::vector<std::string> unavailable = mcp.unavailable();
+  for (const std::string& line : unavailable) m_result.warnings.push_back(line);
   std::vector<std::unique_ptr<FinishReview>> reviews;
-  const AgentRequest request = agent_request(tools, reviews);
+  const AgentRequest request = agent_request(tools, unavailable, reviews);
   std::vector<AgentObserver*> observers = {&transcript, &m_reporter};
   if (m_observer) observers.push_back(m_observer.get());
   AgentLoop loop(*model->client, tools, *m_plan.policy, *m_settings.clock, observers);

@@ -108,6 +108,20 @@ std::string property(std::string_view name, std::string_view value) {
   return "      <property" + attribute("name", name) + attribute("value", value) + "/>\n";
 }
 
+/// The MCP servers that failed or crashed in any of the group's attempts, each once, in order.
+std::string unavailable_mcp_servers(const TaskGroup& group) {
+  std::vector<std::string> names;
+  for (const AttemptResult* attempt : group.attempts) {
+    for (const McpServerRecord& server : attempt->mcp_servers) {
+      const std::string entry = server.name + " (" + server.status + ")";
+      if (server.status != "connected" && std::find(names.begin(), names.end(), entry) == names.end()) {
+        names.push_back(entry);
+      }
+    }
+  }
+  return join(names, ", ");
+}
+
 std::string properties(const TaskGroup& group, const RunTotals& totals) {
   const Usage& usage = totals.usage;
   std::string out = "    <properties>\n";
@@ -121,6 +135,7 @@ std::string properties(const TaskGroup& group, const RunTotals& totals) {
   out += property("usage.reasoning_tokens", std::to_string(usage.reasoning_tokens));
   out += property("usage.estimated", usage.estimated ? "true" : "false");
   out += property("cost.usd", cost_text(usage));
+  if (std::string servers = unavailable_mcp_servers(group); !servers.empty()) out += property("mcp.unavailable", servers);
   out += "    </properties>\n";
   return out;
 }
@@ -183,6 +198,7 @@ std::string figures_line(const AttemptResult& attempt) {
 /// <system-out>: the figures line, then the agent's final message (capped like a result's body).
 std::string system_out(const AttemptResult& attempt) {
   std::string text = figures_line(attempt);
+  if (!attempt.warnings.empty()) text += "\n\nwarnings:\n" + xml_printable(join(attempt.warnings, "\n"));
   if (!attempt.final_message.empty()) {
     text += "\n\nfinal message:\n" +
             cap_head_tail(xml_printable(attempt.final_message), k_body_head_bytes, k_body_tail_bytes);

@@ -17,7 +17,7 @@ constexpr const char* k_policy = R"(version: 1
 unmatched: deny
 rules:
   - id: echo-and-sum
-    allow: ["mcp__everything__echo", "mcp__everything__get-sum"]
+    allow: ["mcp__everything__echo", "mcp__everything__get-sum", "mcp__dies__boom"]
   - id: no-env
     deny: mcp__everything__get-env
     message: the server's environment is off limits
@@ -44,6 +44,7 @@ struct Run {
   CommandResult result;
   Json attempt;
   std::string transcript;
+  std::string junit;
 };
 
 Run run_task(const std::string& task) {
@@ -56,6 +57,7 @@ Run run_task(const std::string& task) {
   BOOST_REQUIRE_MESSAGE(report.has_value(), run.result.output);
   run.attempt = report->find("attempts")->as_array().at(0);
   run.transcript = out.read(run.attempt.get_string("transcript_path"));
+  run.junit = out.read("junit.xml");
   CommandResult schema = run_shell(
       "/usr/bin/python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
           " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
@@ -102,6 +104,8 @@ BOOST_AUTO_TEST_CASE(the_agent_calls_an_allowed_mcp_tool_and_is_denied_another) 
   const Json& server = run.attempt.find("mcp_servers")->as_array().at(0);
   BOOST_TEST(server.get_string("name") == "everything");
   BOOST_TEST(server.get_string("status") == "connected");
+  BOOST_TEST(server.get_string("error") == "");  // a healthy server's closing is no error
+  BOOST_TEST(run.junit.find("mcp.unavailable") == std::string::npos);
   BOOST_TEST(server.get_string("transport") == "stdio");
   BOOST_TEST(server.get_string("server_name") == "mcp-servers/everything");
   BOOST_TEST(server.get_string("protocol_version") == "2025-11-25");
@@ -158,6 +162,48 @@ BOOST_AUTO_TEST_CASE(a_server_that_cannot_start_leaves_its_tools_out_and_says_wh
   BOOST_TEST(server.get_string("status") == "failed");
   BOOST_TEST(server.get_string("error").find("not found on PATH") != std::string::npos, server.get_string("error"));
   BOOST_TEST(run.transcript.find("There is no tool named 'mcp__everything__echo'") != std::string::npos);
+  // Said everywhere a person or the model looks: the console, the attempt's warnings, JUnit, the system prompt.
+  BOOST_TEST(run.result.output.find("warning: MCP server 'everything'") != std::string::npos, run.result.output);
+  const Json::Array& warnings = run.attempt.find("warnings")->as_array();
+  BOOST_TEST(std::any_of(warnings.begin(), warnings.end(), [](const Json& warning) {
+    return warning.as_string().find("MCP server 'everything'") != std::string::npos &&
+           warning.as_string().find("its tools (mcp__everything__*) are not offered") != std::string::npos;
+  }));
+  BOOST_TEST(run.junit.find("<property name=\"mcp.unavailable\" value=\"everything (failed)\"/>") != std::string::npos,
+             run.junit);
+  BOOST_TEST(run.transcript.find("- unavailable: MCP server 'everything'") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_dies_mid_attempt_is_recorded_as_crashed) {
+  TempFolder scripts;
+  // Answers initialize and tools/list, then exits on the first tools/call without answering.
+  const std::filesystem::path server = scripts.write("dies.py", R"(import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    method, id = message.get("method"), message.get("id")
+    if method == "initialize":
+        result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "dies", "version": "1"}}
+    elif method == "tools/list":
+        result = {"tools": [{"name": "boom", "inputSchema": {"type": "object"}}]}
+    elif method == "tools/call":
+        sys.stderr.write("dying on purpose\n")
+        sys.exit(7)
+    else:
+        continue
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": id, "result": result}) + "\n")
+    sys.stdout.flush()
+)");
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\nmcp_servers:\n  dies: {command: /usr/bin/python3, args: [" +
+                     Json(server.string()).dump() + "], sandbox: off}\n" +
+                     "script:\n  - call: {tool: mcp__dies__boom, input: {}}\n  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  const Json& record = run.attempt.find("mcp_servers")->as_array().at(0);
+  BOOST_TEST(record.get_string("status") == "crashed");
+  BOOST_TEST(record.get_string("error").find("ended during the attempt") != std::string::npos, record.get_string("error"));
+  BOOST_TEST(record.get_string("error").find("dying on purpose") != std::string::npos, record.get_string("error"));
+  BOOST_TEST(run.result.output.find("warning: MCP server 'dies' ended during the attempt") != std::string::npos);
+  BOOST_TEST(run.junit.find("value=\"dies (crashed)\"") != std::string::npos, run.junit);
 }
 
 BOOST_AUTO_TEST_CASE(a_required_server_that_cannot_start_makes_the_attempt_an_error) {
