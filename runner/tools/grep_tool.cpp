@@ -86,7 +86,9 @@ class GrepTool final : public Tool {
         "workspace, or one folder or file, skipping .gitignored, binary and .git files, and files the policy hides "
         "(the "
         "answer says how many). Output is grouped by file: "
-        "the path, then `line:text` for matches and `line-text` for context lines.",
+        "the path, then `line:text` for matches and `line-text` for context lines. A line over " +
+            std::to_string(GrepReport::k_max_line_bytes) + " bytes is cut; the answer stops at " +
+            std::to_string(GrepReport::k_max_output_bytes) + " bytes and says so.",
         object_schema(
             Json::object()
                 .set("pattern",
