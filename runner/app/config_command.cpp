@@ -6,7 +6,10 @@
 #include "base/duration.h"
 #include "base/environment_names.h"
 #include "base/text.h"
+#include "batch/attempt_session.h"
+#include "batch/sandbox_setup.h"
 #include "model/scripted_model.h"
+#include "policy/policy_loader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -38,8 +41,19 @@ std::string share_text(double share) { return number_text(share * 100) + "%"; }
 
 std::string list_text(const std::vector<std::string>& items) { return "[" + join(items, ", ") + "]"; }
 
+/// The sandbox an attempt of `task` gets, resolved as a run resolves it (attempt_sandbox), so the two
+/// cannot disagree.
+SettingLine sandbox_line(const Task& task, const Policy& policy, const CliOptions& options) {
+  const SandboxSpec spec = attempt_sandbox(task, policy, sandbox_flag(options.sandbox));
+  const std::string value = spec.mode == SandboxMode::off
+                                ? std::string("off")
+                                : std::string("bubblewrap (network ") + to_string(spec.network) + ", write " +
+                                      to_string(spec.write) + ")";
+  return SettingLine{"sandbox", value, spec.set_by == "default" ? "built-in" : spec.set_by};
+}
+
 /// The settings of the task keys, with the flags that override them.
-std::vector<SettingLine> task_lines(const Task& task, const CliOptions& options) {
+std::vector<SettingLine> task_lines(const Task& task, const Policy& policy, const CliOptions& options) {
   const auto& o = task.origins;
   auto line = [&](const std::string& name, std::string value) {
     return SettingLine{name, std::move(value), origin_of(o, name)};
@@ -61,11 +75,7 @@ std::vector<SettingLine> task_lines(const Task& task, const CliOptions& options)
       line("tools", task.tools ? list_text(*task.tools) : "(every built-in tool but web_fetch and web_search)"));
   lines.push_back(options.no_diagnostics ? SettingLine{"diagnostics", "off", "--no-diagnostics"}
                                          : line("diagnostics", task.diagnostics ? "on" : "off"));
-  lines.push_back(line(
-      "sandbox", task.sandbox
-                     ? std::string("on (network ") + (task.sandbox->network == SandboxNetwork::on ? "on" : "off") +
-                           ", write " + (task.sandbox->write == SandboxWrite::anywhere ? "anywhere" : "workspace") + ")"
-                     : "(the policy's, else off)"));
+  lines.push_back(sandbox_line(task, policy, options));
   lines.push_back(line("secrets", list_text(task.secrets)));
   for (const auto& [name, variable] : task.env) {
     const bool secret = std::find(task.secrets.begin(), task.secrets.end(), name) != task.secrets.end();
@@ -195,6 +205,7 @@ int config_command(const CliOptions& options, const ProgramContext& context) {
     return static_cast<int>(ExitCode::invalid);
   }
   Task task = configuration->defaults;
+  std::optional<Policy> policy;
   if (!options.files.empty()) {
     auto inputs = load_inputs(options.files, options.policy, options.models, configuration->defaults);
     if (!inputs) {
@@ -202,6 +213,16 @@ int config_command(const CliOptions& options, const ProgramContext& context) {
       return static_cast<int>(ExitCode::invalid);
     }
     task = inputs->tasks.front();
+    policy = *inputs->policy_of.front();
+  } else if (options.policy || task.policy) {
+    auto loaded = load_policy_file(options.policy ? std::filesystem::path(*options.policy) : *task.policy);
+    if (!loaded) {
+      context.err << loaded.error().message << "\n";
+      return static_cast<int>(ExitCode::invalid);
+    }
+    policy = std::move(*loaded);
+  } else {
+    policy = builtin_policy();
   }
   context.out << "configuration: "
               << (configuration->source.empty() ? "(none: no agent-run.yaml here and no --config)"
@@ -209,7 +230,7 @@ int config_command(const CliOptions& options, const ProgramContext& context) {
               << "\n";
   if (!options.files.empty()) context.out << "task: " << options.files.front() << "\n";
   context.out << "\n";
-  std::vector<SettingLine> lines = task_lines(task, options);
+  std::vector<SettingLine> lines = task_lines(task, *policy, options);
   for (const std::string& model : options.models.empty() ? std::vector<std::string>{task.model} : options.models) {
     if (is_scripted_model(model)) continue;
     std::vector<SettingLine> more = model_lines(model, *configuration, options);

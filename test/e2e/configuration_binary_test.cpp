@@ -71,6 +71,23 @@ BOOST_AUTO_TEST_CASE(config_prints_each_setting_and_where_it_came_from_flag_over
   BOOST_TEST(ends_with_origin(line_of(flagged.output, "model"), "openai/gpt-4o", "--model"));
 }
 
+BOOST_AUTO_TEST_CASE(config_says_the_sandbox_a_run_would_use_and_who_said_so) {
+  CommandResult plain = run_agent_run({"config", "tasks/t.yaml"}, repo.path());
+  BOOST_TEST_INFO(plain.output);
+  // The built-in policy says nothing of the sandbox: a run uses bubblewrap by default.
+  BOOST_TEST(ends_with_origin(line_of(plain.output, "sandbox"), "bubblewrap (network off, write workspace)", "built-in"));
+  CommandResult off = run_agent_run({"config", "tasks/t.yaml", "--sandbox", "off"}, repo.path());
+  BOOST_TEST(ends_with_origin(line_of(off.output, "sandbox"), "off", "--sandbox off"));
+  repo.write("tasks/net.yaml", std::string(k_task) + "sandbox: {network: on}\n");
+  CommandResult task = run_agent_run({"config", "tasks/net.yaml"}, repo.path());
+  BOOST_TEST(ends_with_origin(line_of(task.output, "sandbox"), "bubblewrap (network on, write workspace)",
+                              "tasks/net.yaml:7"));
+  CommandResult policy =
+      run_agent_run({"config", "tasks/t.yaml", "--policy", (source_root() / "policies/read-only.yaml").string()},
+                    repo.path());
+  BOOST_TEST(line_of(policy.output, "sandbox").find("write none") != std::string::npos, policy.output);
+}
+
 BOOST_AUTO_TEST_CASE(a_run_takes_its_defaults_from_the_configuration_and_config_file_replaces_it) {
   repo.write("agent-run.yaml", "limits: {turns: 1}\n");
   repo.write("tasks/t.yaml", "prompt: Say hello.\nscript:\n  - call: {tool: read_file, input: {path: agent-run.yaml}}\n"
