@@ -15,35 +15,70 @@ namespace {
 constexpr std::size_t k_message_bytes = 2048;
 constexpr std::size_t k_output_lines = 10;
 
-/// The last k_output_lines lines of `output`, at most k_message_bytes.
-std::string last_lines(std::string_view output) {
-  std::string_view kept = trim(output);
-  std::size_t start = kept.size();
-  for (std::size_t lines = 0; lines < k_output_lines && start > 0; ++lines) {
-    std::size_t newline = kept.rfind('\n', start - 1);
-    start = newline == std::string_view::npos ? 0 : newline;
+constexpr std::size_t k_searched_lines = 40;
+
+/// True for a line that starts a failure's story: a traceback, an error or a failed test.
+bool starts_an_error(std::string_view line) {
+  const std::string lower = to_lower(line);
+  for (const char* marker : {"traceback", "error", "fail", "panic", "exception", "assert", "fatal"}) {
+    if (lower.find(marker) != std::string::npos) return true;
   }
-  return tail_of(kept.substr(start == 0 ? 0 : start + 1), k_message_bytes);
+  return false;
 }
 
-std::optional<Annotation> failed_command(const AttemptResult& attempt, const RepositoryPaths& paths, bool show_model) {
+/// What a failed command said: from the first line of its last k_searched_lines that names an error
+/// (so the message does not start mid-traceback), else its last k_output_lines lines; at most
+/// k_message_bytes.
+std::string error_lines(std::string_view output) {
+  std::vector<std::string_view> lines;
+  std::string_view kept = trim(output);
+  for (std::size_t end = kept.size(); end > 0 && lines.size() < k_searched_lines;) {
+    std::size_t newline = kept.rfind('\n', end - 1);
+    std::size_t start = newline == std::string_view::npos ? 0 : newline + 1;
+    lines.insert(lines.begin(), kept.substr(start, end - start));
+    end = newline == std::string_view::npos ? 0 : newline;
+  }
+  std::size_t first = lines.size() > k_output_lines ? lines.size() - k_output_lines : 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (starts_an_error(lines[i])) {
+      first = std::min(first, i);
+      break;
+    }
+  }
+  std::string text;
+  for (std::size_t i = first; i < lines.size(); ++i) text += std::string(lines[i]) + (i + 1 < lines.size() ? "\n" : "");
+  return text.size() > k_message_bytes ? text.substr(0, k_message_bytes) : text;
+}
+
+/// One failed setup or check command, and the attempts whose same command failed the same way.
+struct FailedCommand {
+  Annotation annotation;
+  std::vector<std::string> attempts;
+};
+
+void collect_failed_commands(const AttemptResult& attempt, const RepositoryPaths& paths, bool show_model,
+                             std::vector<FailedCommand>& failed, std::map<std::string, std::size_t>& index) {
   for (const std::vector<CheckRecord>* commands : {&attempt.setup, &attempt.checks}) {
     for (const CheckRecord& check : *commands) {
       if (check.passed) continue;
       std::string how = check.timed_out ? "timed out" : "exited " + std::to_string(check.exit_code);
       std::string kind = commands == &attempt.setup ? "setup" : "check";
-      Annotation annotation{"error",
-                            paths.task_file(attempt).value_or(""),
-                            0,
-                            0,
-                            "agent-run: " + attempt_label(attempt, show_model) + ": " + kind + " `" +
-                                std::string(trim(check.run)).substr(0, 200) + "` " + how,
-                            last_lines(check.output_tail)};
-      if (annotation.message.empty()) annotation.message = attempt.message;
-      return annotation;
+      std::string message = error_lines(check.output_tail);
+      if (message.empty()) message = attempt.message;
+      std::string file = paths.task_file(attempt).value_or("");
+      std::string what = kind + " `" + std::string(trim(check.run)).substr(0, 200) + "` " + how;
+      auto [entry, fresh] = index.try_emplace(file + '\0' + what + '\0' + message, failed.size());
+      if (fresh) failed.push_back(FailedCommand{{"error", file, 0, 0, what, message}, {}});
+      failed[entry->second].attempts.push_back(attempt_label(attempt, show_model));
+      return;  // the first failure of an attempt: the rest follow from it
     }
   }
-  return std::nullopt;
+}
+
+/// "fix-bug #2", or "3 attempts (fix-bug #1, ...)".
+std::string attempts_text(const std::vector<std::string>& attempts) {
+  return attempts.size() == 1 ? attempts.front()
+                              : std::to_string(attempts.size()) + " attempts (" + join(attempts, ", ").substr(0, 300) + ")";
 }
 
 /// One problem left behind, and the attempts that left it.
@@ -73,23 +108,35 @@ void collect_problems(const AttemptResult& attempt, const RepositoryPaths& paths
   }
 }
 
+/// Each distinct annotation once, with the attempts it comes from: problems on a source line first
+/// (those of attempts that did not pass before the others), then failed commands, then problems
+/// outside the repository.
 std::vector<Annotation> ranked_annotations(const RunReport& report, const RepositoryPaths& paths) {
   bool show_model = several_models(report);
-  std::vector<Annotation> annotations;
   std::vector<LeftProblem> problems;
-  std::map<std::string, std::size_t> index;
+  std::vector<FailedCommand> failed;
+  std::map<std::string, std::size_t> problem_index;
+  std::map<std::string, std::size_t> failed_index;
   for (const AttemptResult& attempt : report.attempts) {
-    if (auto failed = failed_command(attempt, paths, show_model)) annotations.push_back(std::move(*failed));
-    collect_problems(attempt, paths, show_model, problems, index);
+    collect_failed_commands(attempt, paths, show_model, failed, failed_index);
+    collect_problems(attempt, paths, show_model, problems, problem_index);
   }
   std::stable_partition(problems.begin(), problems.end(), [](const LeftProblem& p) { return p.from_failure; });
-  for (LeftProblem& left : problems) {
-    std::string who = left.attempts.size() == 1 ? left.attempts.front()
-                                                : std::to_string(left.attempts.size()) + " attempts (" +
-                                                      join(left.attempts, ", ").substr(0, 300) + ")";
-    left.annotation.title = "agent-run: left behind by " + who;
-    annotations.push_back(std::move(left.annotation));
+  auto on_a_line = std::stable_partition(problems.begin(), problems.end(),
+                                         [](const LeftProblem& p) { return !p.annotation.file.empty(); });
+  std::vector<Annotation> annotations;
+  auto add_problems = [&](auto from, auto to) {
+    for (auto left = from; left != to; ++left) {
+      left->annotation.title = "agent-run: left behind by " + attempts_text(left->attempts);
+      annotations.push_back(std::move(left->annotation));
+    }
+  };
+  add_problems(problems.begin(), on_a_line);
+  for (FailedCommand& command : failed) {
+    command.annotation.title = "agent-run: " + attempts_text(command.attempts) + ": " + command.annotation.title;
+    annotations.push_back(std::move(command.annotation));
   }
+  add_problems(on_a_line, problems.end());
   return annotations;
 }
 
