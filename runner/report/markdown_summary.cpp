@@ -79,8 +79,17 @@ std::string headline(const RunReport& report, const RunTotals& totals) {
                      " of " + std::to_string(totals.attempts) + " attempts passed";
   if (totals.failed) line += ", " + std::to_string(totals.failed) + " failed";
   if (totals.error) line += ", " + std::to_string(totals.error) + " could not be judged";
+  if (totals.skipped) line += ", " + std::to_string(totals.skipped) + " skipped";
   if (report.interrupted) line += " (interrupted)";
-  return line + "\n\n";
+  line += "\n\n";
+  const long long for_budget = std::count_if(report.attempts.begin(), report.attempts.end(), [](const AttemptResult& a) {
+    return a.outcome_type == OutcomeType::run_budget;
+  });
+  if (for_budget > 0) {
+    line += std::to_string(for_budget) + (for_budget == 1 ? " attempt was" : " attempts were") +
+            " not started: the run's budget (--max-cost or --max-time) was reached.\n\n";
+  }
+  return line;
 }
 
 /// The header and separator of a table; `figures` says which columns are figures, aligned right
@@ -95,12 +104,13 @@ std::string table_head(const std::vector<std::string>& columns, std::string_view
   return head + "\n" + rule + "\n";
 }
 
-const std::vector<std::string> k_figure_columns = {"Attempts",  "Passed", "Failed", "Errors",
+const std::vector<std::string> k_figure_columns = {"Attempts",  "Passed", "Failed", "Errors", "Skipped",
                                                    "Pass rate", "Cost",   "Tokens", "Time"};
 
 std::string figure_cells(const RunTotals& totals) {
   return " " + std::to_string(totals.attempts) + " | " + std::to_string(totals.passed) + " | " +
-         std::to_string(totals.failed) + " | " + std::to_string(totals.error) + " | " + percent(pass_rate(totals)) +
+         std::to_string(totals.failed) + " | " + std::to_string(totals.error) + " | " + std::to_string(totals.skipped) +
+         " | " + percent(pass_rate(totals)) +
          " | " + dollars(totals.usage.cost_usd) + " | " + tokens_text(totals.usage) + " | " +
          short_duration(totals.duration_ms) + " |\n";
 }

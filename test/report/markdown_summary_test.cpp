@@ -83,19 +83,32 @@ BOOST_AUTO_TEST_CASE(the_totals_give_the_pass_rate_cost_tokens_and_time) {
   std::string summary = summary_markdown(test::sample_report());
   BOOST_TEST_INFO(summary);
   BOOST_TEST(
-      summary.starts_with("## \xE2\x9D\x8C agent-run: 1 of 4 attempts passed, 1 failed, 1 could not be judged\n"));
+      summary.starts_with("## \xE2\x9D\x8C agent-run: 1 of 4 attempts passed, 1 failed, 1 could not be judged, "
+                          "1 skipped\n"));
   BOOST_TEST(contains(summary,
-                      "| Attempts | Passed | Failed | Errors | Pass rate | Cost | Tokens | Time |\n"
-                      "|---|---:|---:|---:|---:|---:|---:|---:|\n"
-                      "| 4 | 1 | 1 | 1 | 50% | $1.0000 | 4.94k | 4.9s |\n"));
+                      "| Attempts | Passed | Failed | Errors | Skipped | Pass rate | Cost | Tokens | Time |\n"
+                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                      "| 4 | 1 | 1 | 1 | 1 | 50% | $1.0000 | 4.94k | 4.9s |\n"));
+  BOOST_TEST(!contains(summary, "budget"));
   BOOST_TEST(contains(summary, "Tokens: 4000 input, 800 output, 120 cache read, 16 cache write."));
+}
+
+BOOST_AUTO_TEST_CASE(attempts_skipped_for_the_run_s_budget_are_counted_and_said) {
+  RunReport report = test::sample_report();
+  report.attempts[3].outcome_type = OutcomeType::run_budget;
+  report.attempts.push_back(report.attempts[3]);
+  report.attempts.back().n = 3;
+  std::string summary = summary_markdown(report);
+  BOOST_TEST_INFO(summary);
+  BOOST_TEST(contains(summary, "1 of 5 attempts passed, 1 failed, 1 could not be judged, 2 skipped\n"));
+  BOOST_TEST(contains(summary, "2 attempts were not started: the run's budget (--max-cost or --max-time) was reached."));
 }
 
 BOOST_AUTO_TEST_CASE(each_task_has_a_row_and_a_single_model_no_model_table) {
   std::string summary = summary_markdown(test::sample_report());
   BOOST_TEST(contains(summary, "### Tasks\n\n| Task | Attempts |"));
-  BOOST_TEST(contains(summary, "| fix-bug | 2 | 1 | 1 | 0 | 50% | $0.5000 | 2.47k | 2.5s |\n"));
-  BOOST_TEST(contains(summary, "| rename | 2 | 0 | 0 | 1 | - | $0.5000 | 2.47k | 2.5s |\n"));
+  BOOST_TEST(contains(summary, "| fix-bug | 2 | 1 | 1 | 0 | 0 | 50% | $0.5000 | 2.47k | 2.5s |\n"));
+  BOOST_TEST(contains(summary, "| rename | 2 | 0 | 0 | 1 | 1 | - | $0.5000 | 2.47k | 2.5s |\n"));
   BOOST_TEST(!contains(summary, "### Models"));
 }
 
