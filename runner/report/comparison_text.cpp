@@ -72,10 +72,13 @@ std::string method_text(const RunComparison& comparison) {
          "rates.\n\n";
 }
 
-std::string verdict(const TaskComparison& task) {
+/// A task's verdict: a drop that is not noise yet not a regression is one the allowed drop covers.
+std::string verdict(const TaskComparison& task, const CompareSettings& settings) {
   if (task.regression) return "**regression**";
   if (task.improvement) return "**improvement**";
   if (task.change == "same" || task.change == "not judged") return "";
+  const bool drop = task.change == "worse" || task.change == "newly failing";
+  if (drop && task.p_worse < settings.alpha) return "a real drop, within the allowed one (--max-pass-rate-drop)";
   return "within the noise";
 }
 
@@ -94,7 +97,7 @@ std::string tasks_table(const RunComparison& comparison) {
     double p = task.change == "better" || task.change == "newly passing" ? task.p_better : task.p_worse;
     rows += "| " + markdown_text(task.key, 160) + " | " + count_text(task.base_passed, task.base_judged, task.base_errors) +
             " | " + count_text(task.head_passed, task.head_judged, task.head_errors) + " | " + task.change + " | " +
-            (task.change == "not judged" ? "-" : p_value(p)) + " | " + verdict(task) + " |\n";
+            (task.change == "not judged" ? "-" : p_value(p)) + " | " + verdict(task, comparison.settings) + " |\n";
   }
   std::string text = "### Tasks that changed\n\n";
   if (rows.empty()) text += "None.";

@@ -164,6 +164,12 @@ std::string fixed(double value, int decimals) {
   return buffer;
 }
 
+std::string unsigned_fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
 /// The run-wide metrics, their intervals and whether each is a regression.
 std::vector<MetricChange> compare_metrics(const std::vector<PairedTask>& tasks, const CompareSettings& settings) {
   Sums base;
@@ -202,8 +208,8 @@ std::vector<std::string> regressions_of(const RunComparison& comparison) {
     double scale = 100;
     found.push_back(metric.name + " changed " + fixed(*metric.change * scale, 1) + (rate ? " points" : "%") + ", " +
                     std::to_string(level) + "% interval " + fixed(metric.interval->low * scale, 1) + " to " +
-                    fixed(metric.interval->high * scale, 1) + ": beyond the allowed " +
-                    fixed((rate && *metric.threshold > 0 ? -1 : 1) * *metric.threshold * scale, 1));
+                    fixed(metric.interval->high * scale, 1) + ": beyond the allowed " + (rate ? "drop of " : "rise of ") +
+                    unsigned_fixed(*metric.threshold * scale, 1) + (rate ? " points" : "%"));
   }
   for (const TaskComparison& task : comparison.tasks) {
     if (!task.regression) continue;

@@ -103,6 +103,18 @@ BOOST_AUTO_TEST_CASE(a_drop_within_the_allowed_points_is_not_a_regression) {
   settings.max_pass_rate_drop = 1.0;  // any drop is allowed: three tasks from 5/5 to 0/5 as well
   RunComparison comparison = compared(base, head, settings);
   BOOST_TEST(!comparison.regressed());
+  // 5/5 to 0/5 is no noise (p = 1/252): it is said to be allowed, not "within the noise".
+  std::string text = comparison_markdown(comparison, "base", "head");
+  BOOST_TEST(contains(text, "| t01 | 5/5 | 0/5 | newly failing | 0.004 | a real drop, within the allowed one "
+                            "(--max-pass-rate-drop) |"),
+             text);
+}
+
+BOOST_AUTO_TEST_CASE(a_regression_names_the_allowed_drop_without_a_sign) {
+  RunComparison comparison = compared(crafted_run(12, all_pass), crafted_run(12, [](int t, int) { return t > 4; }));
+  BOOST_REQUIRE(!comparison.regressions.empty());
+  BOOST_TEST(comparison.regressions.front().ends_with(": beyond the allowed drop of 0.0 points"),
+             comparison.regressions.front());
 }
 
 BOOST_AUTO_TEST_CASE(tasks_that_start_passing_are_an_improvement_and_no_regression) {
