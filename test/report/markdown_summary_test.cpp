@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(several_models_add_a_table_per_model_and_labels_name_the_mo
   report.attempts[1].model = "anthropic/claude-sonnet-4-5";
   std::string summary = summary_markdown(report);
   BOOST_TEST(contains(summary, "### Models\n\n| Model | Attempts |"));
-  BOOST_TEST(contains(summary, "| anthropic/claude-sonnet-4-5 | 1 | 0 | 1 | 0 | 0% |"));
+  BOOST_TEST(contains(summary, "| anthropic/claude-sonnet-4-5 | 1 | 0 | 1 | 0 | 0 | 0% |"));
   BOOST_TEST(contains(summary, "#### \xE2\x9D\x8C fix-bug \\#2 \\[anthropic/claude-sonnet-4-5\\]\n"));
 }
 
