@@ -293,21 +293,6 @@ BOOST_AUTO_TEST_CASE(p_runs_an_ad_hoc_task_in_the_workspace_with_the_configurati
   BOOST_TEST(report_matches_schema());
 }
 
-BOOST_AUTO_TEST_CASE(p_prints_the_final_answer_alone_on_stdout) {
-  make({{"agent-run.yaml", "model: script\nlimits: {turns: 3}\n"}, {"notes.txt", "x\n"}});
-  TempFolder logs;
-  const std::string command = shell_quote(test::agent_run_binary()) + " -p 'Say hello.' --workspace " +
-                              shell_quote(repo.path().string()) + " --out " + shell_quote(out.path().string()) +
-                              " --no-diagnostics 2>" + shell_quote((logs.path() / "progress.txt").string());
-  CommandResult result = run_shell(command, repo.path());
-  BOOST_TEST_INFO(result.output);
-  BOOST_TEST(result.exit_code == 0);
-  const std::string answer = attempt().get_string("final_message");
-  BOOST_REQUIRE(!answer.empty());
-  BOOST_TEST(result.output == answer + (answer.back() == '\n' ? "" : "\n"));
-  BOOST_TEST(logs.read("progress.txt").find("1 attempt") != std::string::npos, logs.read("progress.txt"));
-}
-
 BOOST_AUTO_TEST_CASE(p_with_check_judges_the_ad_hoc_task_and_satisfies_require_checks) {
   make({{"agent-run.yaml", "model: script\nlimits: {turns: 3}\nrequire_checks: true\n"}, {"notes.txt", "x\n"}});
   const std::vector<std::string> base = {"-p", "Say hello.", "--workspace", repo.path().string(), "--out",

@@ -173,6 +173,22 @@ std::string anthropic_turn(const std::string& tool_id, int input_tokens, int cac
 
 BOOST_FIXTURE_TEST_SUITE(model_api_end_to_end, ModelApiFixture)
 
+BOOST_AUTO_TEST_CASE(p_prints_the_model_s_final_answer_alone_on_stdout_and_progress_on_stderr) {
+  ReplayServer server({sse_response(hello_turn_stream("anthropic", 3), "req_p")});
+  const std::string command =
+      binary_with_model_environment({"ANTHROPIC_BASE_URL=" + server.url(),
+                                     std::string("ANTHROPIC_API_KEY=") + k_fake_anthropic_key}) +
+      " -p 'Say what hello.sh prints.' --model anthropic/claude-sonnet-4-5 --no-diagnostics --out " +
+      shell_quote(out.path().string()) + " 2>" + shell_quote((certificates.path() / "progress.txt").string());
+  CommandResult result = run_shell(command, repo.path());
+  const std::string progress = certificates.read("progress.txt");
+  BOOST_TEST_INFO(progress);
+  BOOST_TEST(result.exit_code == 0);
+  BOOST_TEST(result.output == "hello.sh prints hello.\n");  // the answer alone, as `claude -p` prints it
+  BOOST_TEST(progress.find("1 attempt") != std::string::npos);
+  BOOST_TEST(progress.find("reports: ") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(anthropic_over_tls_completes_a_multi_turn_task_with_parallel_tool_calls) {
   StreamedUsage streamed;
   ServerTls tls = make_self_signed_certificate(certificates.path().string());
