@@ -385,8 +385,8 @@ void Attempt::save_patch() {
   for (const WithheldChange& change : patch->withheld) m_result.patch_withheld.push_back({change.path, change.why});
   if (!patch->withheld.empty()) {
     m_result.warnings.push_back(
-        "the agent changed " + std::to_string(patch->withheld.size()) +
-        (patch->withheld.size() == 1 ? " path" : " paths") + " the policy keeps from it (" +
+        std::to_string(patch->withheld.size()) + (patch->withheld.size() == 1 ? " changed path is" : " changed paths are") +
+        " withheld, kept from the agent by the policy or holding a secret's value (" +
         patch->withheld.front().path + ": " + patch->withheld.front().why +
         (patch->withheld.size() > 1 ? ", ..." : "") +
         "); they are not in patch.diff nor in the commit (the report's patch_withheld lists them)");
