@@ -142,14 +142,14 @@ BOOST_AUTO_TEST_CASE(a_long_lived_child_with_pipes_gets_only_0_1_and_2) {
 
 BOOST_AUTO_TEST_CASE(the_program_is_found_in_the_path_of_the_child_s_environment) {
   test::TempFolder shelf;
-  shelf.write("agent-run-spawn-probe", "#!/bin/sh\necho found on the child's PATH\n");
+  shelf.write("agent-run-spawn-probe", "#!/bin/sh\necho found on its PATH\n");
   std::filesystem::permissions(shelf.path() / "agent-run-spawn-probe", std::filesystem::perms::owner_all);
   ChildSpec spec;
   spec.argv = {"agent-run-spawn-probe"};
   spec.environment = std::vector<std::string>{"PATH=" + shelf.path().string()};
   auto spawned = spawn_child(spec);
   BOOST_REQUIRE(spawned.has_value());
-  BOOST_TEST(read_to_end(spawned->output.get()) == "found on the child's PATH\n");
+  BOOST_TEST(read_to_end(spawned->output.get()) == "found on its PATH\n");
   int status = 0;
   ::waitpid(spawned->pid, &status, 0);
   forget_own_child(spawned->pid);

@@ -33,7 +33,9 @@ InheritedRun run_with_descriptor_7(test::SecurityFixture& scene, const fs::path&
   if (!fs::exists(policy)) BOOST_REQUIRE(write_file_atomically(policy, k_open_policy).has_value());
   const fs::path calls = scene.root() / ("fd7-" + sandbox + ".jsonl");
   const fs::path err = scene.root() / ("fd7-" + sandbox + ".err");
-  BOOST_REQUIRE(write_file_atomically(calls, test::bash_call(command).dump() + "\n").has_value());
+  // A script the policy cannot see into, as in the sandbox attacks: only the descriptor's absence stops it.
+  const Json write = test::tool_call("write_file", Json::object().set("path", "probe.sh").set("content", command));
+  BOOST_REQUIRE(write_file_atomically(calls, write.dump() + "\n" + test::bash_call("sh probe.sh").dump() + "\n").has_value());
   std::string line = "exec 7< " + test::shell_quote(folder.string()) + "; exec";
   for (const std::string& word : {test::agent_run_binary(), std::string("tool"), std::string("--json"),
                                   std::string("--no-diagnostics"), std::string("--workspace"),
@@ -60,8 +62,8 @@ InheritedRun run_with_descriptor_7(test::SecurityFixture& scene, const fs::path&
 }
 
 std::string content_of(const InheritedRun& run) {
-  BOOST_REQUIRE_EQUAL(run.lines.size(), 1u);
-  const Json* result = run.lines.front().find("result");
+  BOOST_REQUIRE_EQUAL(run.lines.size(), 2u);
+  const Json* result = run.lines.back().find("result");
   return result ? result->get_string("content") : "";
 }
 
@@ -76,7 +78,7 @@ void check_only_standard_descriptors(const std::string& content) {
 }
 
 std::string probe(const std::string& relative) {
-  return "cat /proc/self/fd/7/" + relative + " 2>&1; echo; echo fds: $(ls /proc/self/fd)";
+  return "cat /proc/self/fd/7/" + relative + " 2>&1; echo; echo fds: $(ls /proc/self/fd)\n";
 }
 
 BOOST_AUTO_TEST_SUITE(inherited_descriptors)
@@ -87,7 +89,7 @@ BOOST_AUTO_TEST_CASE(the_sandboxed_shell_cannot_reach_a_folder_agent_run_inherit
   InheritedRun run = run_with_descriptor_7(scene, scene.home(), "on", probe(".ssh/id_rsa"));
   BOOST_TEST_INFO(run.err);
   const std::string content = content_of(run);
-  BOOST_TEST(run.lines.front().get_string("sandbox") == "bubblewrap");
+  BOOST_TEST(run.lines.back().get_string("sandbox") == "bubblewrap");
   check_only_standard_descriptors(content);
   scene.check_no_secret(content, "the sandboxed shell's answer");
 }
