@@ -16,6 +16,7 @@
 #include "exec/sandbox_probe.h"
 #include "policy/policy_loader.h"
 #include "report/report_writers.h"
+#include "report/workflow_commands.h"
 
 #include <istream>
 
@@ -228,8 +229,8 @@ int tool_command(const CliOptions& options, const ProgramContext& program, std::
     AnsweredCall answered = answer_call(*call, number, session.tools, *session.policy, clock, session.scope,
                                         session.state, session.task.limits.tool_timeout);
     if (answered.output.is_error) exit_code = ExitCode::some_failed;
-    program.out << (options.json ? json_line(number, *call, answered, session.sandbox.has_value()).dump() + "\n"
-                                 : text_block(number, *call, answered));
+    program.out << (options.json ? json_log_line(json_line(number, *call, answered, session.sandbox.has_value()).dump()) + "\n"
+                                 : log_lines(text_block(number, *call, answered)));  // never a workflow command
     program.out.flush();
   }
   AttemptResult ended;  // what the session tools recorded; `agent-run tool` prints results as it goes

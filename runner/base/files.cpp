@@ -1,5 +1,7 @@
 #include "base/files.h"
 
+#include "base/safe_open.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +22,38 @@ Expected<std::string> read_file(const std::filesystem::path& path) {
   std::ostringstream content;
   content << in.rdbuf();
   return content.str();
+}
+
+Expected<std::string> read_file_beneath(const std::filesystem::path& root, std::string_view relative,
+                                        std::size_t cap) {
+  const std::string name = "'" + std::string(relative) + "'";
+  auto handle = open_following_beneath(root, relative, O_PATH);  // looked at before anything is opened
+  if (!handle) return handle.error();
+  struct stat seen {};
+  if (::fstat(handle->get(), &seen) != 0) return make_error("cannot read " + name + ": " + std::strerror(errno));
+  if (S_ISDIR(seen.st_mode)) return make_error(name + " is a directory");
+  if (!S_ISREG(seen.st_mode)) return make_error(name + " is " + special_file_kind(seen.st_mode) + "; it is never opened");
+  if (static_cast<std::size_t>(seen.st_size) > cap) {
+    return make_error(name + " is larger than " + std::to_string(cap) + " bytes; it is not read");
+  }
+  auto file = open_following_beneath(root, relative, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (!file) return file.error();
+  struct stat opened {};
+  if (::fstat(file->get(), &opened) != 0 || opened.st_ino != seen.st_ino || opened.st_dev != seen.st_dev) {
+    return make_error(name + " changed while it was being opened");
+  }
+  std::string content;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(file->get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error("cannot read " + name + ": " + std::strerror(errno));
+    if (n == 0) return content;
+    if (content.size() + static_cast<std::size_t>(n) > cap) {
+      return make_error(name + " is larger than " + std::to_string(cap) + " bytes; it is not read");
+    }
+    content.append(buffer, static_cast<std::size_t>(n));
+  }
 }
 
 Expected<void> write_file_atomically(const std::filesystem::path& path, std::string_view content) {

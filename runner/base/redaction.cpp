@@ -20,4 +20,11 @@ std::string redact_values(std::string text, const std::vector<std::string>& secr
   return text;
 }
 
+bool holds_secret_value(std::string_view text, const std::vector<std::string>& secrets) {
+  for (const std::string& secret : secrets) {
+    if (secret.size() >= k_shortest_secret && text.find(secret) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace agent_run

@@ -92,6 +92,37 @@ Expected<UniqueFd> open_beneath(int root_fd, std::string_view relative, int flag
   return open_by_walking(root_fd, relative, flags, errno_out);  // no openat2 here: an old kernel or seccomp
 }
 
+namespace {
+
+/// openat2 beneath `root_fd`, links followed while they stay beneath it; -1 with errno on failure.
+long open_resolving_beneath(int root_fd, const std::string& path, int flags) {
+  open_how how{};
+  how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  return ::syscall(SYS_openat2, root_fd, path.c_str(), &how, sizeof how);
+}
+
+}  // namespace
+
+Expected<UniqueFd> open_following_beneath(const std::filesystem::path& root, std::string_view relative, int flags) {
+  auto root_fd = open_workspace(root);
+  if (!root_fd) return root_fd.error();
+  const std::string path = relative.empty() ? "." : std::string(relative);
+  long fd = open_resolving_beneath(root_fd->get(), path, flags);
+  if (fd >= 0) return UniqueFd(static_cast<int>(fd));
+  if (errno == ENOSYS || errno == EPERM) return open_by_walking(root_fd->get(), relative, flags);
+  if (errno != EXDEV) return errno_error(relative, errno);
+  // An absolute link (`ln -s $PWD/build/compile_commands.json`), or one that leaves: where does it lead?
+  std::error_code ec;
+  const std::filesystem::path top = std::filesystem::canonical(root, ec);
+  const std::filesystem::path target = ec ? top : std::filesystem::canonical(root / path, ec);
+  const std::filesystem::path inside = target.lexically_relative(top);
+  if (ec || inside.empty() || *inside.begin() == "..") return errno_error(relative, EXDEV);
+  fd = open_resolving_beneath(root_fd->get(), inside.string(), flags);  // still beneath, whatever changed since
+  if (fd >= 0) return UniqueFd(static_cast<int>(fd));
+  return errno_error(relative, errno);
+}
+
 const char* special_file_kind(mode_t mode) {
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISSOCK(mode)) return "a socket";

@@ -44,6 +44,12 @@ Expected<UniqueFd> open_workspace(const std::filesystem::path& workspace);
 /// open_by_walking. Fails with errno's message; `errno_out` receives the errno.
 Expected<UniqueFd> open_beneath(int root_fd, std::string_view relative, int flags, int* errno_out = nullptr);
 
+/// Opens `relative` beneath `root` following a symlink only where it stays beneath `root`: openat2
+/// with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS (no /proc/self/fd/N, no `..` above the root), and an
+/// absolute link followed only when the path it leads to is beneath `root`, opened again the same
+/// way. Where the kernel lacks openat2, no symlink is followed at all (open_by_walking).
+Expected<UniqueFd> open_following_beneath(const std::filesystem::path& root, std::string_view relative, int flags);
+
 /// The fallback of open_beneath: one component at a time, each with O_NOFOLLOW.
 Expected<UniqueFd> open_by_walking(int root_fd, std::string_view relative, int flags, int* errno_out = nullptr);
 

@@ -3,6 +3,7 @@
 #include "report/report_folder.h"
 #include "report/report_writers.h"
 #include "report/run_totals.h"
+#include "report/workflow_commands.h"
 
 #include <algorithm>
 #include <charconv>
@@ -101,7 +102,7 @@ void ConsoleProgress::attempt_started(const AttemptPlan& plan) {
   if (m_options.verbosity == Verbosity::quiet) return;
   if (m_options.style == ProgressStyle::live) return draw_live_lines();
   if (m_options.verbosity == Verbosity::verbose) {
-    m_out << "START " << label << "  " << plan.model << '\n' << std::flush;
+    m_out << log_line("START " + label + "  " + plan.model) << '\n' << std::flush;
   }
 }
 
@@ -113,7 +114,7 @@ void ConsoleProgress::attempt_progress(const AttemptPlan& plan, const AttemptPro
   if (m_options.verbosity == Verbosity::quiet) return;
   if (m_options.style == ProgressStyle::live) return draw_live_lines();
   if (m_options.verbosity == Verbosity::verbose && new_turn)
-    m_out << status_line(running->second) << '\n' << std::flush;
+    m_out << log_line(status_line(running->second)) << '\n' << std::flush;
 }
 
 void ConsoleProgress::attempt_finished(const AttemptResult& result) {
@@ -121,11 +122,11 @@ void ConsoleProgress::attempt_finished(const AttemptResult& result) {
   if (m_options.verbosity == Verbosity::quiet) return;
   clear_live_lines();
   if (m_options.style == ProgressStyle::github) {
-    m_out << "::group::" << attempt_summary_line(result) << '\n';
-    for (const std::string& line : attempt_detail_lines(result)) m_out << line << '\n';
+    m_out << "::group::" << log_line(attempt_summary_line(result)) << '\n';
+    print_details(result);
     m_out << "::endgroup::\n";
   } else {
-    m_out << attempt_summary_line(result) << '\n';
+    m_out << log_line(attempt_summary_line(result)) << '\n';
     if (m_options.verbosity == Verbosity::verbose) print_details(result);
   }
   for (const McpServerRecord& server : result.mcp_servers) {
@@ -165,7 +166,7 @@ void ConsoleProgress::draw_live_lines() {
   clear_live_lines();
   std::size_t width = static_cast<std::size_t>(std::max(m_options.width, 20) - 1);
   for (const auto& [folder, running] : m_running) {
-    std::string line = status_line(running);
+    std::string line = log_line(status_line(running));
     if (line.size() > width) line.resize(width);
     m_out << line << '\n';
     ++m_drawn_lines;
@@ -174,7 +175,8 @@ void ConsoleProgress::draw_live_lines() {
 }
 
 void ConsoleProgress::print_details(const AttemptResult& result) {
-  for (const std::string& line : attempt_detail_lines(result)) m_out << line << '\n';
+  // The details quote what the agent, a check or a tool wrote: never a workflow command in the log.
+  for (const std::string& line : attempt_detail_lines(result)) m_out << log_line(line) << '\n';
 }
 
 }  // namespace agent_run

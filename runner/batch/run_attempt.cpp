@@ -7,6 +7,7 @@
 #include "base/cancellation.h"
 #include "base/files.h"
 #include "base/paths.h"
+#include "base/text.h"
 #include "batch/attempt_environment.h"
 #include "batch/attempt_mcp.h"
 #include "batch/attempt_model.h"
@@ -14,6 +15,7 @@
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
 #include "batch/edit_check_runner.h"
+#include "batch/patch_secrets.h"
 #include "batch/project_gate.h"
 #include "batch/run_budget.h"
 #include "batch/sandbox_setup.h"
@@ -373,8 +375,11 @@ void Attempt::save_patch() {
   const Survey* survey = m_check_sandbox   ? &m_check_sandbox->survey
                          : m_agent_sandbox ? &m_agent_sandbox->survey
                                            : nullptr;
-  m_workspace->withhold(patch_filter(*m_plan.policy, resolved_path(m_workspace->root()),
-                                     attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings), survey));
+  const std::vector<std::string> secrets = secret_values_of(*m_plan.task, m_settings);  // the checks had them
+  m_workspace->withhold(withholding_secrets(
+      patch_filter(*m_plan.policy, resolved_path(m_workspace->root()),
+                   attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings), survey),
+      m_workspace->root(), secrets));
   auto patch = m_workspace->diff();
   if (!patch) {
     m_result.message += m_result.message.empty() ? "" : "; ";
@@ -385,14 +390,19 @@ void Attempt::save_patch() {
   for (const WithheldChange& change : patch->withheld) m_result.patch_withheld.push_back({change.path, change.why});
   if (!patch->withheld.empty()) {
     m_result.warnings.push_back(
-        "the agent changed " + std::to_string(patch->withheld.size()) +
-        (patch->withheld.size() == 1 ? " path" : " paths") + " the policy keeps from it (" +
+        std::to_string(patch->withheld.size()) + (patch->withheld.size() == 1 ? " changed path is" : " changed paths are") +
+        " withheld, kept from the agent by the policy or holding a secret's value (" +
         patch->withheld.front().path + ": " + patch->withheld.front().why +
         (patch->withheld.size() > 1 ? ", ..." : "") +
         "); they are not in patch.diff nor in the commit (the report's patch_withheld lists them)");
   }
+  RedactedPatch redacted = redact_patch(patch->text, secrets);  // what a withheld file cannot take away
+  if (!redacted.files.empty()) {
+    m_result.warnings.push_back("patch.diff held the value of one of the task's secrets in " + join(redacted.files, ", ") +
+                                "; it is shown there as [redacted]");
+  }
   m_result.patch_path = m_plan.folder + "/patch.diff";
-  (void)write_file_atomically(m_settings.reports->root() / m_result.patch_path, patch->text);
+  (void)write_file_atomically(m_settings.reports->root() / m_result.patch_path, redacted.text);
 }
 
 /// Commits a passed attempt's changes to the task's `commit:` branch; a failure makes it an error.

@@ -2,6 +2,7 @@
 
 #include "batch/attempt_plan.h"
 #include "report/report_writers.h"
+#include "report/workflow_commands.h"
 
 namespace agent_run {
 
@@ -104,7 +105,7 @@ class StreamJsonObserver final : public AttemptObserver {
 
 void StreamJsonSink::write(const std::string& attempt, Json event) {
   event.set("attempt", attempt);
-  const std::string line = event.dump() + "\n";
+  const std::string line = json_log_line(event.dump()) + "\n";  // the events quote the agent
   std::lock_guard lock(m_mutex);
   m_out << line;
   m_out.flush();

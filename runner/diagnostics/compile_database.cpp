@@ -96,7 +96,7 @@ std::vector<std::string> shell_words(const std::string& text) {
 }
 
 Expected<std::vector<CompileEntry>> read_compile_database(const fs::path& database) {
-  auto text = read_file(database);
+  auto text = read_file_beneath(database.parent_path(), database.filename().string(), k_compile_database_cap);
   if (!text) return make_error(database.string() + ": " + text.error().message);
   auto json = parse_json(*text);
   if (!json || !json->is_array()) return make_error(database.string() + ": not a JSON array of compile commands");

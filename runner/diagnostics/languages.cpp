@@ -57,7 +57,7 @@ int typescript_major_version(const std::filesystem::path& tsc) {
   for (std::filesystem::path folder = real.parent_path(); !ec && folder.has_relative_path();
        folder = folder.parent_path()) {
     if (!std::filesystem::exists(folder / "package.json", ec)) continue;
-    auto text = read_file(folder / "package.json");
+    auto text = read_file_beneath(folder, "package.json", k_project_file_cap);
     auto json = text ? parse_json(*text) : Expected<Json>(make_error("unreadable"));
     if (!json || json->get_string("name") != "typescript") return 0;
     return std::atoi(json->get_string("version").c_str());

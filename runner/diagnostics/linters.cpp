@@ -146,7 +146,7 @@ std::optional<LinterCommand> c_family_linter(Language language, const std::files
     command.argv.push_back(is_gcc ? "-fdiagnostics-plain-output" : "-fno-caret-diagnostics");
     command.argv.push_back(is_gcc ? "-fno-diagnostics-color" : "-fno-color-diagnostics");
     command.argv.push_back(is_gcc ? "-fmax-errors=0" : "-ferror-limit=0");  // every error: the count tells the truth
-    if (auto flags = read_file(root / "compile_flags.txt")) {
+    if (auto flags = read_file_beneath(root, "compile_flags.txt", k_project_file_cap)) {
       for (const std::string& flag : split(*flags, '\n')) {
         if (!trim(flag).empty()) command.argv.emplace_back(trim(flag));
       }
@@ -160,7 +160,7 @@ std::optional<LinterCommand> c_family_linter(Language language, const std::files
 
 std::optional<LinterCommand> shell_linter(const std::filesystem::path& target, const std::filesystem::path& root,
                                           const std::vector<std::string>& environment) {
-  auto content = read_file(target);
+  auto content = read_file_beneath(target.parent_path(), target.filename().string(), k_project_file_cap);
   bool has_shebang = content && content->rfind("#!", 0) == 0;
   if (auto shellcheck = find_program("shellcheck", environment)) {
     LinterCommand command{"shellcheck",

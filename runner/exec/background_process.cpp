@@ -50,7 +50,7 @@ BackgroundProcess::BackgroundProcess(std::string handle, std::string command, pi
 
 Expected<std::unique_ptr<BackgroundProcess>> BackgroundProcess::start(const ProcessSpec& spec, std::string handle,
                                                                       std::string command) {
-  Expected<SpawnedProcess> spawned = spawn_in_new_session(spec);
+  Expected<SpawnedProcess> spawned = spawn_child(child_spec_of(spec));
   if (!spawned) return spawned.error();
   std::unique_ptr<BackgroundProcess> process(
       new BackgroundProcess(std::move(handle), std::move(command), spawned->pid));

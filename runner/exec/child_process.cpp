@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,107 +26,23 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-void set_non_blocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-std::vector<char*> c_strings(const std::vector<std::string>& strings) {
-  std::vector<char*> pointers;
-  for (const std::string& s : strings) pointers.push_back(const_cast<char*>(s.c_str()));
-  pointers.push_back(nullptr);
-  return pointers;
-}
-
-/// Three pipes (stdin, stdout, stderr), close-on-exec; the child's ends are dup2'ed into place.
-struct Pipes {
-  int in[2] = {-1, -1};
-  int out[2] = {-1, -1};
-  int err[2] = {-1, -1};
-  ~Pipes() {
-    for (int* fd : {&in[0], &in[1], &out[0], &out[1], &err[0], &err[1]}) close_fd(*fd);
-  }
-};
-
-bool is_executable_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
-}
-
 }  // namespace
-
-std::optional<std::string> environment_value(const std::vector<std::string>& environment, std::string_view name) {
-  for (const std::string& entry : environment) {
-    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 && entry[name.size()] == '=') {
-      return entry.substr(name.size() + 1);
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<std::filesystem::path> find_program(std::string_view program,
-                                                  const std::vector<std::string>& environment) {
-  if (program.empty()) return std::nullopt;
-  if (program.find('/') != std::string_view::npos) {
-    if (is_executable_file(std::filesystem::path(program))) return std::filesystem::path(program);
-    return std::nullopt;
-  }
-  std::string path = environment_value(environment, "PATH").value_or("/usr/local/bin:/usr/bin:/bin");
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find(':', start);
-    if (end == std::string::npos) end = path.size();
-    std::filesystem::path folder = path.substr(start, end - start);
-    if (folder.empty()) folder = ".";
-    std::filesystem::path candidate = folder / std::string(program);
-    if (is_executable_file(candidate)) return candidate;
-    start = end + 1;
-  }
-  return std::nullopt;
-}
 
 Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                                            const std::vector<std::string>& environment) {
-  if (argv.empty()) return make_error("cannot run an empty command");
-  std::optional<std::filesystem::path> program = find_program(argv.front(), environment);
-  if (!program) return make_error("cannot run '" + argv.front() + "': not found on PATH");
-  Pipes pipes;
-  if (::pipe2(pipes.in, O_CLOEXEC) != 0 || ::pipe2(pipes.out, O_CLOEXEC) != 0 || ::pipe2(pipes.err, O_CLOEXEC) != 0) {
-    return make_error("cannot run '" + argv.front() + "': cannot make a pipe: " + std::strerror(errno));
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipes.in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, pipes.out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, pipes.err[1], 2);
-  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none;
-  sigset_t all;
-  sigemptyset(&none);
-  sigfillset(&all);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &all);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  std::string path = program->string();
-  std::vector<char*> args = c_strings(argv);
-  std::vector<char*> envp = c_strings(environment);
-  int rc = 0;
-  pid_t pid = spawn_own_child([&] {
-    pid_t spawned = -1;
-    rc = ::posix_spawn(&spawned, path.c_str(), &actions, &attributes, args.data(), envp.data());
-    return rc == 0 ? spawned : -1;
-  });
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (rc != 0) return make_error("cannot run '" + argv.front() + "': " + std::strerror(rc));
-
+  ChildSpec spec;
+  spec.argv = argv;
+  spec.cwd = cwd;
+  spec.environment = environment;
+  spec.input = ChildInput::pipe;
+  spec.output = ChildOutput::two_pipes;
+  auto spawned = spawn_child(spec);
+  if (!spawned) return spawned.error();
   ChildProcess child;
-  child.m_pid = pid;
-  child.m_stdin = std::exchange(pipes.in[1], -1);
-  child.m_stdout = std::exchange(pipes.out[0], -1);
-  child.m_stderr = std::exchange(pipes.err[0], -1);
-  set_non_blocking(child.m_stdin);
-  set_non_blocking(child.m_stdout);
-  set_non_blocking(child.m_stderr);
+  child.m_pid = spawned->pid;
+  child.m_stdin = spawned->input.release();
+  child.m_stdout = spawned->output.release();
+  child.m_stderr = spawned->errors.release();
   return child;
 }
 

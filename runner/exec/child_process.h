@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
+#include "exec/spawn.h"
 
 #include <sys/types.h>
 
@@ -19,7 +20,7 @@ namespace agent_run {
 /// runner (a child subreaper) inherits.
 class ChildProcess {
  public:
-  /// Spawns `argv` (argv[0] is looked up in the PATH of `environment`) in `cwd`.
+  /// Spawns `argv` (argv[0] is looked up in the PATH of `environment`) in `cwd`, through spawn_child.
   static Expected<ChildProcess> spawn(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                                       const std::vector<std::string>& environment);
 
@@ -62,13 +63,5 @@ class ChildProcess {
   int m_stdout = -1;
   int m_stderr = -1;
 };
-
-/// The first executable named `program` in the PATH of `environment` (KEY=VALUE entries), or
-/// `program` itself when it holds a slash and is executable; nullopt when there is none.
-std::optional<std::filesystem::path> find_program(std::string_view program,
-                                                  const std::vector<std::string>& environment);
-
-/// The value of `name` in `environment` (KEY=VALUE entries), or nullopt.
-std::optional<std::string> environment_value(const std::vector<std::string>& environment, std::string_view name);
 
 }  // namespace agent_run

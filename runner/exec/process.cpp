@@ -32,7 +32,7 @@ Expected<ProcessResult> run_process(const ProcessSpec& spec) {
     return not_started;
   }
   auto start_time = std::chrono::steady_clock::now();
-  Expected<SpawnedProcess> spawned = spawn_in_new_session(spec);
+  Expected<SpawnedProcess> spawned = spawn_child(child_spec_of(spec));
   if (!spawned) return spawned.error();
   pid_t pid = spawned->pid;
   auto deadline = spec.timeout.count() > 0 ? start_time + spec.timeout : ProcessWatch::TimePoint::max();

@@ -277,6 +277,29 @@ std::vector<std::string> entry_argv(pid_t holder, const SandboxLayout& layout, c
   return entry;
 }
 
+namespace {
+
+/// Sections git reads nothing but credentials from, or other files from (an include's file may be
+/// the CI checkout's token under $RUNNER_TEMP, and git reads it wherever it is).
+bool dropped_section(const std::string& section) {
+  return section == "credential" || section == "include" || section == "includeif";
+}
+
+/// Keys that carry a credential or name a file of one, in any section.
+bool dropped_key(const std::string& key) { return key == "extraheader" || key == "cookiefile"; }
+
+/// `line` without the password of a URL it holds (`https://user:PASSWORD@host/` -> `https://host/`).
+std::string without_url_credentials(std::string line) {
+  if (std::size_t scheme = line.find("://"); scheme != std::string::npos) {
+    std::size_t at = line.find('@', scheme);
+    std::size_t slash = line.find('/', scheme + 3);
+    if (at != std::string::npos && (slash == std::string::npos || at < slash)) line.erase(scheme + 3, at + 1 - scheme - 3);
+  }
+  return line;
+}
+
+}  // namespace
+
 std::string sanitized_git_config(std::string_view config) {
   std::string out;
   std::string section;  // lower case, `http "https://github.com/"` -> `http`
@@ -285,20 +308,20 @@ std::string sanitized_git_config(std::string_view config) {
     std::string_view line = rest.substr(0, end);
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
     std::string_view text = trim(line);
+    std::string_view header;  // `[section "sub"]` when the line starts one; a key may follow it on the line
     if (text.starts_with('[')) {
       std::size_t close = text.find_first_of(" .\"]", 1);
       section = to_lower(text.substr(1, close == std::string_view::npos ? text.size() - 1 : close - 1));
+      header = text.substr(0, std::min(text.find(']'), text.size() - 1) + 1);
+      text = trim(text.substr(header.size()));
     }
     std::string key = to_lower(trim(text.substr(0, text.find('='))));
-    if (section == "credential" || key == "extraheader") continue;
-    std::string kept(line);
-    if (std::size_t scheme = kept.find("://"); scheme != std::string::npos) {
-      std::size_t at = kept.find('@', scheme);
-      std::size_t slash = kept.find('/', scheme + 3);
-      if (at != std::string::npos && (slash == std::string::npos || at < slash))
-        kept.erase(scheme + 3, at + 1 - scheme - 3);
+    if (dropped_section(section)) continue;
+    if (!text.empty() && dropped_key(key)) {
+      if (!header.empty()) out += std::string(header) + '\n';
+      continue;
     }
-    out += kept;
+    out += without_url_credentials(std::string(line));
     out += '\n';
   }
   return out;

@@ -112,8 +112,10 @@ std::vector<std::string> entry_argv(pid_t holder, const SandboxLayout& layout, c
                                     const std::filesystem::path& cwd, const std::vector<std::string>& argv,
                                     const LateMasks& late = {});
 
-/// `config` (a git config file's text) without what authenticates: http.*.extraheader, credential
-/// sections, passwords in URLs.
+/// `config` (a git config file's text) without what authenticates or reads another file:
+/// http.*.extraheader and cookieFile, credential sections, passwords in URLs (url.*.insteadOf and
+/// remotes among them), and every include and includeIf section (their files are read wherever
+/// they are: the CI checkout keeps its token in one under $RUNNER_TEMP).
 std::string sanitized_git_config(std::string_view config);
 
 }  // namespace agent_run

@@ -27,7 +27,75 @@ std::string escape_for_command(std::string_view text, bool property) {
   return out;
 }
 
+/// How many bytes of whitespace start `text`, as the runner's TrimStart sees it (and a little more:
+/// every ASCII control character, and the Unicode spaces and invisible separators in UTF-8).
+std::size_t leading_space(std::string_view text) {
+  static const std::string_view k_wide_spaces[] = {
+      "\xC2\x85", "\xC2\xA0", "\xE1\x9A\x80", "\xE1\xA0\x8E", "\xE2\x80\xA8", "\xE2\x80\xA9", "\xE2\x80\xAF",
+      "\xE2\x81\x9F", "\xE2\x81\xA0", "\xE3\x80\x80", "\xEF\xBB\xBF"};
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto c = static_cast<unsigned char>(text[at]);
+    if (c <= 0x20 || c == 0x7F) {
+      ++at;
+      continue;
+    }
+    std::string_view rest = text.substr(at);
+    if (rest.size() >= 3 && rest.substr(0, 2) == "\xE2\x80" && static_cast<unsigned char>(rest[2]) <= 0x8F) {
+      at += 3;  // U+2000 to U+200F: the typographic spaces and the zero-width ones
+      continue;
+    }
+    bool wide = false;
+    for (std::string_view space : k_wide_spaces) {
+      if (rest.starts_with(space)) {
+        at += space.size();
+        wide = true;
+        break;
+      }
+    }
+    if (!wide) break;
+  }
+  return at;
+}
+
+void replace_every(std::string& text, std::string_view from, std::string_view to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
 }  // namespace
+
+std::string log_line(std::string_view text) {
+  std::string line;
+  line.reserve(text.size());
+  for (char c : text) {
+    if (c == '\r') line += "\\r";
+    else if (c == '\n') line += "\\n";
+    else line += c;
+  }
+  replace_every(line, "##[", "## [");
+  const std::size_t start = leading_space(line);
+  if (line.compare(start, 2, "::") == 0) line.insert(start + 1, " ");
+  return line;
+}
+
+std::string log_lines(std::string_view text) {
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    out += log_line(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string json_log_line(std::string json) {
+  replace_every(json, "##[", "##\\u005b");
+  return json;
+}
 
 std::string command_data(std::string_view text) { return escape_for_command(text, false); }
 

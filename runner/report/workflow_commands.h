@@ -17,6 +17,23 @@ std::string command_data(std::string_view text);
 /// A property value: as command_data, plus `:` as `%3A` and `,` as `%2C`.
 std::string command_property(std::string_view text);
 
+// What agent-run prints of text that an agent, a check or a tool controls must never be read as a
+// workflow command. GitHub's runner (actions/runner, ActionCommand) reads a line as one when,
+// after its leading whitespace, it starts with `::`, or when it holds the legacy `##[` anywhere;
+// and it ends a line at LF, at CR and at CRLF.
+
+/// `text` as (a piece of) one log line the runner reads as plain text: CR and LF shown as `\r` and
+/// `\n`, every `##[` written `## [`, and a `::` that the line would start with after its leading
+/// whitespace written `: :`.
+std::string log_line(std::string_view text);
+
+/// Each line of `text` (lines end at LF) through log_line, the line breaks kept.
+std::string log_lines(std::string_view text);
+
+/// A JSON text (one line, as Json::dump writes it) with every `##[` written `##\u005b`: the same
+/// JSON value, and a line that starts with `{` or `[` is never read as a `::` command.
+std::string json_log_line(std::string json);
+
 /// One annotation on a file of the repository (`::error` or `::warning`).
 struct Annotation {
   std::string level = "error";  // error | warning | notice

@@ -1,12 +1,13 @@
 #include "base/base64.h"
 #include "base/json.h"
 #include "base/safe_open.h"
+#include "exec/own_children.h"
+#include "exec/spawn.h"
 #include "search/grep_search.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,46 +50,14 @@ std::vector<std::string> ripgrep_arguments(const std::filesystem::path& program,
   return args;
 }
 
-/// A started ripgrep: its pid (also its process group) and the read ends of its stdout and stderr.
-struct Child {
-  pid_t pid = -1;
-  UniqueFd out;
-  UniqueFd err;
-};
-
-Expected<Child> spawn(const std::vector<std::string>& args, const SearchScope& scope) {
-  int out[2];
-  int err[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return make_error(std::string("cannot make a pipe: ") + std::strerror(errno));
-  if (::pipe2(err, O_CLOEXEC) != 0) {
-    ::close(out[0]);
-    ::close(out[1]);
-    return make_error(std::string("cannot make a pipe: ") + std::strerror(errno));
-  }
-  Child child{-1, UniqueFd(out[0]), UniqueFd(err[0])};
-  UniqueFd out_write(out[1]);
-  UniqueFd err_write(err[1]);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_write.get(), 1);
-  posix_spawn_file_actions_adddup2(&actions, err_write.get(), 2);
-  posix_spawn_file_actions_addchdir_np(&actions, scope.workspace.c_str());
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  std::vector<char*> argv;
-  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (const std::string& entry : scope.environment) envp.push_back(const_cast<char*>(entry.c_str()));
-  envp.push_back(nullptr);
-  int rc = ::posix_spawn(&child.pid, argv[0], &actions, &attributes, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (rc != 0) return make_error("cannot run " + args[0] + ": " + std::strerror(rc));
-  return child;
+/// Starts ripgrep in the workspace, stdout and stderr on their own pipes (exec/'s one spawner).
+Expected<SpawnedProcess> spawn(const std::vector<std::string>& args, const SearchScope& scope) {
+  ChildSpec spec;
+  spec.argv = args;
+  spec.cwd = scope.workspace;
+  spec.environment = scope.environment;
+  spec.output = ChildOutput::two_pipes;
+  return spawn_child(spec);
 }
 
 /// The path or line text of ripgrep's JSON: {"text": ...} or, when not UTF-8, {"bytes": base64}.
@@ -193,21 +162,21 @@ class OutputReader {
 };
 
 /// Reads both pipes until ripgrep closes them, the reader has enough, or the deadline passes.
-Expected<std::string> pump(Child& child, OutputReader& reader, std::chrono::steady_clock::time_point deadline) {
+Expected<std::string> pump(SpawnedProcess& child, OutputReader& reader, std::chrono::steady_clock::time_point deadline) {
   std::string errors;
   char buffer[65536];
-  while (child.out.is_open() || child.err.is_open()) {
+  while (child.output.is_open() || child.errors.is_open()) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return make_error("the search timed out");
-    pollfd fds[2] = {{child.out.get(), POLLIN, 0}, {child.err.get(), POLLIN, 0}};
+    pollfd fds[2] = {{child.output.get(), POLLIN, 0}, {child.errors.get(), POLLIN, 0}};
     if (::poll(fds, 2, static_cast<int>(left.count())) < 0 && errno != EINTR) return make_error(std::strerror(errno));
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      UniqueFd& fd = i == 0 ? child.out : child.err;
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      Fd& fd = i == 0 ? child.output : child.errors;
       if (n <= 0) {
-        fd = UniqueFd();
+        fd.reset();
       } else if (i == 1) {
         errors.append(buffer, static_cast<std::size_t>(std::min<ssize_t>(n, 4096)));
       } else if (reader.feed(std::string_view(buffer, static_cast<std::size_t>(n))) == WalkStep::stop) {
@@ -231,6 +200,7 @@ Expected<void> search_with_ripgrep(const std::filesystem::path& program, const S
   ::kill(-child->pid, SIGKILL);  // it may still be running when the reader had enough or time ran out
   int status = 0;
   ::waitpid(child->pid, &status, 0);
+  forget_own_child(child->pid);
   if (!errors) return errors.error();
   const bool killed = WIFSIGNALED(status);
   const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

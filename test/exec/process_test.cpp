@@ -159,7 +159,7 @@ BOOST_AUTO_TEST_CASE(a_program_that_does_not_exist_is_an_error) {
   spec.argv = {"agent-run-no-such-program", "--flag"};
   auto result = run_process(spec);
   BOOST_REQUIRE(!result.has_value());
-  BOOST_TEST(result.error().message == "cannot run 'agent-run-no-such-program': No such file or directory");
+  BOOST_TEST(result.error().message == "cannot run 'agent-run-no-such-program': not found on PATH");
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_folder_is_an_error) {

@@ -206,6 +206,25 @@ BOOST_AUTO_TEST_CASE(the_sanitized_git_config_keeps_everything_but_what_authenti
              "[branch \"main\"]\n\tremote = origin\n");
 }
 
+BOOST_AUTO_TEST_CASE(the_sanitized_git_config_drops_every_include_and_a_key_beside_a_header) {
+  // An include's file is read wherever it is: actions/checkout's token file under $RUNNER_TEMP.
+  std::string config =
+      "[core]\n\tbare = false\n"
+      "[includeIf \"gitdir:/home/runner/work/r/r/.git\"]\n\tpath = /home/runner/work/_temp/git-credentials.config\n"
+      "[include]\n\tpath = ../shared.config\n"
+      "[Include] path = /tmp/x.config\n"
+      "[http] extraheader = AUTHORIZATION: basic c2VjcmV0\n"
+      "[http \"https://example.com/\"]\n\tcookieFile = /home/runner/.cookies\n\tsslVerify = true\n"
+      "[url \"https://x-access-token:ghs_secret@github.com/\"]\n\tinsteadOf = https://github.com/\n"
+      "[branch \"main\"]\n\tremote = origin\n";
+  BOOST_TEST(sanitized_git_config(config) ==
+             "[core]\n\tbare = false\n"
+             "[http]\n"
+             "[http \"https://example.com/\"]\n\tsslVerify = true\n"
+             "[url \"https://github.com/\"]\n\tinsteadOf = https://github.com/\n"
+             "[branch \"main\"]\n\tremote = origin\n");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace agent_run
