@@ -47,6 +47,7 @@ bool LanguageServer::catch_up(const FolderSurvey& disk, const std::filesystem::p
     told = true;
   }
   std::vector<ChangedFile> changes = m_disk ? changes_between(*m_disk, disk) : std::vector<ChangedFile>{};
+  std::erase_if(changes, [&](const ChangedFile& change) { return change.path == skip; });  // sent as a document
   bool watching = false;
   {
     std::lock_guard lock(m_mutex);
