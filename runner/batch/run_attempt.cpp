@@ -21,6 +21,7 @@
 #include "batch/sandbox_setup.h"
 #include "exec/child_environment.h"
 #include "task/task_loader.h"
+#include "tools/diagnostics_hook.h"
 #include "workspace/repository_discovery.h"
 
 #include <algorithm>
@@ -291,14 +292,15 @@ bool Attempt::run_agent() {
   TranscriptRecorder transcript(m_settings.reports->root() / m_result.transcript_path);
   ToolRegistry tools = make_tool_registry(m_plan.task->tools);
   const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
+  const Survey* survey = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
+  ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
+  warm_diagnostics(scope);  // the language servers start in the sandbox beside the baselines and the first turn
   // Before the agent's first turn, in its sandbox: nothing the agent runs can reach the baseline.
   const Clock::SteadyTime baseline_started = m_settings.clock->now();
   m_gates = check_gate_baselines(*m_plan.task, *m_workspace, m_settings, m_commands, sandbox);
   for (const auto& [index, gate] : m_gates) {
     if (gate.checker_runs > 0) m_result.durations.baseline_ms = elapsed_ms(baseline_started, m_settings.clock->now());
   }
-  const Survey* survey = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
-  ToolScope scope = make_tool_scope(*m_plan.task, *m_plan.policy, m_workspace->root(), m_settings, sandbox, survey);
   EditCheckRunner edit_checks(*m_plan.task, m_workspace->root(), m_settings, m_commands, sandbox);
   if (has_edit_checks(*m_plan.task)) scope.edit_checks = &edit_checks;  // in the agent's sandbox, as rounds are
   SessionState session;

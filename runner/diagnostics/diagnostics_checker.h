@@ -1,5 +1,6 @@
 #pragma once
 
+#include "diagnostics/workspace_survey.h"
 #include "report/edit_diagnostics.h"
 
 #include <chrono>
@@ -20,6 +21,16 @@ struct EditCheckRequest {
   std::string after;                        // the content written
   std::vector<std::string> environment;     // KEY=VALUE: PATH finds the servers and linters
   const AttemptSandbox* sandbox = nullptr;  // the attempt's: linters run inside it; nullptr: no sandbox
+  HiddenPath hidden;                        // what the policy hides: never surveyed nor sent to a server
+};
+
+/// The workspace of an attempt, as the tools name it outside an edit: at its start, and after a
+/// command (bash, a background process's output) that may have changed files.
+struct WorkspaceRequest {
+  std::filesystem::path workspace;          // absolute, resolved
+  std::vector<std::string> environment;     // KEY=VALUE: PATH finds the servers
+  const AttemptSandbox* sandbox = nullptr;  // the attempt's: servers run inside it; nullptr: no sandbox
+  HiddenPath hidden;                        // what the policy hides: never surveyed nor sent to a server
 };
 
 /// The per-edit diagnostics check, as the tools see it (ToolScope holds one, or none when off).
@@ -32,6 +43,12 @@ class DiagnosticsChecker {
   virtual EditDiagnostics check_edit(const EditCheckRequest& request) = 0;
   /// How long a check may take before it is abandoned.
   virtual std::chrono::milliseconds budget() const = 0;
+  /// Starts, without waiting, the language servers of the languages the workspace holds and gives
+  /// each one of its files, so that the first edit already finds them warm.
+  virtual void warm_workspace(const WorkspaceRequest& /*request*/) {}
+  /// Tells the warm servers of the workspace what changed on disk since they were last told (after
+  /// a command); skipped while a check runs, since every check tells them first anyway.
+  virtual void workspace_changed(const WorkspaceRequest& /*request*/) {}
   /// Stops the servers of a finished attempt's workspace and forgets its files.
   virtual void release_workspace(const std::filesystem::path& workspace) = 0;
 };

@@ -4,6 +4,7 @@
 #include "base/files.h"
 #include "base/text.h"
 #include "diagnostics/problems.h"
+#include "diagnostics/warm_start.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/process.h"
 
@@ -114,53 +115,78 @@ EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
 
 /// The file's language servers in turn: true when one answered (in `result`). A server still
 /// starting is left to warm up when a linter can answer now, and is given the file at once
-/// (primed) so that its first analysis is done by the next edit; a failed one goes on cooldown; one
-/// that gives no answer in time is abandoned (k_stuck_after times in a row: it is stopped).
+/// (primed) so that its first analysis is done by the next edit; a failed one goes on cooldown, or
+/// is started afresh when it died after it had answered; one that gives no answer in time is
+/// abandoned (k_stuck_after times in a row: it is stopped). Before it is asked, a server is told
+/// every change on disk since it was last told: its answer is about the files as they are.
 bool EditChecker::try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
                               const std::optional<LinterCommand>& linter, TimePoint deadline, EditDiagnostics& result,
                               Attempts& attempts) {
   const TimePoint start = deadline - m_pool.settings().budget;
   for (const ServerSpec& spec : language_servers(language, root, request.environment)) {
-    Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment, request.sandbox);
-    if (!server) {
-      attempts.notes.push_back(server.error().message);
-      continue;
-    }
-    bool keep_reserve = linter && !linter->whole_project;
-    TimePoint server_deadline = keep_reserve ? deadline - m_pool.settings().linter_reserve : deadline;
-    if ((*server)->state() == ServerState::starting && linter) {
-      (*server)->prime(request.file, language_id(language, request.file), request.after);
-      attempts.notes.push_back(spec.name + " is starting");
+    for (int round = 0; round < 2; ++round) {  // a second round only after the server was let go to restart
+      bool restarted = false;
+      Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment, request.sandbox, &restarted);
+      if (restarted) attempts.notes.push_back(spec.name + " stopped working and was started again");
+      if (!server) {
+        attempts.notes.push_back(server.error().message);
+        break;
+      }
+      adopt(**server, root, request.hidden);
+      bool keep_reserve = linter && !linter->whole_project;
+      TimePoint server_deadline = keep_reserve ? deadline - m_pool.settings().linter_reserve : deadline;
+      if ((*server)->state() == ServerState::starting && linter) {
+        (*server)->prime(request.file, language_id(language, request.file), request.after);
+        attempts.notes.push_back(spec.name + " is starting");
+        return false;
+      }
+      // Primed while it started: its first analysis may still be running. Wait for it, leaving the
+      // check its time; if it takes longer the linter answers and nothing piles up at the server.
+      if (linter && (*server)->warming() &&
+          !(*server)->wait_answered(first_answer_deadline(start, server_deadline)) &&
+          (*server)->state() != ServerState::failed) {
+        attempts.notes.push_back(spec.name + " is still on its first analysis");
+        return false;
+      }
+      (*server)->wait_ready(deadline);
+      ServerOutcome outcome;
+      if (!(*server)->catch_up(survey_folder(root, request.hidden), request.file, request.hidden)) {
+        outcome.failure = (*server)->failure();
+      } else {
+        outcome = check_with_server(**server, request, language, server_deadline);
+      }
+      if (outcome.comparison) {
+        m_timeouts.erase(*server);
+        result.checker = spec.name;
+        result.checker_kind = "server";
+        result.checker_version = server_version(**server, request);
+        finish(result, request, std::move(*outcome.comparison));
+        return true;
+      }
+      if (!outcome.timed_out) {
+        attempts.notes.push_back(spec.name + " failed: " + outcome.failure);
+        m_timeouts.erase(*server);
+        if (m_pool.report_failure(*server) && SteadyClock::now() < server_deadline) continue;  // a fresh one
+        break;
+      }
+      attempts.notes.push_back(spec.name + " gave no answer in time");
+      attempts.abandoned_by = spec.name;
+      if (++m_timeouts[*server] >= k_stuck_after) {
+        m_timeouts.erase(*server);
+        m_pool.report_failure(*server);
+      }
       return false;
     }
-    // Primed while it started: its first analysis may still be running. Wait for it, leaving the
-    // check its time; if it takes longer the linter answers and nothing piles up at the server.
-    if (linter && (*server)->warming() && !(*server)->wait_answered(first_answer_deadline(start, server_deadline)) &&
-        (*server)->state() != ServerState::failed) {
-      attempts.notes.push_back(spec.name + " is still on its first analysis");
-      return false;
-    }
-    (*server)->wait_ready(deadline);
-    ServerOutcome outcome = check_with_server(**server, request, language, server_deadline);
-    if (outcome.comparison) {
-      m_timeouts.erase(*server);
-      result.checker = spec.name;
-      result.checker_kind = "server";
-      result.checker_version = server_version(**server, request);
-      finish(result, request, std::move(*outcome.comparison));
-      return true;
-    }
-    if (!outcome.timed_out) {
-      attempts.notes.push_back(spec.name + " failed: " + outcome.failure);
-      m_pool.report_failure(*server);
-      continue;
-    }
-    attempts.notes.push_back(spec.name + " gave no answer in time");
-    attempts.abandoned_by = spec.name;
-    if (++m_timeouts[*server] >= k_stuck_after) m_pool.report_failure(*server);
-    return false;
   }
   return false;
+}
+
+/// A server seen for the first time (just started, or started again) gets its picture of the disk,
+/// from which the changes it is told of are counted.
+void EditChecker::adopt(LanguageServer& server, const std::filesystem::path& root, const HiddenPath& hidden) {
+  if (server.has_disk_view()) return;
+  m_timeouts.erase(&server);  // a new server at the address of a stopped one
+  server.set_disk_view(survey_folder(root, hidden));
 }
 
 void EditChecker::use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
@@ -320,6 +346,32 @@ void EditChecker::release_workspace(const std::filesystem::path& workspace) {
   });
 }
 
+void EditChecker::workspace_changed(const WorkspaceRequest& request) {
+  std::unique_lock lock(m_mutex, std::try_to_lock);
+  if (!lock) return;  // a check is running; the next one tells the servers first anyway
+  for (LanguageServer* server : m_pool.servers_under(request.workspace)) {
+    if (server->state() != ServerState::ready || !server->has_disk_view()) continue;
+    if (!server->catch_up(survey_folder(server->root(), request.hidden), {}, request.hidden)) {
+      m_timeouts.erase(server);
+      m_pool.report_failure(server);  // started again by the next edit when it had worked
+    }
+  }
+}
+
+void EditChecker::warm_workspace(const WorkspaceRequest& request) {
+  std::lock_guard lock(m_mutex);
+  for (const WarmStart& warm : warm_starts(request.workspace, request.hidden, m_pool.settings().max_servers)) {
+    std::filesystem::path root = project_root(warm.language, warm.file, request.workspace);
+    for (const ServerSpec& spec : language_servers(warm.language, root, request.environment)) {
+      Expected<LanguageServer*> server = m_pool.acquire(spec, root, request.environment, request.sandbox);
+      if (!server) continue;  // the first edit says why
+      adopt(**server, root, request.hidden);
+      (*server)->prime(warm.file, language_id(warm.language, warm.file), warm.text);
+      break;  // the first server of the language that starts; the others only if an edit needs them
+    }
+  }
+}
+
 Expected<std::string> EditChecker::warm_up(const std::filesystem::path& file, const std::filesystem::path& workspace,
                                            const std::vector<std::string>& environment,
                                            std::chrono::milliseconds timeout, Silence silence) {
@@ -335,6 +387,7 @@ Expected<std::string> EditChecker::warm_up(const std::filesystem::path& file, co
       failures.push_back(server.error().message);
       continue;
     }
+    adopt(**server, root, {});
     std::string failure = "it did not initialize: " + (*server)->failure();
     if ((*server)->wait_ready(deadline) && content) {
       auto analysed = (*server)->check(file, language_id(language, file), *content, deadline, nullptr, silence);

@@ -22,6 +22,8 @@ class EditChecker final : public DiagnosticsChecker {
   /// See DiagnosticsChecker.
   EditDiagnostics check_edit(const EditCheckRequest& request) override;
   std::chrono::milliseconds budget() const override { return m_pool.settings().budget; }
+  void warm_workspace(const WorkspaceRequest& request) override;
+  void workspace_changed(const WorkspaceRequest& request) override;
   void release_workspace(const std::filesystem::path& workspace) override;
   /// Starts the server that would check `file`, waits until it is ready and has analysed the file
   /// once (benchmarks and tests); the name of the server, or an error when none can be started.
@@ -63,6 +65,7 @@ class EditChecker final : public DiagnosticsChecker {
   bool try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
                    const std::optional<LinterCommand>& linter, std::chrono::steady_clock::time_point deadline,
                    EditDiagnostics& result, Attempts& attempts);
+  void adopt(LanguageServer& server, const std::filesystem::path& root, const HiddenPath& hidden);
   void use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
                   const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline,
                   EditDiagnostics& result);

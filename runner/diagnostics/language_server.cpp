@@ -228,7 +228,7 @@ void LanguageServer::handle_server_request(const Json& message) {
     std::size_t count = items && items->is_array() ? items->as_array().size() : 0;
     result.as_array().resize(count);
   } else if (method == "client/registerCapability" || method == "client/unregisterCapability") {
-    track_pull_registrations(method == "client/registerCapability", params);
+    track_registrations(method == "client/registerCapability", params);
   } else if (method == "workspace/workspaceFolders") {
     result = Json(Json::Array{Json::object().set("uri", path_to_uri(m_root)).set("name", m_root.filename().string())});
   } else if (method != "window/workDoneProgress/create" && method != "window/showMessageRequest" &&
@@ -240,19 +240,24 @@ void LanguageServer::handle_server_request(const Json& message) {
   send(response(id, std::move(result)));
 }
 
-/// Records (un)registrations of pull diagnostics (`textDocument/diagnostic`) by their ids.
-void LanguageServer::track_pull_registrations(bool registering, const Json* params) {
+/// Records (un)registrations of pull diagnostics (`textDocument/diagnostic`) and of file watchers
+/// (`workspace/didChangeWatchedFiles`) by their ids.
+void LanguageServer::track_registrations(bool registering, const Json* params) {
   const Json* list = params ? params->find(registering ? "registrations" : "unregisterations") : nullptr;
   if (!list || !list->is_array()) return;
   std::lock_guard lock(m_mutex);
   for (const Json& registration : list->as_array()) {
-    if (registration.get_string("method") != "textDocument/diagnostic") continue;
+    const std::string method = registration.get_string("method");
+    std::set<std::string>* ids = method == "textDocument/diagnostic"            ? &m_pull_registrations
+                                 : method == "workspace/didChangeWatchedFiles" ? &m_watch_registrations
+                                                                               : nullptr;
+    if (!ids) continue;
     if (!registering) {
-      m_pull_registrations.erase(registration.get_string("id"));
+      ids->erase(registration.get_string("id"));
       continue;
     }
-    m_pull_registrations.insert(registration.get_string("id"));
-    if (const Json* options = registration.find("registerOptions"))
+    ids->insert(registration.get_string("id"));
+    if (const Json* options = registration.find("registerOptions"); options && ids == &m_pull_registrations)
       m_pull_identifier = options->get_string("identifier");
   }
   m_pull_registered = !m_pull_registrations.empty();

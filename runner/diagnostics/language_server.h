@@ -3,6 +3,7 @@
 #include "base/file_uri.h"
 #include "base/json.h"
 #include "diagnostics/json_rpc.h"
+#include "diagnostics/workspace_survey.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/child_process.h"
 
@@ -89,7 +90,8 @@ class LanguageServer {
   const std::filesystem::path& root() const { return m_root; }
   /// Waits until the server is ready or failed, at most until `deadline`; true when ready.
   bool wait_ready(std::chrono::steady_clock::time_point deadline);
-  /// The last diagnostics received for `path` if the server holds exactly `text` for it.
+  /// The last diagnostics received for `path` if the server holds exactly `text` for it and they
+  /// came after that text and after every change on disk it was told of since.
   std::optional<std::vector<Json>> known_diagnostics(const std::filesystem::path& path, const std::string& text) const;
   /// What the server has published so far.
   DiagnosticsSnapshot snapshot() const;
@@ -112,6 +114,17 @@ class LanguageServer {
   bool warming() const;
   /// Waits until it has answered (see answered()) or failed, at most until `deadline`; true when answered.
   bool wait_answered(std::chrono::steady_clock::time_point deadline);
+  /// Whether it holds a picture of the disk (given once, when it is started).
+  bool has_disk_view() const { return m_disk.has_value(); }
+  /// The files under its root as they were when it started (it reads them itself from there on).
+  void set_disk_view(FolderSurvey disk) { m_disk = std::move(disk); }
+  /// Tells the server every change on disk since its picture (language_server_sync.cpp): didChange
+  /// with the full text for each open document whose file now holds another text, didClose for one
+  /// whose file is gone (or hidden), and, when it registered a watcher, didChangeWatchedFiles with
+  /// the files created, changed and deleted under its root; `disk` is its picture from then on.
+  /// `skip` is the file an edit check is about to send itself. False when it could not be told
+  /// (it has failed, and its answers are not to be trusted); nothing when it is not ready.
+  bool catch_up(const FolderSurvey& disk, const std::filesystem::path& skip, const HiddenPath& hidden);
   /// `shutdown` and `exit`, then kills the group if it has not exited within `grace`; true when
   /// it exited by itself (false when it had to be killed, or was stopped already).
   bool shutdown(std::chrono::milliseconds grace);
@@ -122,6 +135,7 @@ class LanguageServer {
     int version = 0;
     std::string text;  // as written (the server may hold it with one more newline: `padded`)
     bool padded = false;
+    std::uint64_t sent_sequence = 0;  // the publish count when it was sent: later publishes are about it
   };
   /// The latest diagnostics published (or pulled) for one document.
   struct Published {
@@ -153,7 +167,7 @@ class LanguageServer {
   void handle_message(const Json& message);
   void handle_server_request(const Json& message);
   void handle_initialized(const Json& message);
-  void track_pull_registrations(bool registering, const Json* params);
+  void track_registrations(bool registering, const Json* params);
   void handle_publish(const Json& params);
   void fail(const std::string& why);
   bool send(const Json& message);
@@ -164,6 +178,8 @@ class LanguageServer {
   bool sync_document(const std::string& uri, const std::string& language_id, const std::string& text, int& version,
                      bool padded = false);
   bool resend_other_documents(const std::string& uri);
+  bool close_document(const std::string& uri);
+  bool send_watched_changes(const std::vector<ChangedFile>& changes);
   Expected<ServerAnswer> pull_answer(const std::string& uri, const DiagnosticsSnapshot& before,
                                      std::chrono::steady_clock::time_point deadline);
   Expected<ServerAnswer> push_answer(const std::string& uri, int version, std::uint64_t sent_after,
@@ -194,6 +210,8 @@ class LanguageServer {
   bool m_pull_registered = false;
   std::set<std::string> m_pull_registrations;  // ids of textDocument/diagnostic registrations
   std::string m_pull_identifier;
+  std::set<std::string> m_watch_registrations;  // ids of workspace/didChangeWatchedFiles registrations
+  std::uint64_t m_changed_at = 0;  // the publish count when it was last told of a change on disk
   std::int64_t m_initialize_id = 0;
   std::int64_t m_next_id = 1;
   std::uint64_t m_sequence = 0;
@@ -206,6 +224,8 @@ class LanguageServer {
   bool m_stopping = false;            // shutdown() has begun: the priming thread ends
   std::set<std::int64_t> m_abandoned;  // requests given up on (cancelled): their late answers are dropped
 
+  std::optional<FolderSurvey> m_disk;  // what it was last told of the disk (the checking thread only)
+  std::mutex m_sync_mutex;   // one document change at a time, from its version to its message sent
   std::mutex m_write_mutex;  // one writer at a time on the server's stdin
   JsonRpcReader m_reader;    // I/O thread only
   std::thread m_io;

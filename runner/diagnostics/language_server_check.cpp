@@ -27,7 +27,12 @@ std::optional<std::vector<Json>> LanguageServer::known_diagnostics(const std::fi
   if (document == m_documents.end() || document->second.text != text || published == m_published.end()) {
     return std::nullopt;
   }
-  return published->second.items;
+  // Only a list made after that text went out and after the last change on disk it was told of, and
+  // for that version when the server says which: an older list may be about files as they no longer are.
+  const Published& list = published->second;
+  if (list.sequence <= std::max(document->second.sent_sequence, m_changed_at)) return std::nullopt;
+  if (list.version && *list.version != document->second.version) return std::nullopt;
+  return list.items;
 }
 
 DiagnosticsSnapshot LanguageServer::snapshot() const {
@@ -58,6 +63,7 @@ Expected<ServerAnswer> LanguageServer::check(const std::filesystem::path& path, 
 /// didOpen the first time, then didChange with the full text and didSave; false when the server is gone.
 bool LanguageServer::sync_document(const std::string& uri, const std::string& language_id, const std::string& text,
                                    int& version, bool padded) {
+  std::lock_guard in_order(m_sync_mutex);  // a version goes out before the next one is given
   bool is_open = false;
   {
     std::lock_guard lock(m_mutex);
@@ -66,6 +72,7 @@ bool LanguageServer::sync_document(const std::string& uri, const std::string& la
     version = ++document.version;
     document.text = text;
     document.padded = padded;
+    document.sent_sequence = m_sequence;
   }
   const std::string sent = padded ? text + "\n" : text;
   Json identifier = Json::object().set("uri", uri).set("version", version);
@@ -206,6 +213,8 @@ Expected<ServerAnswer> LanguageServer::push_answer(const std::string& uri, int v
   answer.items = m_published[uri].items;
   for (const auto& [other, published] : m_published) {
     if (other == uri || published.sequence <= before.sequence) continue;
+    auto open = m_documents.find(other);  // a list for an older version of an open neighbour is stale
+    if (published.version && open != m_documents.end() && *published.version != open->second.version) continue;
     auto old = before.lists.find(other);
     std::vector<Json> old_items = old == before.lists.end() ? std::vector<Json>{} : old->second;
     if (old_items == published.items) continue;

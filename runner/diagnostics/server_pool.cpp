@@ -11,12 +11,14 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr std::chrono::milliseconds k_failed_grace{50};
 constexpr std::chrono::milliseconds k_evicted_grace{200};
+// Restarts of a (server, root) that died after it had answered, before it goes on cooldown instead.
+constexpr int k_restarts = 3;
 
 }  // namespace
 
 Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std::filesystem::path& root,
                                               const std::vector<std::string>& environment,
-                                              const AttemptSandbox* sandbox) {
+                                              const AttemptSandbox* sandbox, bool* restarted) {
   Key key{spec.name, root.string()};
   if (auto until = cooldown_until(spec.name, root)) {
     auto left = std::chrono::duration_cast<std::chrono::seconds>(*until - SteadyClock::now()).count();
@@ -24,8 +26,11 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
   }
   auto found = m_servers.find(key);
   if (found != m_servers.end() && found->second.server->state() == ServerState::failed) {
-    report_failure(found->second.server.get());
-    return make_error(spec.name + " stopped working; not retried for " +
+    bool restart = report_failure(found->second.server.get());
+    found = m_servers.end();
+    if (restarted) *restarted = restart;
+    if (!restart)
+      return make_error(spec.name + " stopped working; not retried for " +
                       std::to_string(std::chrono::duration_cast<std::chrono::seconds>(m_settings.cooldown).count()) +
                       "s");
   }
@@ -46,15 +51,35 @@ Expected<LanguageServer*> ServerPool::acquire(const ServerSpec& spec, const std:
   return server;
 }
 
-void ServerPool::report_failure(LanguageServer* server) {
+bool ServerPool::report_failure(LanguageServer* server) {
   for (auto it = m_servers.begin(); it != m_servers.end(); ++it) {
     if (it->second.server.get() != server) continue;
-    m_cooldowns[it->first] = Cooldown{SteadyClock::now() + m_settings.cooldown, "stopped working"};
+    // It worked and then died: whatever it held is lost, so a fresh one reads the disk as it is now.
+    bool restart = server->state() == ServerState::failed && server->answered() && m_restarts[it->first] < k_restarts;
+    if (restart) {
+      ++m_restarts[it->first];
+    } else {
+      m_cooldowns[it->first] = Cooldown{SteadyClock::now() + m_settings.cooldown, "stopped working"};
+    }
     std::unique_ptr<LanguageServer> failed = std::move(it->second.server);
     m_servers.erase(it);
     failed->shutdown(k_failed_grace);  // it is broken: no two-second grace inside an edit's budget
-    return;
+    return restart;
   }
+  return false;
+}
+
+bool ServerPool::is_under(const std::string& root, const std::filesystem::path& folder) {
+  auto relative = std::filesystem::path(root).lexically_relative(folder);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+std::vector<LanguageServer*> ServerPool::servers_under(const std::filesystem::path& folder) const {
+  std::vector<LanguageServer*> servers;
+  for (const auto& [key, entry] : m_servers) {
+    if (is_under(key.second, folder)) servers.push_back(entry.server.get());
+  }
+  return servers;
 }
 
 LanguageServer* ServerPool::running(const std::string& server, const std::filesystem::path& root) const {
@@ -83,8 +108,7 @@ void ServerPool::evict_least_recently_used() {
 PoolShutdown ServerPool::release_under(const std::filesystem::path& folder) {
   std::vector<std::unique_ptr<LanguageServer>> released;
   for (auto it = m_servers.begin(); it != m_servers.end();) {
-    auto relative = std::filesystem::path(it->first.second).lexically_relative(folder);
-    if (!relative.empty() && *relative.begin() != "..") {
+    if (is_under(it->first.second, folder)) {
       released.push_back(std::move(it->second.server));
       it = m_servers.erase(it);
     } else {

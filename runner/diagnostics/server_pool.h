@@ -31,7 +31,8 @@ struct PoolShutdown {
 };
 
 /// The warm language servers of a run, one per (server, project root), each started once and
-/// kept until the run ends; failed starts and crashes put (server, root) on a cooldown.
+/// kept until the run ends; failed starts put (server, root) on a cooldown, and so does a crash
+/// of a server that had answered, once it has been restarted k_restarts times.
 class ServerPool {
  public:
   explicit ServerPool(DiagnosticsSettings settings) : m_settings(settings) {}
@@ -39,14 +40,19 @@ class ServerPool {
   ServerPool(const ServerPool&) = delete;
   ServerPool& operator=(const ServerPool&) = delete;
 
-  /// The server for `spec` in `root`: the running one, or one started now (still initializing).
+  /// The server for `spec` in `root`: the running one, or one started now (still initializing),
+  /// also in place of one that died after it had answered (`restarted`, when given, says so).
   /// An error when it is on cooldown or cannot be spawned (which starts a cooldown).
   /// A server started for an attempt runs in its `sandbox` (nullptr: none).
   Expected<LanguageServer*> acquire(const ServerSpec& spec, const std::filesystem::path& root,
                                     const std::vector<std::string>& environment,
-                                    const AttemptSandbox* sandbox = nullptr);
-  /// Stops a server that failed (died, garbage, no answer to initialize) and starts its cooldown.
-  void report_failure(LanguageServer* server);
+                                    const AttemptSandbox* sandbox = nullptr, bool* restarted = nullptr);
+  /// Stops a server that failed (died, garbage, no answer to initialize, stuck). One that had
+  /// answered and then died (or could not be told a change) is started afresh by the next acquire,
+  /// k_restarts times at most; any other starts its cooldown. True when it will be restarted.
+  bool report_failure(LanguageServer* server);
+  /// The live servers whose root is inside `folder`.
+  std::vector<LanguageServer*> servers_under(const std::filesystem::path& folder) const;
   /// The live server of (`server`, `root`), if any, as it is: neither its failure nor its use is
   /// recorded (tests wait on it).
   LanguageServer* running(const std::string& server, const std::filesystem::path& root) const;
@@ -70,6 +76,7 @@ class ServerPool {
     std::uint64_t last_used = 0;
   };
   void evict_least_recently_used();
+  static bool is_under(const std::string& root, const std::filesystem::path& folder);
   PoolShutdown stop(std::vector<std::unique_ptr<LanguageServer>> servers);
 
   DiagnosticsSettings m_settings;
@@ -81,6 +88,7 @@ class ServerPool {
     std::string why;
   };
   std::map<Key, Cooldown> m_cooldowns;
+  std::map<Key, int> m_restarts;  // how often (server, root) was started again after dying
   std::uint64_t m_uses = 0;
 };
 

@@ -2,6 +2,7 @@
 #include "exec/attempt_sandbox.h"
 #include "exec/process.h"
 #include "tools/builtin_tools.h"
+#include "tools/diagnostics_hook.h"
 #include "tools/tool_input.h"
 
 #include <algorithm>
@@ -77,6 +78,7 @@ class BashTool final : public Tool {
       timeout = std::min(timeout, std::chrono::milliseconds(*timeout_seconds * 1000));
     }
     auto result = session.processes.run(command_spec(*command, scope, timeout));
+    tell_diagnostics_of_changes(scope);  // sed -i, git mv, a generator: the language servers learn of it now
     if (!result) return failure(result.error().message);
     std::string text = result->output;
     if (!text.empty() && text.back() != '\n') text += '\n';

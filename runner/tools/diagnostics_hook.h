@@ -14,4 +14,12 @@ namespace agent_run {
 void check_written_file(const ToolScope& scope, const ConfinedPath& file, const ExistingFile& before,
                         const std::string& after, ToolOutput& output);
 
+/// After a command that may have changed files (bash, a background process's output): when
+/// diagnostics are on, the warm language servers are told what changed on disk.
+void tell_diagnostics_of_changes(const ToolScope& scope);
+
+/// When the attempt starts: when diagnostics are on, the language servers of the workspace's
+/// languages start warming up (without waiting), in the attempt's sandbox.
+void warm_diagnostics(const ToolScope& scope);
+
 }  // namespace agent_run

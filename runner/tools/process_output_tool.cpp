@@ -1,5 +1,6 @@
 #include "tools/background_status.h"
 #include "tools/builtin_tools.h"
+#include "tools/diagnostics_hook.h"
 #include "tools/tool_input.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ class ProcessOutputTool final : public Tool {
             {"handle"})};
   }
 
-  ToolOutput run(const Json& input, const ToolScope&, SessionState& session,
+  ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session,
                  std::chrono::milliseconds timeout) override {
     auto handle = required_string(input, "handle");
     auto wait = optional_integer(input, "wait", 0);
@@ -36,6 +37,7 @@ class ProcessOutputTool final : public Tool {
     if (!process) return failure(process.error().message);
     auto patience = std::min(std::chrono::milliseconds(std::min(*wait, k_max_wait_seconds) * 1000), timeout);
     BackgroundRead read = (*process)->read_new(patience);
+    tell_diagnostics_of_changes(scope);  // what it wrote meanwhile reaches the language servers
     return ToolOutput{background_report(*handle, read), false, std::nullopt};
   }
 

@@ -1,5 +1,6 @@
 #include "diagnostics/model_text.h"
 #include "diagnostics_fixture.h"
+#include "exec/process.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -61,6 +62,34 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   PoolShutdown shutdown = checker.pool().shutdown_all();
   BOOST_TEST(shutdown.exited == 1);
   BOOST_TEST(shutdown.killed == 0);
+}
+
+// The case on real gopls: the definition renamed in a.go while gopls holds a.go open
+// (sed -i, as bash runs it: no edit tool), then the caller in b.go edited to the new name. gopls
+// must have been told, or it reports the new name as undeclared.
+BOOST_AUTO_TEST_CASE(a_definition_renamed_on_disk_then_its_caller_edited_gives_no_false_undeclared_name) {
+  std::vector<std::string> environment = tools_environment();
+  require_program("gopls", environment);
+  require_program("go", environment);
+  TempFolder workspace;
+  workspace.write("go.mod", "module example.com/m\n\ngo 1.19\n");
+  workspace.write("a.go", "package main\n\nfunc Helper() int { return 1 }\n");
+  workspace.write("b.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper())\n}\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, environment};
+  auto warm = checker.warm_up(workspace.path() / "b.go", workspace.path(), environment, 120s);
+  BOOST_REQUIRE_MESSAGE(warm && *warm == "gopls", (warm ? *warm : warm.error().message));
+
+  EditDiagnostics comment = edits.write("a.go", "package main\n\n// Helper helps.\nfunc Helper() int { return 1 }\n");
+  BOOST_TEST(comment.checker == "gopls", describe(comment));
+  BOOST_TEST(comment.status == "clean", describe(comment));
+  auto sed = run_process(shell_command("sed -i s/Helper/Assist/g a.go", std::filesystem::canonical(workspace.path()), 60s));
+  BOOST_REQUIRE(sed && sed->exit_code == 0);
+  EditDiagnostics caller = edits.write(
+      "b.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Assist())\n}\n");
+  BOOST_TEST(caller.checker == "gopls", describe(caller));
+  BOOST_TEST(caller.status == "clean", describe(caller));
+  BOOST_TEST(!has_problem(caller.problems, "b.go", 6, "Assist"), describe(caller));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
