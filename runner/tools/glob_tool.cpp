@@ -11,14 +11,15 @@ namespace {
 
 constexpr std::int64_t k_default_max_results = 100;
 
-/// The pattern as a gitignore-style glob relative to the search folder: without a '/', it matches at
-/// any depth (`*.go` finds every Go file); a leading '/' only anchors.
+/// The pattern as a gitignore-style glob relative to the search folder: without a '/', it matches a
+/// name at any depth (`*.go` finds every Go file, and so does `**.go`, whose `**` is only a `*`); a
+/// leading '/' only anchors.
 Expected<GlobPattern> compile_pattern(std::string pattern) {
   if (pattern.empty()) return make_error("pattern is empty");
   if (auto as_written = GlobPattern::compile(pattern); !as_written) return as_written.error();
   if (pattern.front() == '/') {
     pattern.erase(0, 1);
-  } else if (pattern.find('/') == std::string::npos && pattern.rfind("**", 0) != 0) {
+  } else if (pattern.find('/') == std::string::npos) {
     pattern = "**/" + pattern;
   }
   if (pattern.size() >= 3 && pattern.compare(pattern.size() - 3, 3, "/**") == 0) pattern += "/*";
