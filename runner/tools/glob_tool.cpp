@@ -63,6 +63,13 @@ class GlobTool final : public Tool {
 
     Withheld withheld;
     NewestFirst found;
+    // A trailing '/' names folders only (gitignore's and ripgrep's rule): no file matches it.
+    if (pattern_text->back() == '/') {
+      return ToolOutput{"No files match '" + *pattern_text +
+                            "': a pattern ending in '/' names folders, and glob lists files (try '" + *pattern_text +
+                            "**').\n",
+                        false, {}, {}};
+    }
     if (auto walked = find_files(scope, folder->relative, *pattern, found, withheld); !walked) {
       return failure(walked.error().message);
     }
