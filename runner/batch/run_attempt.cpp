@@ -365,7 +365,7 @@ void Attempt::report_unwritten() {
     m_result.message += (m_result.message.empty() ? "" : "; ") + message;
     return;
   }
-  set_outcome(m_result, OutcomeType::report_write_failed,
+  set_outcome(m_result, OutcomeType::runner_crashed,
               message + " (the attempt had " + std::string(to_string(m_result.outcome_type)) + ")");
 }
 

@@ -31,7 +31,6 @@ constexpr std::array k_outcome_types = {
     OutcomeTypeRow{output_invalid, "output.invalid", k_failed},
     OutcomeTypeRow{interrupted, "interrupted", k_error},
     OutcomeTypeRow{commit_failed, "commit.failed", k_error},
-    OutcomeTypeRow{report_write_failed, "report.write_failed", k_error},
     OutcomeTypeRow{workspace_failed, "workspace.failed", k_error},
     OutcomeTypeRow{workspace_cleanup_failed, "workspace.cleanup_failed", k_error},
     OutcomeTypeRow{run_budget, "run.budget", Outcome::skipped},

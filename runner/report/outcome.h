@@ -30,7 +30,6 @@ enum class OutcomeType {
   output_invalid,       // the final answer did not match the task's output_schema, even after a correction
   interrupted,          // SIGINT or SIGTERM; --resume runs it again
   commit_failed,
-  report_write_failed,  // a file the report names (patch.diff, output.json, the transcript) could not be written
   workspace_failed,
   workspace_cleanup_failed,
   run_budget,      // not started: the run's --max-cost or --max-time was reached

@@ -1,7 +1,7 @@
 // The files an attempt's report names are there: a patch.diff or a transcript that cannot be
 // written (a folder in the way, as a full or read-only disk would refuse it: the tests run as root,
-// so no permission stops a write) makes the attempt an error, report.write_failed, and the report
-// does not name the file.
+// so no permission stops a write) makes the attempt an error, and the report
+// does not name the file (the outcome type is runner.crashed: agent-run failed at its own job).
 #include "batch/batch_fixture.h"
 
 #include <boost/test/unit_test.hpp>
@@ -50,7 +50,7 @@ BOOST_AUTO_TEST_CASE(a_passing_attempt_whose_patch_cannot_be_written_is_an_error
   std::filesystem::create_directories(fixture.out / "attempts/greet/1/patch.diff/in-the-way");
   const AttemptResult& attempt = only_attempt(run(fixture));
   BOOST_TEST(to_string(attempt.outcome) == "error");
-  BOOST_TEST(to_string(attempt.outcome_type) == "report.write_failed");
+  BOOST_TEST(to_string(attempt.outcome_type) == "runner.crashed");
   BOOST_TEST(attempt.message.find("could not write patch.diff: ") == 0, attempt.message);
   BOOST_TEST(attempt.message.find("(the attempt had passed)") != std::string::npos, attempt.message);
   BOOST_TEST(attempt.patch_path.empty());
@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE(a_transcript_that_cannot_be_written_is_an_error_and_is_not_
   BatchFixture fixture(std::map<std::string, std::string>{{"greet.yaml", k_editing_task}});
   std::filesystem::create_directories(fixture.out / "attempts/greet/1/transcript.jsonl/in-the-way");
   const AttemptResult& attempt = only_attempt(run(fixture));
-  BOOST_TEST(to_string(attempt.outcome_type) == "report.write_failed");
+  BOOST_TEST(to_string(attempt.outcome_type) == "runner.crashed");
   BOOST_TEST(attempt.message.find("the transcript: cannot open ") != std::string::npos, attempt.message);
   BOOST_TEST(attempt.transcript_path.empty());
   BOOST_TEST(!attempt.patch_path.empty());
