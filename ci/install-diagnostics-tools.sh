@@ -16,8 +16,9 @@ if ! command -v cargo >/dev/null 2>&1; then
   packages+=(cargo)
 fi
 
-# The machine may bring node and npm some other way: only ask Debian for them when none is on PATH.
-if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+# The machine may bring node and npm some other way: only ask Debian for them when none is on PATH
+# (the printed list, AGENT_RUN_SETUP_PRINT, is what a machine without them gets).
+if [ -z "${AGENT_RUN_SETUP_PRINT:-}" ] && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   kept=()
   for package in "${packages[@]}"; do
     [[ $package == nodejs || $package == npm ]] || kept+=("$package")
@@ -25,6 +26,7 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   packages=("${kept[@]}")
 fi
 "$root/ci/install-packages.sh" "${packages[@]}"
+[ -z "${AGENT_RUN_SETUP_PRINT:-}" ] || exit 0  # only the package list (ci/install-packages.sh)
 
 # npm packages, pinned. typescript-language-server needs a tsserver.js, which only TypeScript 5 and 6
 # ship (7 is the native compiler); 5.3.0 is the last typescript-language-server that runs on node 20.

@@ -3,6 +3,13 @@
 # root or with sudo); a second run installs nothing. Used by every set-up script in ci/.
 set -euo pipefail
 
+# AGENT_RUN_SETUP_PRINT=1: print the packages, one a line, and install nothing (the set-up scripts
+# stop after their package lists: test/ci/setup_packages_test.sh reads what each mode installs).
+if [ -n "${AGENT_RUN_SETUP_PRINT:-}" ]; then
+  printf '%s\n' "$@"
+  exit 0
+fi
+
 missing=()
 for package in "$@"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then

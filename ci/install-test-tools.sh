@@ -21,6 +21,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Also brings node and npm, which the installs below use.
 "$root/ci/install-diagnostics-tools.sh"
+[ -z "${AGENT_RUN_SETUP_PRINT:-}" ] || exit 0  # only the package lists (ci/install-packages.sh)
 
 # npm packages, pinned: the validators ci/check-ci-files.mjs runs (test/ci/).
 tools_dir=$root/.tools/ci

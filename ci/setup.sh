@@ -25,13 +25,18 @@ case $setup_mode in
     ;;
 esac
 
-# The compiler and build tools, the libraries agent-run links against, git, and python3 for the
-# examples' checks.
+# The compiler and build tools, the libraries agent-run links against, git, bubblewrap (the sandbox
+# the examples' policy turns on: without it each attempt is an error, sandbox.unavailable), and
+# python3 for the examples' checks.
 "$root/ci/install-packages.sh" g++ cmake ninja-build pkg-config ccache git \
-  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libvalijson-dev python3
+  libpoco-dev libyaml-cpp-dev libre2-dev libgit2-dev libvalijson-dev bubblewrap python3
 
 if [ "$setup_mode" = all ]; then
   "$root/ci/install-test-tools.sh"
+fi
+# AGENT_RUN_SETUP_PRINT=1 prints the packages this mode installs (ci/install-packages.sh), and stops.
+if [ -n "${AGENT_RUN_SETUP_PRINT:-}" ]; then
+  exit 0
 fi
 
 testing=OFF

@@ -7,9 +7,8 @@ MCP servers that crash mid-call (leaving a child in their process group) or at s
 The server answers each call from the conversation it is sent (the task's kind and how many turns
 it already had), so every retry of a call gets the same answer unless a fault is drawn. The faults:
 429 with retry-after, 529 overloaded, 500, a stream cut mid-way, a stall past the idle timeout, a
-malformed chunk (all retried by agent-run), and a 200 that is not an event stream (not retried: the
-attempt is an error, model.unavailable). No call gets more than three faults in a row, so no
-attempt runs out of retries.
+malformed chunk, and 200s whose body is not the stream (an HTML page, a JSON body): all retried by
+agent-run. No call gets more than three faults in a row, so no attempt runs out of retries.
 
 Then it checks, and prints: every planned attempt reported exactly once with the outcome its kind
 and its faults make right; every fault the server injected recorded as a failed try; no process of
@@ -34,8 +33,11 @@ import threading
 import time
 
 KINDS = ["edit", "fail", "timeout", "flood", "escape", "mcp_call", "mcp_start"]
-RETRIED_FAULTS = ["429", "529", "500", "cut", "stall", "malformed"]
-FAULTS = RETRIED_FAULTS + ["content_type"]
+# Malformed 200s among them: a proxy's HTML page (content_type), the whole reply as one JSON object
+# (json_body), and a JSON body under an event-stream Content-Type (not_stream). A model call has no
+# side effect: agent-run retries each of these like a 5xx.
+RETRIED_FAULTS = ["429", "529", "500", "cut", "stall", "malformed", "content_type", "json_body", "not_stream"]
+FAULTS = RETRIED_FAULTS
 MAX_FAULTS_IN_A_ROW = 3
 IDLE_TIMEOUT_S = 2
 
@@ -243,6 +245,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.start_stream("text/html; charset=utf-8")
             self.chunk(b"<html><body>a proxy's error page</body></html>")
             return self.chunk(b"")
+        if fault in ("json_body", "not_stream"):
+            self.start_stream("application/json" if fault == "json_body" else "text/event-stream; charset=utf-8")
+            self.chunk(json.dumps({"type": "message", "role": "assistant", "content": [{"type": "text", "text": "hi"}],
+                                   "stop_reason": "end_turn"}).encode())
+            return self.chunk(b"")
         self.start_stream()
         if fault in ("cut", "stall"):
             for event in events[:len(events) // 2]:
@@ -398,8 +405,7 @@ def check_soak(args, repo, out, tmp, kinds, server, exit_code, samples, log, ela
         attempt = attempts.get(task)
         if not attempt:
             continue
-        unretried = "content_type" in server.faults_of[task]
-        expected = ("error", "model.unavailable") if unretried else expected_outcome(kind)
+        expected = expected_outcome(kind)
         if (attempt["outcome"], attempt["outcome_type"]) != expected:
             wrong.append("%s (%s, faults %s): %s %s, expected %s %s: %s" % (
                 task, kind, server.faults_of[task], attempt["outcome"], attempt["outcome_type"], expected[0],
@@ -408,13 +414,13 @@ def check_soak(args, repo, out, tmp, kinds, server, exit_code, samples, log, ela
         failed_tries["all"] += tries
         if tries != len(server.faults_of[task]):
             wrong.append("%s: %d failed tries in the report, %d faults served" % (task, tries, len(server.faults_of[task])))
-        if kind == "escape" and not unretried:
+        if kind == "escape":
             escapes = 0 if attempt["sandboxed"] else 1  # a sandboxed escape dies with its command's namespace
             if len(attempt["escaped_processes"]) != escapes or len(attempt["background_processes"]) != 1:
                 wrong.append("%s: %d escaped and %d background processes reported, expected %d and 1 (sandboxed: %s)" % (
                     task, len(attempt["escaped_processes"]), len(attempt["background_processes"]), escapes,
                     attempt["sandboxed"]))
-        if kind.startswith("mcp_") and not unretried:
+        if kind.startswith("mcp_"):
             wrong += mcp_problems(task, kind, attempt)
     if once != len(kinds) or lost or twice:
         problems.append("attempts: %d reported once, %d lost, %d more than once" % (once, lost, twice))
@@ -430,7 +436,7 @@ def check_soak(args, repo, out, tmp, kinds, server, exit_code, samples, log, ela
     if worktrees.strip() != "1" or branches.strip() != "0" or scratch_left:
         problems.append("left: %s worktrees, %s agent-run/ branches, scratch %s" % (
             worktrees.strip(), branches.strip(), scratch_left))
-    expected_exit = 1 if any(kind == "fail" for kind in kinds.values()) else 3 if server.faults["content_type"] else 0
+    expected_exit = 1 if any(kind == "fail" for kind in kinds.values()) else 0
     if exit_code != expected_exit:
         problems.append("agent-run exited %d, expected %d" % (exit_code, expected_exit))
     print_figures(args, report, kinds, server, samples, elapsed, once, lost, twice, failed_tries, leftovers,

@@ -25,6 +25,9 @@ class TranscriptRecorder final : public AgentObserver {
   void sent_back(int turn, const std::string& review, const std::string& message) override;
   void stop(AgentStop stop, const std::string& message) override;
 
+  /// Closes the transcript: an error when any of it could not be written.
+  Expected<void> finish() { return m_writer.close(); }
+
  private:
   TranscriptWriter m_writer;
   std::size_t m_messages_recorded = 0;  // messages already written in a request event

@@ -36,18 +36,23 @@ std::optional<std::vector<Problem>> BaselineCache::find(const std::string& key) 
   return read;
 }
 
-void BaselineCache::store(const std::string& key, const std::string& about, const std::vector<Problem>& problems) {
+Expected<void> BaselineCache::store(const std::string& key, const std::string& about,
+                                    const std::vector<Problem>& problems) {
   {
     std::lock_guard lock(m_mutex);
     m_found[key] = problems;
   }
-  if (m_folder.empty()) return;
+  if (m_folder.empty()) return {};
   Json list = Json::array();
   for (const Problem& problem : problems) list.push(problem_to_json(problem));
   Json file = Json::object().set("format", k_format).set("key", key).set("checked", about).set("problems", list);
   std::error_code ec;
   std::filesystem::create_directories(m_folder, ec);
-  (void)write_file_atomically(m_folder / (key + ".json"), file.dump_pretty() + "\n");
+  const std::filesystem::path path = m_folder / (key + ".json");
+  if (auto written = write_file_atomically(path, file.dump_pretty() + "\n"); !written) {
+    return make_error("cannot store the baseline in the cache (" + path.string() + "): " + written.error().message);
+  }
+  return {};
 }
 
 std::unique_lock<std::mutex> BaselineCache::hold(const std::string& key) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/expected.h"
 #include "report/edit_diagnostics.h"
 
 #include <filesystem>
@@ -25,8 +26,9 @@ class BaselineCache {
   /// What was stored under `key`, or nullopt (also when its file cannot be read).
   std::optional<std::vector<Problem>> find(const std::string& key) const;
   /// Stores `problems` under `key`, `about` saying in the file what was checked (atomically: a
-  /// reader sees the old file or the new one). A failure to write is ignored: the cache is an aid.
-  void store(const std::string& key, const std::string& about, const std::vector<Problem>& problems);
+  /// reader sees the old file or the new one). This run keeps them whatever happens; an error when
+  /// the file could not be written (the cache is an aid: the caller warns, and goes on).
+  Expected<void> store(const std::string& key, const std::string& about, const std::vector<Problem>& problems);
   /// Held while one attempt computes `key`, so that attempts running in parallel (-j) wait for it
   /// instead of running the same checker on the same tree.
   std::unique_lock<std::mutex> hold(const std::string& key);

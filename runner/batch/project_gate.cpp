@@ -145,7 +145,8 @@ Expected<TreePlace> make_baseline_place(const Workspace& workspace, const GateRu
 
 /// The baseline problems of one checker: from the cache, else checked in `place` (made on first use).
 Expected<std::vector<Problem>> baseline_of(const ProjectChecker& checker, const Workspace& workspace,
-                                           const GateRun& run, std::optional<TreePlace>& place, int& runs) {
+                                           const GateRun& run, std::optional<TreePlace>& place, int& runs,
+                                           std::vector<std::string>& warnings) {
   auto version = checker_version(checker, run);
   if (!version) return version.error();
   const std::string key = baseline_cache_key(workspace.baseline_tree(), checker, *version, run.task, run.sandbox != nullptr);
@@ -163,7 +164,10 @@ Expected<std::vector<Problem>> baseline_of(const ProjectChecker& checker, const 
   ++runs;
   auto problems = run_checker(checker, *place, run);
   if (problems && cache) {
-    cache->store(key, checker.name + " " + *version + " on tree " + workspace.baseline_tree(), *problems);
+    if (auto stored = cache->store(key, checker.name + " " + *version + " on tree " + workspace.baseline_tree(), *problems);
+        !stored) {
+      warnings.push_back(stored.error().message + "; later runs check this baseline again");
+    }
   }
   return problems;
 }
@@ -182,7 +186,7 @@ GateBaseline check_one_baseline(const Check& check, const Workspace& workspace, 
   baseline.checkers = std::move(*checkers);
   std::optional<TreePlace> place;
   for (const ProjectChecker& checker : baseline.checkers) {
-    auto problems = baseline_of(checker, workspace, run, place, baseline.checker_runs);
+    auto problems = baseline_of(checker, workspace, run, place, baseline.checker_runs, baseline.warnings);
     if (!problems) {
       baseline.failure = "on the baseline tree, " + problems.error().message;
       break;

@@ -21,6 +21,7 @@ struct GateBaseline {
   std::vector<Problem> problems;
   std::optional<std::string> failure;  // why the gate cannot be judged (no checker, a crash, a timeout)
   int checker_runs = 0;                // how many checkers ran on it (0: everything came from the cache)
+  std::vector<std::string> warnings;   // for the attempt's report: a baseline the cache could not store
 };
 
 /// The baselines of a task's `no_new_diagnostics: project` checks, by their index in `task.checks`.

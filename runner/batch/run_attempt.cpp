@@ -15,6 +15,7 @@
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
 #include "batch/edit_check_runner.h"
+#include "batch/hidden_programs.h"
 #include "batch/patch_secrets.h"
 #include "batch/project_gate.h"
 #include "batch/run_budget.h"
@@ -45,6 +46,8 @@ class Attempt {
   void run_checks();
   void end_commands();
   void save_patch();
+  /// Ends the attempt as an error when a file its report names could not be written.
+  void report_unwritten();
   void commit();
   void remove_workspace();
   AttemptResult finish();
@@ -77,6 +80,7 @@ class Attempt {
   std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
   std::filesystem::path m_snapshot_objects;     // the objects of the snapshot after setup; removed with the workspace
   GateBaselines m_gates;                        // the project gates' baselines, checked before the agent's first turn
+  std::vector<std::string> m_unwritten;         // files of the report that could not be written, and why
 };
 
 AttemptResult Attempt::start_result() const {
@@ -281,6 +285,13 @@ bool Attempt::run_agent() {
                 unrunnable->where + ": " + unrunnable->why + "; the attempt ended before the agent's first turn");
     return false;
   }
+  // A check's program, checker or MCP server that the sandbox hides could never run: end it here too.
+  if (auto hidden = program_hidden_by_sandbox(*m_plan.task, m_sandbox, gate_environment(*m_plan.task, m_settings),
+                                              resolved_path(m_workspace->root()), m_workspace->root())) {
+    set_outcome(m_result, hidden->mcp_server ? OutcomeType::mcp_unavailable : OutcomeType::check_not_judged,
+                hidden->where + ": " + hidden->why + "; the attempt ended before the agent's first turn");
+    return false;
+  }
   auto model = make_attempt_model(m_plan, m_settings, m_workspace->root());
   if (!model) {
     set_outcome(m_result, OutcomeType::model_unavailable, model.error().message);
@@ -300,6 +311,7 @@ bool Attempt::run_agent() {
   m_gates = check_gate_baselines(*m_plan.task, *m_workspace, m_settings, m_commands, sandbox);
   for (const auto& [index, gate] : m_gates) {
     if (gate.checker_runs > 0) m_result.durations.baseline_ms = elapsed_ms(baseline_started, m_settings.clock->now());
+    m_result.warnings.insert(m_result.warnings.end(), gate.warnings.begin(), gate.warnings.end());
   }
   EditCheckRunner edit_checks(*m_plan.task, m_workspace->root(), m_settings, m_commands, sandbox);
   if (has_edit_checks(*m_plan.task)) scope.edit_checks = &edit_checks;  // in the agent's sandbox, as rounds are
@@ -327,6 +339,10 @@ bool Attempt::run_agent() {
   }
   mcp.finish(m_result);  // before the session's processes are stopped: its servers are not escapes
   finish_session(session, m_result);
+  if (auto written = transcript.finish(); !written) {
+    m_result.transcript_path.clear();  // the report never names a file that is not there, or not whole
+    m_unwritten.push_back("the transcript: " + written.error().message);
+  }
   if (m_agent_sandbox) {
     m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
     record_later_masks(m_result.sandbox, sandbox_site(), *m_agent_sandbox, "agent");
@@ -340,9 +356,25 @@ bool Attempt::run_agent() {
 /// The structured final answer in a file of its own, for bots that post it.
 void Attempt::save_structured_output() {
   if (!m_result.structured_output) return;
-  m_result.output_path = m_plan.folder + "/output.json";
-  (void)write_file_atomically(m_settings.reports->root() / m_result.output_path,
-                              m_result.structured_output->dump_pretty() + "\n");
+  const std::string path = m_plan.folder + "/output.json";
+  if (auto written = write_file_atomically(m_settings.reports->root() / path,
+                                           m_result.structured_output->dump_pretty() + "\n");
+      !written) {
+    m_unwritten.push_back("output.json: " + written.error().message);
+    return;
+  }
+  m_result.output_path = path;
+}
+
+void Attempt::report_unwritten() {
+  if (m_unwritten.empty()) return;
+  std::string message = "could not write " + join(m_unwritten, "; ");
+  if (m_result.outcome == Outcome::error) {  // an error already: it stays, and says this too
+    m_result.message += (m_result.message.empty() ? "" : "; ") + message;
+    return;
+  }
+  set_outcome(m_result, OutcomeType::runner_crashed,
+              message + " (the attempt had " + std::string(to_string(m_result.outcome_type)) + ")");
 }
 
 void Attempt::run_checks() {
@@ -403,8 +435,12 @@ void Attempt::save_patch() {
     m_result.warnings.push_back("patch.diff held the value of one of the task's secrets in " + join(redacted.files, ", ") +
                                 "; it is shown there as [redacted]");
   }
-  m_result.patch_path = m_plan.folder + "/patch.diff";
-  (void)write_file_atomically(m_settings.reports->root() / m_result.patch_path, redacted.text);
+  const std::string path = m_plan.folder + "/patch.diff";
+  if (auto written = write_file_atomically(m_settings.reports->root() / path, redacted.text); !written) {
+    m_unwritten.push_back("patch.diff: " + written.error().message);
+    return;
+  }
+  m_result.patch_path = path;
 }
 
 /// Commits a passed attempt's changes to the task's `commit:` branch; a failure makes it an error.
@@ -454,6 +490,7 @@ AttemptResult run_attempt(const AttemptPlan& plan, const AttemptSettings& settin
     attempt.end_commands();  // what setup and the checks left running
     if (agent_ran) {
       attempt.save_patch();
+      attempt.report_unwritten();  // before the commit: an attempt whose files are lost is not committed
       attempt.commit();
     }
     attempt.remove_workspace();

@@ -21,6 +21,21 @@ const std::vector<fs::path>& private_folders() {
   return k_folders;
 }
 
+}  // namespace
+
+std::optional<fs::path> private_folder_holding(const fs::path& path) {
+  std::error_code ec;
+  const fs::path resolved = fs::weakly_canonical(path, ec);
+  for (const fs::path& candidate : {path.lexically_normal(), ec ? path.lexically_normal() : resolved}) {
+    for (const fs::path& folder : private_folders()) {
+      if (is_at_or_under(candidate, folder)) return folder;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 bool exists_unfollowed(const fs::path& path) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(path, ec));

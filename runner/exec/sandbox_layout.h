@@ -63,6 +63,13 @@ struct PlannedMask {
 /// come first; a folder inside another planned one is covered by it.
 std::vector<PlannedMask> plan_masks(const std::vector<MaskCandidate>& candidates, const SandboxLayout& layout);
 
+/// The folder of the machine that every sandbox replaces with an empty one of its own (/tmp, /var/tmp,
+/// /run, /proc, /dev) and that holds `path` (absolute; its links are resolved first, as far as it
+/// exists), or nullopt. What lies there on the machine is not there inside the sandbox, unless it is
+/// in the workspace, which is bound back: a program, a checker or an MCP server under /tmp runs on
+/// the machine and is "not found" in the sandbox.
+std::optional<std::filesystem::path> private_folder_holding(const std::filesystem::path& path);
+
 /// At most this many masks (each bubblewrap mount re-reads the mount table: 400 take 0.2 s a start).
 inline constexpr std::size_t k_max_masks = 1000;
 

@@ -114,12 +114,13 @@ DecodedTurn ApiModelClient::try_once(const HttpRequest& request) {
   if (stream->status() < 200 || stream->status() >= 300) return read_error_response(*stream, request_id);
   const std::string content_type = stream->header("Content-Type");
   if (content_type.find("text/event-stream") == std::string::npos) {
+    // A model call has no side effect: a 200 that is not the stream (a proxy's page, a cut body) is a
+    // transient fault like a 5xx, tried again within the same retry budget and recorded as a failed try.
     ApiFailure failure =
         transport_failure("stream.not_sse",
                           "the server answered " + std::to_string(stream->status()) + " with Content-Type '" +
                               content_type + "', not a text/event-stream; does it support \"stream\": true?",
                           stream->status());
-    failure.retry = Retry::no;
     failure.request_id = request_id;
     return failure;
   }

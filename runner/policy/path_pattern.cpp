@@ -155,6 +155,7 @@ std::vector<CanonicalPath> canonical_paths(const fs::path& workspace, std::strin
 bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path) {
   switch (pattern.anchor) {
     case PathPattern::Anchor::any_depth: {
+      if (!pattern.segments[0]) return true;  // `**` alone: every path, the workspace itself included
       std::vector<std::string> parts = path.inside ? relative_segments(path) : split_segments(path.absolute);
       return std::any_of(parts.begin(), parts.end(),
                          [&](const std::string& part) { return pattern.segments[0]->matches(part); });

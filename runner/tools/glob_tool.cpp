@@ -11,14 +11,15 @@ namespace {
 
 constexpr std::int64_t k_default_max_results = 100;
 
-/// The pattern as a gitignore-style glob relative to the search folder: without a '/', it matches at
-/// any depth (`*.go` finds every Go file); a leading '/' only anchors.
+/// The pattern as a gitignore-style glob relative to the search folder: without a '/', it matches a
+/// name at any depth (`*.go` finds every Go file, and so does `**.go`, whose `**` is only a `*`); a
+/// leading '/' only anchors.
 Expected<GlobPattern> compile_pattern(std::string pattern) {
   if (pattern.empty()) return make_error("pattern is empty");
   if (auto as_written = GlobPattern::compile(pattern); !as_written) return as_written.error();
   if (pattern.front() == '/') {
     pattern.erase(0, 1);
-  } else if (pattern.find('/') == std::string::npos && pattern.rfind("**", 0) != 0) {
+  } else if (pattern.find('/') == std::string::npos) {
     pattern = "**/" + pattern;
   }
   if (pattern.size() >= 3 && pattern.compare(pattern.size() - 3, 3, "/**") == 0) pattern += "/*";
@@ -62,6 +63,13 @@ class GlobTool final : public Tool {
 
     Withheld withheld;
     NewestFirst found;
+    // A trailing '/' names folders only (gitignore's and ripgrep's rule): no file matches it.
+    if (pattern_text->back() == '/') {
+      return ToolOutput{"No files match '" + *pattern_text +
+                            "': a pattern ending in '/' names folders, and glob lists files (try '" + *pattern_text +
+                            "**').\n",
+                        false, {}, {}};
+    }
     if (auto walked = find_files(scope, folder->relative, *pattern, found, withheld); !walked) {
       return failure(walked.error().message);
     }

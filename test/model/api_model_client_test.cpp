@@ -311,11 +311,45 @@ BOOST_AUTO_TEST_CASE(a_prompt_too_long_ends_the_turn_with_a_context_window_stop)
   BOOST_TEST((turn->stop_reason == StopReason::context_window));
 }
 
-BOOST_AUTO_TEST_CASE(a_200_that_is_not_an_event_stream_is_refused_plainly) {
-  ReplayServer server({json_response(200, R"({"id":"chatcmpl-1","choices":[]})")});
-  auto turn = openai(server.url(), "")->complete(hello(), {});
+// A model call has no side effect: a 200 whose body is not the stream (a proxy's page, a JSON body)
+// is a transient fault, retried like a 5xx and recorded as a failed try of the call.
+BOOST_AUTO_TEST_CASE(a_200_that_is_not_an_event_stream_is_retried_and_recorded_as_a_failed_try) {
+  ScriptedResponse proxy_page{200, {{"Content-Type", "text/html; charset=utf-8"}, {"request-id", "req_html"}},
+                              {"<html><body>a proxy's error page</body></html>"}};
+  ReplayServer server({json_response(200, R"({"type":"message","content":[]})", {{"request-id", "req_json"}}),
+                       proxy_page, good_reply()});
+  auto client = anthropic(server.url());
+  auto turn = client->complete(hello(), {});
+  BOOST_REQUIRE_MESSAGE(turn.has_value(), (turn ? std::string() : turn.error().message));
+  BOOST_TEST(turn->message.text == "The tests pass now.");
+  const ModelCallRecord call = client->last_call();
+  BOOST_REQUIRE(call.failed_tries.size() == 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    BOOST_TEST(call.failed_tries[i].try_number == static_cast<int>(i + 1));
+    BOOST_TEST(call.failed_tries[i].status == 200);
+    BOOST_TEST(call.failed_tries[i].error_type == "stream.not_sse");
+    BOOST_TEST(call.failed_tries[i].wait_ms > 0);
+  }
+  BOOST_TEST(call.failed_tries[0].request_id == "req_json");
+  BOOST_TEST(call.failed_tries[1].message.find("Content-Type 'text/html; charset=utf-8'") != std::string::npos);
+  BOOST_TEST(waits.size() == 2u);
+  BOOST_TEST(call.request_id == "req_ok");
+  BOOST_TEST(server.requests().size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(replies_of_200_that_are_never_the_stream_spend_the_same_retry_budget_then_say_why) {
+  settings.max_retries = 2;
+  ReplayServer server({json_response(200, R"({"id":"chatcmpl-1","choices":[]})"),
+                       json_response(200, R"({"id":"chatcmpl-2","choices":[]})"),
+                       json_response(200, R"({"id":"chatcmpl-3","choices":[]})"), good_reply()});
+  auto client = openai(server.url(), "");
+  auto turn = client->complete(hello(), {});
   BOOST_REQUIRE(!turn.has_value());
+  BOOST_TEST(turn.error().message.find("gave up after 3 tries") != std::string::npos, turn.error().message);
+  BOOST_TEST(turn.error().message.find("stream.not_sse") != std::string::npos);
   BOOST_TEST(turn.error().message.find("not a text/event-stream") != std::string::npos);
+  BOOST_TEST(client->last_call().failed_tries.size() == 3u);
+  BOOST_TEST(server.requests().size() == 3u);  // the fourth, good reply was never asked for
 }
 
 BOOST_AUTO_TEST_CASE(an_openai_401_echoing_a_masked_key_never_shows_the_key) {

@@ -68,6 +68,31 @@ BOOST_AUTO_TEST_CASE(segments_are_globs_of_the_one_dialect_the_glob_tool_uses) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(double_star_alone_matches_every_path_inside_the_workspace_and_out) {
+  for (const char* pattern : {"**", "**/", "**/**", "//**"}) {
+    BOOST_TEST_CONTEXT(pattern) {
+      BOOST_TEST(matches(pattern, "a.py"));
+      BOOST_TEST(matches(pattern, "src/deep/er/a.py"));
+      BOOST_TEST(matches(pattern, "/etc/passwd"));
+      BOOST_TEST(matches(pattern, "../outside"));
+    }
+  }
+  BOOST_TEST(matches("**", "."));  // the workspace itself
+  BOOST_TEST(matches("**", "/"));
+}
+
+BOOST_AUTO_TEST_CASE(double_star_leading_trailing_doubled_and_inside_a_name) {
+  BOOST_TEST(matches("**/a.py", "a.py"));
+  BOOST_TEST(matches("**/a.py", "x/y/a.py"));
+  BOOST_TEST(!matches("**/a.py", "x/ya.py"));
+  BOOST_TEST(matches("src/**", "src/x/y"));
+  BOOST_TEST(matches("src/**/**/a", "src/a"));
+  BOOST_TEST(matches("src/**/**/a", "src/x/y/a"));
+  BOOST_TEST(matches("**.py", "deep/er/a.py"));  // not a whole segment: `*`, and without a slash at any depth
+  BOOST_TEST(!matches("**.py", "deep/er/a.pyc"));
+  BOOST_TEST(matches("a**", "x/abc"));
+}
+
 BOOST_AUTO_TEST_CASE(a_bad_glob_or_a_group_across_a_slash_is_an_error) {
   BOOST_TEST(compile_path_pattern("config/{prod,stage/x}").error().message ==
              "the pattern has a '/' inside '{...}': alternatives stay within one path segment");

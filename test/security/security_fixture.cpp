@@ -183,7 +183,7 @@ SecurityFixture::SecurityFixture() {
   m_canaries = Canaries{canary("ENV"),      canary("PEM"),     canary("AWS"),    canary("COMMITTED"), canary("SETUP"),
                         canary("APIKEY"),   canary("DB"),      canary("COOKIE"), canary("MIRROR"),    canary("SSH"),
                         canary("GITTOKEN"), canary("OUTSIDE"), canary("TMP")};
-  fs::path scratch = fs::path(test::agent_run_binary()).parent_path() / "test" / "security-scratch";
+  fs::path scratch = test::visible_scratch() / "security";  // seen in the sandbox wherever the clone is
   fs::create_directories(scratch);
   auto root = make_unique_folder(scratch, "scene-");
   BOOST_REQUIRE_MESSAGE(root.has_value(), "cannot make the security fixture's folder under " + scratch.string());

@@ -1,10 +1,13 @@
 #include "support/fixtures.h"
 
+#include "base/digest.h"
 #include "base/files.h"
 #include "exec/process.h"
+#include "exec/sandbox_layout.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -90,7 +93,14 @@ std::string agent_run_binary() { return AGENT_RUN_BINARY; }
 std::string junit_schema() { return JUNIT_SCHEMA; }
 
 std::filesystem::path visible_scratch() {
-  return std::filesystem::path(AGENT_RUN_BINARY).parent_path() / "test" / "scratch";
+  const std::filesystem::path build = std::filesystem::path(AGENT_RUN_BINARY).parent_path();
+  if (!private_folder_holding(build)) return build / "test" / "scratch";
+  // A build under /tmp or /var/tmp (a clone there): the sandbox hides it, so the scratch goes under
+  // HOME, one folder per build.
+  const char* home = std::getenv("HOME");
+  std::filesystem::path base = home && *home ? std::filesystem::path(home) : std::filesystem::path("/root");
+  BOOST_REQUIRE_MESSAGE(!private_folder_holding(base), "HOME (" + base.string() + ") is hidden in the sandbox too");
+  return base / ".cache" / "agent-run-test-scratch" / sha256_hex(build.string()).substr(0, 16);
 }
 
 void check_report_folder(const std::filesystem::path& folder) {

@@ -56,7 +56,8 @@ std::string agent_run_binary();
 std::string junit_schema();
 
 /// A folder beside the build, outside /tmp: what a sandbox sees read-only (its /tmp is private, so a
-/// file under the machine's /tmp would be invisible inside, not protected).
+/// file under the machine's /tmp would be invisible inside, not protected). When the build itself is
+/// under /tmp or /var/tmp (a clone there), a folder of this build's under $HOME/.cache instead.
 std::filesystem::path visible_scratch();
 
 /// Checks every report agent-run wrote in `folder`, each failure a test error naming the file:
