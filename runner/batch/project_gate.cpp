@@ -253,7 +253,7 @@ GateBaselines check_gate_baselines(const Task& task, const Workspace& workspace,
 
 CheckRecord judge_project_diagnostics(const GateBaseline& baseline, const fs::path& root, const Task& task,
                                       const AttemptSettings& settings, ProcessTable& commands,
-                                      const AttemptSandbox* sandbox) {
+                                      const AttemptSandbox* sandbox, std::optional<ProjectFindings>* findings) {
   const Clock::SteadyTime started = settings.clock->now();
   CheckRecord record;
   record.run = k_gate;
@@ -272,6 +272,14 @@ CheckRecord judge_project_diagnostics(const GateBaseline& baseline, const fs::pa
   }
   std::vector<Problem> introduced = problems_not_in(final_problems, baseline.problems);
   sort_problems(introduced);
+  if (findings) {
+    *findings = ProjectFindings{[checkers = baseline.checkers](const std::string& path) {
+                                  return std::any_of(checkers.begin(), checkers.end(), [&](const ProjectChecker& checker) {
+                                    return project_checker_reads(checker, path);
+                                  });
+                                },
+                                introduced};
+  }
   record.passed = introduced.empty();
   record.exit_code = record.passed ? 0 : 1;
   std::string counts = " (" + checker_names(baseline) + ": " + std::to_string(baseline.problems.size()) +

@@ -20,6 +20,7 @@ struct EditCheckRequest {
   std::string after;                        // the content written
   std::vector<std::string> environment;     // KEY=VALUE: PATH finds the servers and linters
   const AttemptSandbox* sandbox = nullptr;  // the attempt's: linters run inside it; nullptr: no sandbox
+  std::optional<std::chrono::milliseconds> budget;  // instead of the checker's (the gate's re-check at the end)
 };
 
 /// The per-edit diagnostics check, as the tools see it (ToolScope holds one, or none when off).
@@ -27,8 +28,8 @@ struct EditCheckRequest {
 class DiagnosticsChecker {
  public:
   virtual ~DiagnosticsChecker() = default;
-  /// Checks the written file with its language server or linter within the budget; never throws
-  /// and never waits past the budget.
+  /// Checks the written file with its language server or linter within the budget (the request's,
+  /// else budget()); never throws and never waits past it.
   virtual EditDiagnostics check_edit(const EditCheckRequest& request) = 0;
   /// How long a check may take before it is abandoned.
   virtual std::chrono::milliseconds budget() const = 0;

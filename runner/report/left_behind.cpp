@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace agent_run {
 
@@ -31,11 +32,14 @@ void resolve(Open& open, const Problem& resolved) {
 }  // namespace
 
 std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits) {
+  std::set<std::string> edited;
+  for (const EditRecord& edit : edits) edited.insert(edit.path);
   std::map<std::string, Open> net;
   std::size_t order = 0;
   for (const EditRecord& edit : edits) {
     if (!edit.diagnostics) continue;
     for (const Problem& problem : edit.diagnostics->introduced) {
+      if (!edited.count(problem.path)) continue;  // a file the agent never edited: never the edits' doing
       Open& open = net[key_of(problem)];
       if (open.fixed > 0) --open.fixed;  // fixed before, back again: as it was before the edits
       else open.problems.emplace_back(order++, problem);
