@@ -54,4 +54,11 @@ std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits) 
   return left;
 }
 
+std::vector<Problem> problems_left_behind(const AttemptResult& attempt) {
+  for (const CheckRecord& check : attempt.checks) {
+    if (check.left_behind) return *check.left_behind;
+  }
+  return problems_left_behind(attempt.edits);
+}
+
 }  // namespace agent_run

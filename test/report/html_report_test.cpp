@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(an_attempt_shows_its_timeline_turn_by_turn) {
       "<li class=\"denied\">\xE2\x8A\x98 bash <code>curl x</code> denied by rule <b>no-network</b>: no network</li>"));
   BOOST_TEST(contains(html,
                       "pyflakes: problems, 1 new, 0 resolved</span><ul><li class=\"problem\">src/a.py:3:2 error: "
-                      "undefined name 'x' [F821]</li></ul>"));
+                      "undefined name 'x' [F821] <span class=\"note\">new</span></li></ul>"));
   BOOST_TEST(
       contains(html,
                "<li class=\"check-failed\"><code>python3 -m pytest -q</code> exited 1 <span class=\"note\">0.1s</span>"
