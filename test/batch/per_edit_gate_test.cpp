@@ -161,7 +161,7 @@ BOOST_AUTO_TEST_CASE(a_problem_in_a_file_the_agent_never_edited_is_never_introdu
   BOOST_REQUIRE(result.edits.size() == 1u);
   BOOST_REQUIRE(result.edits[0].diagnostics.has_value());
   // The edit's check reported it, as a neighbour's: the model was told; the gate does not count it.
-  BOOST_REQUIRE(result.edits[0].diagnostics->introduced.size() == 1u, statuses(result));
+  BOOST_REQUIRE_MESSAGE(result.edits[0].diagnostics->introduced.size() == 1u, statuses(result));
   BOOST_TEST(result.edits[0].diagnostics->introduced[0].path == "other.py");
   BOOST_TEST(gate_of(result).passed, gate_of(result).output_tail);
   BOOST_TEST((result.outcome_type == OutcomeType::passed), result.message);

@@ -80,7 +80,7 @@ BOOST_AUTO_TEST_CASE(go_vet_reads_the_compilers_type_errors_in_a_test_file_as_er
   auto checkers = choose_project_checkers(project.path(), shelf.environment(), {"go vet", ""});
   BOOST_REQUIRE(checkers.has_value());
   auto problems = run_in(checkers->front(), project.path(), shelf.environment());
-  BOOST_REQUIRE_MESSAGE(problems.has_value(), problems ? "" : problems.error().message);
+  BOOST_REQUIRE_MESSAGE(problems.has_value(), (problems ? std::string() : problems.error().message));
   BOOST_TEST(lines_of(*problems) ==
                  (std::vector<std::string>{"mux_test.go:5:32: error: undefined: newRouteRegexp []",
                                            "sub/sub.go:5:12: warning: fmt.Printf format %d has arg \"s\" of wrong "
