@@ -40,13 +40,19 @@ exit $status
 /// A folder outside /tmp (so the sandbox sees it) holding the fake pyflakes3, first on PATH.
 class FakeLinter {
  public:
-  FakeLinter() {
+  /// With links to `npm_programs` of .tools beside it (pyright for the project gate).
+  explicit FakeLinter(const std::vector<std::string>& npm_programs = {}) {
     fs::create_directories(visible_scratch());
     auto made = make_unique_folder(visible_scratch(), "gate-linter-");
     BOOST_REQUIRE(made.has_value());
     m_folder = *made;
     BOOST_REQUIRE(write_file_atomically(m_folder / "pyflakes3", k_pyflakes).has_value());
     fs::permissions(m_folder / "pyflakes3", fs::perms::owner_all);
+    for (const std::string& program : npm_programs) {
+      const fs::path installed = source_root() / ".tools/node_modules/.bin" / program;
+      BOOST_REQUIRE_MESSAGE(fs::exists(installed), program + " is not installed: run ci/install-diagnostics-tools.sh");
+      fs::create_symlink(installed, m_folder / program);
+    }
   }
   ~FakeLinter() {
     std::error_code ec;
@@ -60,9 +66,11 @@ class FakeLinter {
   fs::path m_folder;
 };
 
-/// A task gated by `no_new_diagnostics: true` whose scripted agent makes `calls` (YAML lines).
-std::string gated_task(const std::string& calls) {
-  return "prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: true\nscript:\n"
+/// A task gated by `no_new_diagnostics: true` (and `more_checks`) whose scripted agent makes
+/// `calls` (YAML lines).
+std::string gated_task(const std::string& calls, const std::string& more_checks = "") {
+  return "prompt: p\npolicy: ../policy.yaml\nchecks:\n  - no_new_diagnostics: true\n" + more_checks +
+         "script:\n"
          "  - call: {tool: read_file, input: {path: app.py}}\n" +
          calls + "  - say: Done.\n";
 }
@@ -93,7 +101,7 @@ DiagnosticsSettings budget_of_seconds(int seconds) {
 }
 
 const CheckRecord& gate_of(const AttemptResult& result) {
-  BOOST_REQUIRE(result.checks.size() == 1u);
+  BOOST_REQUIRE(!result.checks.empty());
   return result.checks.front();
 }
 
@@ -164,6 +172,23 @@ BOOST_AUTO_TEST_CASE(a_problem_in_a_file_the_agent_never_edited_is_never_introdu
   BOOST_REQUIRE_MESSAGE(result.edits[0].diagnostics->introduced.size() == 1u, statuses(result));
   BOOST_TEST(result.edits[0].diagnostics->introduced[0].path == "other.py");
   BOOST_TEST(gate_of(result).passed, gate_of(result).output_tail);
+  BOOST_TEST((result.outcome_type == OutcomeType::passed), result.message);
+}
+
+BOOST_AUTO_TEST_CASE(the_per_edit_gate_and_the_project_gate_agree_about_a_file_both_checked) {
+  // The per-edit checker reports a problem pyright, the project's checker, does not find: the file
+  // is judged once, by the project gate's findings.
+  BatchFixture fixture({{"t.yaml", gated_task(edit("print(os.getcwd())", "print(os.getcwd())  # undefined_name"),
+                                              "  - no_new_diagnostics: project\n    checker: pyright\n")}});
+  FakeLinter linter({"pyright"});
+  EditChecker checker(budget_of_seconds(60));
+  AttemptResult result = run_gated(fixture, linter, checker);
+  BOOST_REQUIRE(result.edits.size() == 1u);
+  BOOST_REQUIRE_MESSAGE(result.edits[0].diagnostics->introduced.size() == 1u, statuses(result));
+  BOOST_REQUIRE(result.checks.size() == 2u);
+  BOOST_TEST(result.checks[1].run == "no_new_diagnostics: project");
+  BOOST_TEST(result.checks[1].passed, result.checks[1].output_tail);
+  BOOST_TEST(result.checks[0].passed, result.checks[0].output_tail);
   BOOST_TEST((result.outcome_type == OutcomeType::passed), result.message);
 }
 
