@@ -1,10 +1,13 @@
 #include "batch/final_tree_check.h"
 
+#include "base/files.h"
 #include "base/safe_open.h"
 #include "batch/attempt_session.h"
 #include "diagnostics/problems.h"
 
 #include <unistd.h>
+
+#include <memory>
 
 namespace agent_run {
 
@@ -30,6 +33,38 @@ Expected<std::optional<std::string>> read_final(const std::filesystem::path& wor
   return std::optional<std::string>(std::move(text));
 }
 
+/// The tree the agent started from, written out once (Workspace::export_baseline) when a re-check
+/// first asks for a file of it, and removed with the last copy of the re-check.
+class BaselineCopy {
+ public:
+  BaselineCopy(const Workspace& workspace, std::filesystem::path parent)
+      : m_workspace(workspace), m_parent(std::move(parent)) {}
+  ~BaselineCopy() {
+    std::error_code ec;
+    if (!m_folder.empty()) std::filesystem::remove_all(m_folder, ec);
+  }
+  BaselineCopy(const BaselineCopy&) = delete;
+  BaselineCopy& operator=(const BaselineCopy&) = delete;
+
+  /// What `relative` held then; nullopt when it held no file there (one the agent created).
+  Expected<std::optional<std::string>> file(const std::string& relative) {
+    if (m_folder.empty()) {
+      auto made = make_unique_folder(m_parent, "agent-run-final-baseline-");
+      if (!made) return made.error();
+      m_folder = *made;
+      if (auto exported = m_workspace.export_baseline(m_folder); !exported) {
+        return make_error("cannot write the baseline tree: " + exported.error().message);
+      }
+    }
+    return read_final(m_folder, relative);
+  }
+
+ private:
+  const Workspace& m_workspace;
+  std::filesystem::path m_parent;
+  std::filesystem::path m_folder;  // empty until written
+};
+
 }  // namespace
 
 RecheckFile final_tree_recheck(const Task& task, const Workspace& workspace, const AttemptSettings& settings,
@@ -38,12 +73,14 @@ RecheckFile final_tree_recheck(const Task& task, const Workspace& workspace, con
   std::error_code ec;
   std::filesystem::path root = std::filesystem::weakly_canonical(workspace.root(), ec);
   if (ec) root = workspace.root();
-  return [&task, &workspace, checker = settings.diagnostics, environment = tool_environment(task, settings), sandbox,
+  auto baseline = std::make_shared<BaselineCopy>(
+      workspace, settings.scratch_folder.empty() ? std::filesystem::temp_directory_path() : settings.scratch_folder);
+  return [&task, baseline, checker = settings.diagnostics, environment = tool_environment(task, settings), sandbox,
           root](const std::string& path) -> Expected<FinalFileCheck> {
     auto now = read_final(root, path);
     if (!now) return now.error();
     if (!*now) return FinalFileCheck{};  // removed or moved away: nothing of it is left
-    auto before = workspace.baseline_file(path);
+    auto before = baseline->file(path);
     if (!before) return before.error();
     EditCheckRequest request;
     request.workspace = root;

@@ -132,7 +132,6 @@ CheckRecord judge_no_new_diagnostics(const std::vector<EditRecord>& edits, bool 
   }
   record.passed = left.empty();
   record.exit_code = record.passed ? 0 : 1;
-  record.left_behind = left;
   if (record.passed) {
     record.output_tail = "the edits introduced no diagnostics\n";
     return record;

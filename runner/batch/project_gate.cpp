@@ -12,6 +12,7 @@
 #include "exec/child_environment.h"
 
 #include <algorithm>
+#include <map>
 
 namespace agent_run {
 
@@ -192,6 +193,29 @@ GateBaseline check_one_baseline(const Check& check, const Workspace& workspace, 
   std::error_code ec;
   if (place) fs::remove_all(place->written, ec);
   return baseline;
+}
+
+/// Whether `checker` reads the file at `relative` (tree-relative) and so would report its problems:
+/// a file of its language, an entry of the compiler's database; never for a task's command, whose
+/// reach nobody knows.
+bool project_checker_reads(const ProjectChecker& checker, const std::string& relative) {
+  static const std::map<std::string, std::vector<std::string>> k_suffixes = {
+      {"go vet", {".go"}},
+      {"pyright", {".py", ".pyi"}},
+      {"ruff", {".py", ".pyi"}},
+      {"tsc", {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}},
+      {"eslint", {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}},
+      {"cargo check", {".rs"}},
+      {"shellcheck", {".sh", ".bash"}}};
+  if (checker.name == "compiler") {
+    return std::any_of(checker.compile_entries.begin(), checker.compile_entries.end(), [&](const CompileEntry& entry) {
+      return entry.file.lexically_relative(checker.compile_root).lexically_normal() == fs::path(relative).lexically_normal();
+    });
+  }
+  auto suffixes = k_suffixes.find(checker.name);
+  if (suffixes == k_suffixes.end()) return false;
+  return std::any_of(suffixes->second.begin(), suffixes->second.end(),
+                     [&](const std::string& suffix) { return relative.ends_with(suffix); });
 }
 
 std::string checker_names(const GateBaseline& baseline) {

@@ -13,8 +13,7 @@ namespace agent_run {
 
 class AttemptSandbox;
 
-/// How a linter prints its findings (go_build: the compiler's lines of `go build` or `go test -c`;
-/// go_vet: `go vet -json`'s, its findings in JSON and type errors as lines).
+/// How a linter prints its findings.
 enum class LinterFormat { gcc, shellcheck, go_build, go_vet, pyflakes, ruff, tsc, eslint_json, bash_n };
 
 /// One linter command for one file: what to run, where, and how to read what it prints.

@@ -287,26 +287,6 @@ Expected<std::vector<ProjectChecker>> choose_project_checkers(const fs::path& ro
   return checkers;
 }
 
-bool project_checker_reads(const ProjectChecker& checker, const std::string& relative) {
-  static const std::map<std::string, std::vector<std::string>> k_suffixes = {
-      {"go vet", {".go"}},
-      {"pyright", {".py", ".pyi"}},
-      {"ruff", {".py", ".pyi"}},
-      {"tsc", {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}},
-      {"eslint", {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}},
-      {"cargo check", {".rs"}},
-      {"shellcheck", {".sh", ".bash"}}};
-  if (checker.name == "compiler") {
-    return std::any_of(checker.compile_entries.begin(), checker.compile_entries.end(), [&](const CompileEntry& entry) {
-      return entry.file.lexically_relative(checker.compile_root).lexically_normal() == fs::path(relative).lexically_normal();
-    });
-  }
-  auto suffixes = k_suffixes.find(checker.name);
-  if (suffixes == k_suffixes.end()) return false;
-  return std::any_of(suffixes->second.begin(), suffixes->second.end(),
-                     [&](const std::string& suffix) { return relative.ends_with(suffix); });
-}
-
 std::vector<std::string> project_files(const fs::path& tree, const std::vector<std::string>& suffixes) {
   std::vector<std::string> files;
   std::error_code ec;

@@ -50,11 +50,6 @@ Expected<std::vector<ProjectChecker>> choose_project_checkers(const std::filesys
                                                               const std::vector<std::string>& environment,
                                                               const ProjectCheckerChoice& choice);
 
-/// Whether `checker` reads the file at `relative` (tree-relative) and so would report its problems:
-/// a file of its language (a .go file for go vet, .py and .pyi for pyright and ruff, ...), an entry of
-/// the compiler's database; never for a task's command, which nobody knows the reach of.
-bool project_checker_reads(const ProjectChecker& checker, const std::string& relative);
-
 /// The files of `tree` ending in one of `suffixes`, relative to it and sorted (hidden folders,
 /// node_modules, target and vendor skipped).
 std::vector<std::string> project_files(const std::filesystem::path& tree, const std::vector<std::string>& suffixes);

@@ -71,7 +71,6 @@ Json check_to_json(const CheckRecord& check) {
       .set("timed_out", check.timed_out)
       .set("duration_ms", check.duration_ms)
       .set("output_tail", check.output_tail);
-  if (check.left_behind) json.set("left_behind", array_of(*check.left_behind, problem_to_json));
   return json;
 }
 

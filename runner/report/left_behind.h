@@ -13,8 +13,9 @@ namespace agent_run {
 /// The per-edit gate (batch/no_new_diagnostics) checks these files again on the final tree.
 std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits);
 
-/// The problems `attempt`'s edits left behind: its per-edit gate's (`no_new_diagnostics`), which
-/// checked the final tree, when it was judged; else its edits' records (above).
+/// The problems `attempt`'s edits left behind: when its per-edit gate (`no_new_diagnostics`), which
+/// checks the final tree, was judged, none if it passed, else those its output lists (the first ten,
+/// at their positions on the final tree); without one, its edits' records (above).
 std::vector<Problem> problems_left_behind(const AttemptResult& attempt);
 
 }  // namespace agent_run

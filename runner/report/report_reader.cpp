@@ -92,13 +92,6 @@ CheckRecord read_check(FieldReader& in, const Json& json, const std::string& pat
   in.read(json, "timed_out", path, check.timed_out);
   in.read(json, "duration_ms", path, check.duration_ms);
   in.read(json, "output_tail", path, check.output_tail);
-  if (const Json* left = json.find("left_behind"); left && left->is_array()) {  // absent: not the per-edit gate
-    check.left_behind.emplace();
-    for (std::size_t i = 0; i < left->as_array().size(); ++i) {
-      check.left_behind->push_back(
-          read_problem(in, left->as_array()[i], path + ".left_behind[" + std::to_string(i) + "]"));
-    }
-  }
   return check;
 }
 

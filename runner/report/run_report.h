@@ -39,8 +39,6 @@ struct CheckRecord {
   bool timed_out = false;
   long long duration_ms = 0;
   std::string output_tail;  // the last few KiB, for a person reading why it failed
-  // The per-edit gate (`no_new_diagnostics`), when judged: the problems its edits left on the final tree.
-  std::optional<std::vector<Problem>> left_behind;
 };
 
 /// One successful edit_file or write_file: the tool fills in the path, the line counts and the

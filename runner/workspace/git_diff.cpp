@@ -162,23 +162,6 @@ Expected<void> GitRepository::export_snapshot(const WorkingSnapshot& snapshot, c
   return {};
 }
 
-Expected<std::optional<std::string>> GitRepository::snapshot_file(const WorkingSnapshot& snapshot,
-                                                                  const std::string& relative) const {
-  AR_TRY_ASSIGN(GitHandle<git_tree> tree, snapshot_tree(m_repository.get(), snapshot));
-  git_tree_entry* entry = nullptr;
-  if (git_tree_entry_bypath(&entry, tree.get(), relative.c_str()) != 0) return std::optional<std::string>();
-  const bool is_file = git_tree_entry_type(entry) == GIT_OBJECT_BLOB && git_tree_entry_filemode(entry) != GIT_FILEMODE_LINK;
-  git_object* raw = nullptr;
-  const int found = is_file ? git_tree_entry_to_object(&raw, m_repository.get(), entry) : -1;
-  git_tree_entry_free(entry);
-  if (!is_file) return std::optional<std::string>();
-  if (found != 0) return git_failure("cannot read '" + relative + "' of the tree recorded after setup");
-  GitHandle<git_object> blob(raw);
-  const auto* content = static_cast<const char*>(git_blob_rawcontent(reinterpret_cast<git_blob*>(blob.get())));
-  return std::optional<std::string>(
-      std::string(content, static_cast<std::size_t>(git_blob_rawsize(reinterpret_cast<git_blob*>(blob.get())))));
-}
-
 Expected<Patch> GitRepository::diff_with(git_tree* tree, bool with_index, const PatchFilter& withhold,
                                          const std::map<std::string, std::string>* unchanged_if) const {
   std::string failure = "cannot compare '" + m_folder.string() + "' with its starting point";

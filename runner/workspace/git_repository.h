@@ -5,7 +5,6 @@
 #include "workspace/workspace.h"
 
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,10 +59,6 @@ class GitRepository {
   /// Writes the files of `snapshot`'s tree into `folder` (what it left out is not there), leaving
   /// this repository's index and working folder untouched.
   Expected<void> export_snapshot(const WorkingSnapshot& snapshot, const std::filesystem::path& folder) const;
-
-  /// The content `snapshot`'s tree holds at `relative` (a workspace-relative path); nullopt when it
-  /// holds no file there.
-  Expected<std::optional<std::string>> snapshot_file(const WorkingSnapshot& snapshot, const std::string& relative) const;
 
   /// Applies `patch` (as diff_from writes it) to the tree of `base`, commits the result as a child
   /// of `base` and points the local branch `branch` at it (created, or moved when it exists);

@@ -170,13 +170,6 @@ Expected<void> Workspace::export_baseline(const std::filesystem::path& folder) c
   return {};
 }
 
-Expected<std::optional<std::string>> Workspace::baseline_file(const std::string& relative) const {
-  if (!m_start) return make_error("no baseline was recorded after setup");
-  auto repository = GitRepository::open(root());
-  if (!repository) return repository.error();
-  return repository->snapshot_file(*m_start, relative);
-}
-
 Expected<Patch> Workspace::diff_since_start(const std::filesystem::path& root, const std::string& baseline) const {
   auto repository = GitRepository::open(root);
   if (!repository) return repository.error();

@@ -89,9 +89,6 @@ class Workspace {
   /// workspace as it is: tracked files and what setup wrote that git would track, not what
   /// .gitignore leaves out, nor a hidden file. Fails before take_baseline().
   Expected<void> export_baseline(const std::filesystem::path& folder) const;
-  /// What the file at `relative` (workspace-relative) held in that tree: nullopt when it held no
-  /// file there (one the agent created). Fails before take_baseline().
-  Expected<std::optional<std::string>> baseline_file(const std::string& relative) const;
   /// Removes the folder (and the worktree's bookkeeping in the source repository) unless kept.
   virtual Expected<void> finish(KeepWorkspace keep) = 0;
   /// Commits everything changed (diff()) to the local branch `branch` of the task's repository,
