@@ -48,14 +48,17 @@ std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, con
   return paths;
 }
 
+std::vector<std::string> tool_environment(const Task& task, const AttemptSettings& settings) {
+  return child_environment(
+      {agent_environment(task, settings.environment), task.secrets, TaskSecrets::withheld, ChildPlace::runner});
+}
+
 ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::filesystem::path& workspace,
                           const AttemptSettings& settings, const AttemptSandbox* sandbox, const Survey* survey) {
   ToolScope scope;
   scope.workspace = workspace;
   scope.protected_paths = attempt_protected_paths(task, policy, settings);
-  // The agent's commands, web_search and the per-edit checks: the task's env:, never its secrets.
-  scope.environment = child_environment(
-      {agent_environment(task, settings.environment), task.secrets, TaskSecrets::withheld, ChildPlace::runner});
+  scope.environment = tool_environment(task, settings);
   scope.secrets = task.secrets;
   scope.cancellation = settings.cancellation;
   scope.sandbox = sandbox;

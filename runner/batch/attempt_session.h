@@ -23,6 +23,10 @@ SandboxSpec attempt_sandbox(const Task& task, const Policy& policy, const std::o
 std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, const Policy& policy,
                                                            const AttemptSettings& settings);
 
+/// The environment of the agent's commands, web_search and the per-edit checks: the task's env:,
+/// never its secrets.
+std::vector<std::string> tool_environment(const Task& task, const AttemptSettings& settings);
+
 /// What the tools of one attempt in `workspace` may read, built the one way a run and `agent-run
 /// tool` both use: the run's environment, stop request, grep backend and diagnostics (none when the
 /// task turns them off); the task's keys (answers:, secrets:, web_search:); the attempt's sandbox

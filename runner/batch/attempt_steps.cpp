@@ -3,6 +3,7 @@
 #include "base/redaction.h"
 #include "base/text.h"
 #include "batch/attempt_environment.h"
+#include "batch/final_tree_check.h"
 #include "batch/no_new_diagnostics.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/child_environment.h"
@@ -84,27 +85,36 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 
 bool agent_finished(const AttemptResult& result) { return result.stop_reason && !outcome_type_of(*result.stop_reason); }
 
-std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
-                                    const std::filesystem::path& root, const AttemptSettings& settings,
-                                    ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates) {
-  std::vector<CheckRecord> checks;
+std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits, const Workspace& workspace,
+                                    const AttemptSettings& settings, ProcessTable& commands,
+                                    const AttemptSandbox* sandbox, const GateBaselines& gates) {
+  const std::filesystem::path& root = workspace.root();
+  std::vector<CheckRecord> checks(task.checks.size());
+  std::vector<ProjectFindings> projects;  // the project gates', for the per-edit gate: the two never disagree
   for (std::size_t i = 0; i < task.checks.size(); ++i) {
     const Check& check = task.checks[i];
     if (check.project) {
       auto baseline = gates.find(i);
       GateBaseline missing;
       missing.failure = "its baseline was not checked before the agent started";
-      checks.push_back(judge_project_diagnostics(baseline != gates.end() ? baseline->second : missing, root, task,
-                                                 settings, commands, sandbox));
-    } else {
-      checks.push_back(check.no_new_diagnostics ? judge_no_new_diagnostics(edits, settings.diagnostics != nullptr)
-                                                : run_command(check.run, root, task, settings, commands, sandbox));
+      std::optional<ProjectFindings> findings;
+      checks[i] = judge_project_diagnostics(baseline != gates.end() ? baseline->second : missing, root, task, settings,
+                                            commands, sandbox, &findings);
+      if (findings) projects.push_back(std::move(*findings));
+    } else if (!check.no_new_diagnostics) {
+      checks[i] = run_command(check.run, root, task, settings, commands, sandbox);
+    }
+  }
+  for (std::size_t i = 0; i < task.checks.size(); ++i) {
+    if (task.checks[i].no_new_diagnostics && !task.checks[i].project) {
+      checks[i] = judge_no_new_diagnostics(edits, settings.diagnostics != nullptr,
+                                           final_tree_recheck(task, workspace, settings, sandbox), projects);
     }
   }
   return checks;
 }
 
-void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
+void judge(const Task& task, const AgentRun& run, const Workspace& workspace, const AttemptSettings& settings,
            ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates, AttemptResult& result) {
   if (std::optional<OutcomeType> stopped = outcome_type_of(*result.stop_reason)) {
     set_outcome(result, *stopped, describe_stop(result, run, task.limits));
@@ -114,7 +124,7 @@ void judge(const Task& task, const AgentRun& run, const std::filesystem::path& r
     result.checks = result.check_rounds.back().checks;  // the round the agent stopped on decides
   } else {
     const Clock::SteadyTime started = settings.clock->now();
-    result.checks = run_checks(task, result.edits, root, settings, commands, sandbox, gates);
+    result.checks = run_checks(task, result.edits, workspace, settings, commands, sandbox, gates);
     result.durations.checks_ms = elapsed_ms(started, settings.clock->now());
   }
   for (const CheckRecord& check : result.checks) {

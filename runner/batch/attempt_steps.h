@@ -5,6 +5,7 @@
 #include "batch/run_attempt.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/process_table.h"
+#include "workspace/workspace.h"
 
 #include <filesystem>
 #include <string>
@@ -32,16 +33,18 @@ bool run_setup(const Task& task, const std::filesystem::path& root, const Attemp
 bool agent_finished(const AttemptResult& result);
 
 /// Runs the task's checks in the workspace, in order, through `commands` (inside `sandbox` unless
-/// it is nullptr; their output redacted of the task's secrets); `no_new_diagnostics: true` judges
-/// `edits`, `no_new_diagnostics: project` compares the project with its baseline in `gates`.
-std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits,
-                                    const std::filesystem::path& root, const AttemptSettings& settings,
-                                    ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates);
+/// it is nullptr; their output redacted of the task's secrets); `no_new_diagnostics: project`
+/// compares the project with its baseline in `gates`; `no_new_diagnostics: true` judges `edits`,
+/// with the files they left a problem in checked again on the final tree (final_tree_recheck) and
+/// the files a project gate reads judged by its findings (the project gates run first).
+std::vector<CheckRecord> run_checks(const Task& task, const std::vector<EditRecord>& edits, const Workspace& workspace,
+                                    const AttemptSettings& settings, ProcessTable& commands,
+                                    const AttemptSandbox* sandbox, const GateBaselines& gates);
 
 /// Decides the outcome from how the agent stopped (the result's stop_reason, explained by `run`)
 /// and, when it finished, from the task's checks: the last round's when check_feedback already ran
 /// them with the agent, else run now through `commands`, inside `sandbox` unless it is nullptr.
-void judge(const Task& task, const AgentRun& run, const std::filesystem::path& root, const AttemptSettings& settings,
+void judge(const Task& task, const AgentRun& run, const Workspace& workspace, const AttemptSettings& settings,
            ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates, AttemptResult& result);
 
 }  // namespace agent_run

@@ -35,7 +35,7 @@ ReviewVerdict CheckFeedbackReview::review(const std::string& /*final_text*/, con
   CheckRound round;
   round.round = static_cast<int>(record.check_rounds.size()) + 1;
   round.turn = context.turn;
-  round.checks = run_checks(m_task, record.edits, m_root, m_settings, m_commands, m_sandbox, m_gates);
+  round.checks = run_checks(m_task, record.edits, m_workspace, m_settings, m_commands, m_sandbox, m_gates);
   m_durations.checks_ms += elapsed_ms(started, m_settings.clock->now());
   round.passed = std::all_of(round.checks.begin(), round.checks.end(), [](const CheckRecord& c) { return c.passed; });
   const int rounds_in_all = m_task.check_feedback.rounds + 1;

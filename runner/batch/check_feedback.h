@@ -5,6 +5,7 @@
 #include "batch/run_attempt.h"
 #include "exec/process_table.h"
 #include "task/task.h"
+#include "workspace/workspace.h"
 
 #include <filesystem>
 #include <string>
@@ -20,10 +21,10 @@ class CheckFeedbackReview final : public FinishReview {
  public:
   /// The checks run inside `sandbox` unless it is nullptr, the project gates against `gates`;
   /// `observer` (may be null) hears each round.
-  CheckFeedbackReview(const Task& task, const std::filesystem::path& root, const AttemptSettings& settings,
+  CheckFeedbackReview(const Task& task, const Workspace& workspace, const AttemptSettings& settings,
                       ProcessTable& commands, const AttemptSandbox* sandbox, const GateBaselines& gates,
                       Durations& durations, AttemptObserver* observer)
-      : m_task(task), m_root(root), m_settings(settings), m_commands(commands), m_sandbox(sandbox), m_gates(gates),
+      : m_task(task), m_workspace(workspace), m_settings(settings), m_commands(commands), m_sandbox(sandbox), m_gates(gates),
         m_durations(durations), m_observer(observer) {}
 
   std::string name() const override { return "checks"; }
@@ -31,7 +32,7 @@ class CheckFeedbackReview final : public FinishReview {
 
  private:
   const Task& m_task;
-  std::filesystem::path m_root;
+  const Workspace& m_workspace;
   const AttemptSettings& m_settings;
   ProcessTable& m_commands;
   const AttemptSandbox* m_sandbox;

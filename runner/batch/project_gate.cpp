@@ -12,6 +12,7 @@
 #include "exec/child_environment.h"
 
 #include <algorithm>
+#include <map>
 
 namespace agent_run {
 
@@ -198,6 +199,29 @@ GateBaseline check_one_baseline(const Check& check, const Workspace& workspace, 
   return baseline;
 }
 
+/// Whether `checker` reads the file at `relative` (tree-relative) and so would report its problems:
+/// a file of its language, an entry of the compiler's database; never for a task's command, whose
+/// reach nobody knows.
+bool project_checker_reads(const ProjectChecker& checker, const std::string& relative) {
+  static const std::map<std::string, std::vector<std::string>> k_suffixes = {
+      {"go vet", {".go"}},
+      {"pyright", {".py", ".pyi"}},
+      {"ruff", {".py", ".pyi"}},
+      {"tsc", {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}},
+      {"eslint", {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}},
+      {"cargo check", {".rs"}},
+      {"shellcheck", {".sh", ".bash"}}};
+  if (checker.name == "compiler") {
+    return std::any_of(checker.compile_entries.begin(), checker.compile_entries.end(), [&](const CompileEntry& entry) {
+      return entry.file.lexically_relative(checker.compile_root).lexically_normal() == fs::path(relative).lexically_normal();
+    });
+  }
+  auto suffixes = k_suffixes.find(checker.name);
+  if (suffixes == k_suffixes.end()) return false;
+  return std::any_of(suffixes->second.begin(), suffixes->second.end(),
+                     [&](const std::string& suffix) { return relative.ends_with(suffix); });
+}
+
 std::string checker_names(const GateBaseline& baseline) {
   std::vector<std::string> names;
   for (const ProjectChecker& checker : baseline.checkers) names.push_back(checker.name);
@@ -257,7 +281,7 @@ GateBaselines check_gate_baselines(const Task& task, const Workspace& workspace,
 
 CheckRecord judge_project_diagnostics(const GateBaseline& baseline, const fs::path& root, const Task& task,
                                       const AttemptSettings& settings, ProcessTable& commands,
-                                      const AttemptSandbox* sandbox) {
+                                      const AttemptSandbox* sandbox, std::optional<ProjectFindings>* findings) {
   const Clock::SteadyTime started = settings.clock->now();
   CheckRecord record;
   record.run = k_gate;
@@ -276,6 +300,14 @@ CheckRecord judge_project_diagnostics(const GateBaseline& baseline, const fs::pa
   }
   std::vector<Problem> introduced = problems_not_in(final_problems, baseline.problems);
   sort_problems(introduced);
+  if (findings) {
+    *findings = ProjectFindings{[checkers = baseline.checkers](const std::string& path) {
+                                  return std::any_of(checkers.begin(), checkers.end(), [&](const ProjectChecker& checker) {
+                                    return project_checker_reads(checker, path);
+                                  });
+                                },
+                                introduced};
+  }
   record.passed = introduced.empty();
   record.exit_code = record.passed ? 0 : 1;
   std::string counts = " (" + checker_names(baseline) + ": " + std::to_string(baseline.problems.size()) +

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "batch/no_new_diagnostics.h"
 #include "batch/run_attempt.h"
 #include "diagnostics/project_checkers.h"
 #include "exec/attempt_sandbox.h"
@@ -57,9 +58,12 @@ GateBaselines check_gate_baselines(const Task& task, const Workspace& workspace,
 /// (inside `sandbox` unless it is nullptr); fails with the problems the final tree has and the
 /// baseline has not, compared by file, severity, code and message (not position, which lines added
 /// above an old problem move). A checker missing, crashed or timed out: not judged (exit_code -1).
+/// When it was judged and `findings` is not null, the files its checkers read and the new problems
+/// go there, for the per-edit gate of the same attempt.
 CheckRecord judge_project_diagnostics(const GateBaseline& baseline, const std::filesystem::path& root,
                                       const Task& task, const AttemptSettings& settings, ProcessTable& commands,
-                                      const AttemptSandbox* sandbox);
+                                      const AttemptSandbox* sandbox,
+                                      std::optional<ProjectFindings>* findings = nullptr);
 
 /// The key a baseline is cached under: SHA-256 of the format, the baseline tree's id (the commit's
 /// files and what setup added that git would track), the checker's command line and the version it

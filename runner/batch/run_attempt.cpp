@@ -268,7 +268,7 @@ AgentRequest Attempt::agent_request(const ToolRegistry& tools, const std::vector
     // The rounds run in the agent's sandbox (they see what it left running); the checks' fresh one
     // is only for checks run after the agent stopped.
     const AttemptSandbox* sandbox = m_agent_sandbox ? m_agent_sandbox->sandbox.get() : nullptr;
-    reviews.push_back(std::make_unique<CheckFeedbackReview>(task, m_workspace->root(), m_settings, m_commands,
+    reviews.push_back(std::make_unique<CheckFeedbackReview>(task, *m_workspace, m_settings, m_commands,
                                                             sandbox, m_gates, m_result.durations, m_observer.get()));
   }
   for (const auto& review : reviews) request.reviews.push_back(review.get());
@@ -384,14 +384,17 @@ void Attempt::run_checks() {
   // renamed stays hidden), with a /tmp and HOME of their own. With check feedback the last round,
   // run in the agent's sandbox while it worked, decides, and none is started.
   const bool judged_in_rounds = !m_result.check_rounds.empty();
-  const bool runs_commands = std::any_of(m_plan.task->checks.begin(), m_plan.task->checks.end(),
-                                         [](const Check& check) { return !check.no_new_diagnostics; });  // run or project
+  // A command, a project gate, or the per-edit gate's re-check of the final tree (a linter or server
+  // reading the agent's files)
+  const bool runs_commands = std::any_of(m_plan.task->checks.begin(), m_plan.task->checks.end(), [&](const Check& check) {
+    return !check.no_new_diagnostics || check.project || (m_settings.diagnostics && m_plan.task->diagnostics);
+  });
   if (runs_commands && agent_finished(m_result) && !judged_in_rounds) {
     const Survey* previous = m_agent_sandbox ? &m_agent_sandbox->survey : nullptr;
     if (!start_sandbox_for("the checks", m_check_sandbox, previous)) return;
   }
   const AttemptSandbox* sandbox = m_check_sandbox ? m_check_sandbox->sandbox.get() : nullptr;
-  judge(*m_plan.task, m_agent, m_workspace->root(), m_settings, m_commands, sandbox, m_gates, m_result);
+  judge(*m_plan.task, m_agent, *m_workspace, m_settings, m_commands, sandbox, m_gates, m_result);
   if (m_observer && !judged_in_rounds && !m_result.checks.empty()) m_observer->checks_ran(1, m_result.checks);
   still_wanted("the checks");
 }

@@ -22,6 +22,7 @@ struct EditCheckRequest {
   std::vector<std::string> environment;     // KEY=VALUE: PATH finds the servers and linters
   const AttemptSandbox* sandbox = nullptr;  // the attempt's: linters run inside it; nullptr: no sandbox
   HiddenPath hidden;                        // what the policy hides: never surveyed nor sent to a server
+  std::optional<std::chrono::milliseconds> budget;  // instead of the checker's (the gate's re-check at the end)
 };
 
 /// The workspace of an attempt, as the tools name it outside an edit: at its start, and after a
@@ -38,8 +39,8 @@ struct WorkspaceRequest {
 class DiagnosticsChecker {
  public:
   virtual ~DiagnosticsChecker() = default;
-  /// Checks the written file with its language server or linter within the budget; never throws
-  /// and never waits past the budget.
+  /// Checks the written file with its language server or linter within the budget (the request's,
+  /// else budget()); never throws and never waits past it.
   virtual EditDiagnostics check_edit(const EditCheckRequest& request) = 0;
   /// How long a check may take before it is abandoned.
   virtual std::chrono::milliseconds budget() const = 0;

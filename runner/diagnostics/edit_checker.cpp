@@ -88,7 +88,7 @@ long long milliseconds_since(TimePoint start) {
 EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
   std::lock_guard lock(m_mutex);
   const TimePoint start = SteadyClock::now();
-  const TimePoint deadline = start + m_pool.settings().budget;
+  const TimePoint deadline = start + request.budget.value_or(m_pool.settings().budget);
   EditDiagnostics result;
   result.status = "unavailable";
   Language language = language_of(request.file, request.after);
@@ -122,7 +122,7 @@ EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
 bool EditChecker::try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
                               const std::optional<LinterCommand>& linter, TimePoint deadline, EditDiagnostics& result,
                               Attempts& attempts) {
-  const TimePoint start = deadline - m_pool.settings().budget;
+  const TimePoint start = deadline - request.budget.value_or(m_pool.settings().budget);
   for (const ServerSpec& spec : language_servers(language, root, request.environment)) {
     for (int round = 0; round < 2; ++round) {  // a second round only after the server was let go to restart
       bool restarted = false;

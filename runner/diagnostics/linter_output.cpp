@@ -3,6 +3,7 @@
 #include "diagnostics/linters.h"
 
 #include <array>
+#include <optional>
 #include <regex>
 
 namespace agent_run {
@@ -60,8 +61,7 @@ std::vector<Problem> parse_colon_lines(LinterFormat format, const std::string& o
   std::vector<Problem> problems;
   for (std::string line : split(output, '\n')) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    bool from_type_check = line.rfind("vet: ", 0) == 0;  // go vet's own type errors
-    if (format == LinterFormat::go_vet && from_type_check) line.erase(0, 5);
+    if (format == LinterFormat::go_vet && line.rfind("vet: ", 0) == 0) line.erase(0, 5);  // vet's type check
     std::smatch match;
     if (!std::regex_match(line, match, k_line)) continue;
     Problem problem;
@@ -75,7 +75,6 @@ std::vector<Problem> parse_colon_lines(LinterFormat format, const std::string& o
       continue;  // gcc: part of the previous problem; shellcheck: style advice, not shown
     }
     if ((format == LinterFormat::go_build || format == LinterFormat::go_vet) && rest == "too many errors") continue;
-    if (format == LinterFormat::go_vet && !from_type_check) severity = "warning";  // a vet finding
     if (format == LinterFormat::gcc || format == LinterFormat::shellcheck) split_trailing_code(rest, problem.code);
     if (severity.empty() && format == LinterFormat::pyflakes)
       severity = is_pyflakes_warning(rest) ? "warning" : "error";
@@ -91,6 +90,56 @@ std::vector<Problem> parse_colon_lines(LinterFormat format, const std::string& o
     problems.push_back(std::move(problem));
   }
   return problems;
+}
+
+/// One finding of `go vet -json` ({"posn": "path:line:col", "message": ...}) from `analyzer`, as a warning.
+std::optional<Problem> vet_finding(const Json& finding, const std::string& analyzer, const std::filesystem::path& cwd) {
+  static const std::regex k_position(R"(^(.+?):(\d+):(?:(\d+))?$)");
+  std::smatch match;
+  const std::string position = finding.get_string("posn");
+  if (!std::regex_match(position, match, k_position)) return std::nullopt;
+  return Problem{absolute_path(match[1].str(), cwd), std::stoi(match[2].str()),
+                 match[3].matched ? std::stoi(match[3].str()) : 1, "warning", finding.get_string("message"), analyzer,
+                 false};
+}
+
+/// `go vet -json`: the analyzers' findings are JSON objects (one per package, after its `# package`
+/// line) and warnings; every other `path:line:col: message` line is a type error, which is an error
+/// whatever its form: vet's own type check (`vet: ` before it), or, under every Go from 1.19 on, the
+/// compiler's, when a package vet needs (the package's test variant, an imported one) does not build.
+std::vector<Problem> parse_go_vet(const std::string& output, const std::filesystem::path& cwd) {
+  std::vector<Problem> problems;
+  std::string plain;
+  std::string object;  // the JSON object being read, from its "{" line to its "}" line
+  for (std::string line : split(output, '\n')) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (object.empty() && line != "{") {
+      plain += line + "\n";
+      continue;
+    }
+    object += line + "\n";
+    if (line != "}") continue;
+    auto packages = parse_json(object);
+    object.clear();
+    if (!packages || !packages->is_object()) continue;
+    for (const auto& [package, analyzers] : packages->as_object()) {
+      if (!analyzers.is_object()) continue;
+      for (const auto& [analyzer, findings] : analyzers.as_object()) {
+        if (findings.is_object()) {  // {"error": "..."}: the analyzer failed; a position in it is an error
+          for (Problem& problem : parse_colon_lines(LinterFormat::go_build, findings.get_string("error"), cwd))
+            problems.push_back(std::move(problem));
+          continue;
+        }
+        if (!findings.is_array()) continue;
+        for (const Json& finding : findings.as_array()) {
+          if (auto problem = vet_finding(finding, analyzer, cwd)) problems.push_back(std::move(*problem));
+        }
+      }
+    }
+  }
+  std::vector<Problem> errors = parse_colon_lines(LinterFormat::go_vet, plain + object, cwd);
+  errors.insert(errors.end(), std::make_move_iterator(problems.begin()), std::make_move_iterator(problems.end()));
+  return errors;
 }
 
 /// tsc --pretty false: path(line,col): error TS2322: text, continuation lines indented.
@@ -156,6 +205,7 @@ std::vector<Problem> parse_linter_output(LinterFormat format, const std::string&
     case LinterFormat::tsc: problems = parse_tsc(output, cwd); break;
     case LinterFormat::eslint_json: problems = parse_eslint(output); break;
     case LinterFormat::bash_n: problems = parse_bash_n(output, cwd); break;
+    case LinterFormat::go_vet: problems = parse_go_vet(output, cwd); break;
     default: problems = parse_colon_lines(format, output, cwd); break;
   }
   if (problems.empty() && exit_code != 0) {

@@ -31,17 +31,25 @@ bool has_eslint_config(const std::filesystem::path& root) {
   return false;
 }
 
-/// `go build` (type errors; with -overlay for the content before the edit), then, when it is
-/// clean, `go vet` (its findings, as warnings). Both read the package of the file. `-gcflags=-e`:
-/// every error of the package, not the compiler's first ten, so the count of the rest is true.
+/// `go test -c` (the type errors of the file's package compiled with its tests, so that a caller in a
+/// _test.go file broken by a rename is reported; with -overlay for the content before the edit),
+/// then, when it is clean, `go vet -json` (its findings, as warnings). `-gcflags=-e`: every error of
+/// the package, not the compiler's first ten, so the count of the rest is true; `-vet=off`: vet runs
+/// second, on its own; `-o /dev/null`: the test binary is linked, never kept (`-ldflags=-s -w`: without
+/// its symbol tables, a quarter less time: 0.7 s instead of 0.95 s for gorilla/mux with a warm cache,
+/// Go 1.19; go build takes 0.25 s but reads no test file, and `go vet` reports only the first type
+/// error of a package that has no external test package).
 std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const std::filesystem::path& root,
                                        const std::vector<std::string>& environment,
                                        const std::optional<EarlierContent>& earlier) {
   auto go = find_program("go", environment);
   if (!go) return std::nullopt;
-  LinterCommand command{"go build + go vet",       {go->string(), "build", "-gcflags=-e", "-o", "/dev/null"},
-                        {go->string(), "version"}, root,
-                        LinterFormat::go_build,    {},
+  LinterCommand command{"go test -c + go vet",
+                        {go->string(), "test", "-c", "-o", "/dev/null", "-vet=off", "-gcflags=-e", "-ldflags=-s -w"},
+                        {go->string(), "version"},
+                        root,
+                        LinterFormat::go_build,
+                        {},
                         earlier.has_value()};
   if (earlier) {
     // An empty replacement is go's way to say the file does not exist (a file the edit created).
@@ -59,14 +67,13 @@ std::optional<LinterCommand> go_linter(const std::filesystem::path& file, const 
     command.cwd = file.parent_path();
     for (const auto& entry : std::filesystem::directory_iterator(file.parent_path(), ec)) {
       std::string name = entry.path().filename().string();
-      bool is_test = name.size() > 8 && name.compare(name.size() - 8, 8, "_test.go") == 0;
       bool deleted = earlier && earlier->copy.empty() && entry.path() == file;
-      if (entry.path().extension() == ".go" && !is_test && !deleted) targets.push_back(name);
+      if (entry.path().extension() == ".go" && !deleted) targets.push_back(name);  // its tests too
     }
   }
   command.argv.insert(command.argv.end(), targets.begin(), targets.end());
   if (!earlier) {
-    command.then_argv = {go->string(), "vet"};
+    command.then_argv = {go->string(), "vet", "-json"};
     command.then_argv.insert(command.then_argv.end(), targets.begin(), targets.end());
   }
   return command;

@@ -120,7 +120,7 @@ std::optional<ProjectChecker> named_checker(const std::string& name, const fs::p
   if (name == "go vet") {
     auto go = find_program("go", environment);
     if (!go) return std::nullopt;
-    return ProjectChecker{name, {go->string(), "vet", "./..."}, {go->string(), "version"}, ProjectFormat::linter,
+    return ProjectChecker{name, {go->string(), "vet", "-json", "./..."}, {go->string(), "version"}, ProjectFormat::linter,
                           LinterFormat::go_vet, {1, 2}, {}, {}};
   }
   if (name == "cargo check") {

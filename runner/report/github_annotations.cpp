@@ -90,7 +90,7 @@ struct LeftProblem {
 
 void collect_problems(const AttemptResult& attempt, const RepositoryPaths& paths, bool show_model,
                       std::vector<LeftProblem>& problems, std::map<std::string, std::size_t>& index) {
-  for (const Problem& problem : problems_left_behind(attempt.edits)) {
+  for (const Problem& problem : problems_left_behind(attempt)) {
     std::string file = paths.in_workspace(attempt, problem.path).value_or("");
     std::string key = file + '\0' + std::to_string(problem.line) + '\0' + problem.severity + '\0' + problem.message;
     auto [entry, fresh] = index.try_emplace(key, problems.size());

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace agent_run {
 
@@ -15,6 +16,7 @@ namespace {
 constexpr std::size_t k_output_tail_bytes = 2048;
 constexpr std::size_t k_reason_bytes = 160;  // of a denial's reason; report.json has it whole
 constexpr std::size_t k_final_message_bytes = 16 * 1024;
+constexpr std::size_t k_problems_shown = 10;  // per edit, as the tool result shows them
 
 /// What happened in one turn of the attempt.
 struct Turn {
@@ -69,20 +71,39 @@ std::string call_html(const ToolCallRecord& call) {
   return item + "</li>";
 }
 
+std::string command_html(const CheckRecord& check);
+
+/// One edit as the model saw it: its checker and status, the problems its result showed (the new
+/// ones marked), or that the check gave no answer, then the task's `during: edit` checks after it.
 std::string edit_html(const EditRecord& edit) {
   std::string item = "<li>\xE2\x9C\x8E " + html_text(edit.tool) + " " + code(edit.path) + " +" +
                      std::to_string(edit.lines_added) + " \xE2\x88\x92" + std::to_string(edit.lines_removed);
-  if (!edit.diagnostics) return item + " <span class=\"note\">diagnostics off</span></li>";
-  const EditDiagnostics& diagnostics = *edit.diagnostics;
-  item += " <span class=\"note\">" + html_text(diagnostics.checker.empty() ? "no checker" : diagnostics.checker) +
-          ": " + html_text(diagnostics.status) + ", " + std::to_string(diagnostics.introduced.size()) + " new, " +
-          std::to_string(diagnostics.resolved.size()) + " resolved</span>";
-  if (!diagnostics.introduced.empty()) {
-    item += "<ul>";
-    for (const Problem& problem : diagnostics.introduced)
-      item += "<li class=\"problem\">" + html_text(problem_text(problem)) + "</li>";
-    item += "</ul>";
+  std::string nested;
+  if (!edit.diagnostics) {
+    item += " <span class=\"note\">diagnostics off</span>";
+  } else {
+    const EditDiagnostics& diagnostics = *edit.diagnostics;
+    item += " <span class=\"note\">" + html_text(diagnostics.checker.empty() ? "no checker" : diagnostics.checker) +
+            ": " + html_text(diagnostics.status == "timeout" ? "no answer in time" : diagnostics.status) + ", " +
+            std::to_string(diagnostics.introduced.size()) + " new, " + std::to_string(diagnostics.resolved.size()) +
+            " resolved</span>";
+    std::vector<Problem> shown = diagnostics.problems;  // what the tool result showed, errors first
+    std::stable_sort(shown.begin(), shown.end(), [](const Problem& a, const Problem& b) {
+      return std::tuple(a.severity != "error", a.other_file) < std::tuple(b.severity != "error", b.other_file);
+    });
+    for (std::size_t i = 0; i < shown.size() && i < k_problems_shown; ++i) {
+      const Problem& problem = shown[i];
+      bool is_new = std::find(diagnostics.introduced.begin(), diagnostics.introduced.end(), problem) !=
+                    diagnostics.introduced.end();
+      nested += "<li class=\"problem\">" + std::string(problem.other_file ? "[other file] " : "") +
+                html_text(problem_text(problem)) + (is_new ? " <span class=\"note\">new</span>" : "") + "</li>";
+    }
+    if (shown.size() > k_problems_shown) {
+      nested += "<li class=\"note\">and " + std::to_string(shown.size() - k_problems_shown) + " more</li>";
+    }
   }
+  for (const CheckRecord& check : edit.checks) nested += command_html(check);  // `during: edit`
+  if (!nested.empty()) item += "<ul>" + nested + "</ul>";
   return item + "</li>";
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
+#include <set>
 
 namespace agent_run {
 
@@ -31,11 +33,14 @@ void resolve(Open& open, const Problem& resolved) {
 }  // namespace
 
 std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits) {
+  std::set<std::string> edited;
+  for (const EditRecord& edit : edits) edited.insert(edit.path);
   std::map<std::string, Open> net;
   std::size_t order = 0;
   for (const EditRecord& edit : edits) {
     if (!edit.diagnostics) continue;
     for (const Problem& problem : edit.diagnostics->introduced) {
+      if (!edited.count(problem.path)) continue;  // a file the agent never edited: never the edits' doing
       Open& open = net[key_of(problem)];
       if (open.fixed > 0) --open.fixed;  // fixed before, back again: as it was before the edits
       else open.problems.emplace_back(order++, problem);
@@ -48,6 +53,35 @@ std::vector<Problem> problems_left_behind(const std::vector<EditRecord>& edits) 
   std::vector<Problem> left;
   for (auto& [first, problem] : ordered) left.push_back(std::move(problem));
   return left;
+}
+
+std::vector<Problem> problems_left_behind(const AttemptResult& attempt) {
+  for (const CheckRecord& check : attempt.checks) {
+    if (check.run != "no_new_diagnostics" || (check.exit_code != 0 && check.exit_code != 1)) continue;
+    if (check.passed) return {};  // the final tree was checked: nothing is left
+    // Its output lists them, one a line, as batch/no_new_diagnostics writes them (at most ten).
+    static const std::regex k_line(R"(^(.+?)(?::(\d+):(\d+))?: (error|warning): (.*)$)");
+    std::vector<Problem> listed;
+    std::size_t start = 0;
+    while (start < check.output_tail.size()) {
+      std::size_t end = check.output_tail.find('\n', start);
+      if (end == std::string::npos) end = check.output_tail.size();
+      const std::string line = check.output_tail.substr(start, end - start);
+      start = end + 1;
+      std::smatch match;
+      if (!std::regex_match(line, match, k_line)) continue;
+      Problem problem{match[1].str(), match[2].matched ? std::stoi(match[2].str()) : 0,
+                      match[3].matched ? std::stoi(match[3].str()) : 0, match[4].str(), match[5].str(), "", false};
+      std::size_t open = problem.message.rfind(" [");
+      if (!problem.message.empty() && problem.message.back() == ']' && open != std::string::npos) {
+        problem.code = problem.message.substr(open + 2, problem.message.size() - open - 3);
+        problem.message.erase(open);
+      }
+      listed.push_back(std::move(problem));
+    }
+    return listed;
+  }
+  return problems_left_behind(attempt.edits);
 }
 
 }  // namespace agent_run

@@ -1,5 +1,6 @@
 #include "report/markdown_summary.h"
 
+#include "base/text.h"
 #include "report/aggregates.h"
 #include "report/figures.h"
 #include "report/left_behind.h"
@@ -236,7 +237,7 @@ std::string failed_command_block(const char* kind, const CheckRecord& check) {
 }
 
 std::string problems_block(const AttemptResult& attempt) {
-  std::vector<Problem> left = problems_left_behind(attempt.edits);
+  std::vector<Problem> left = problems_left_behind(attempt);
   if (left.empty()) return {};
   std::string block = "Diagnostics left behind (" + std::to_string(left.size()) + "):\n\n";
   for (std::size_t i = 0; i < left.size() && i < k_problems_shown; ++i) {
@@ -252,6 +253,67 @@ std::string problems_block(const AttemptResult& attempt) {
   return block + "\n";
 }
 
+constexpr std::size_t k_edits_shown = 20;          // per attempt
+constexpr std::size_t k_edit_problems_shown = 3;   // per edit
+
+std::string problem_item(const Problem& problem) {
+  std::string where =
+      problem.path + (problem.line > 0 ? ":" + std::to_string(problem.line) + ":" + std::to_string(problem.column) : "");
+  return "**" + markdown_text(where, 200) + "** " + markdown_text(problem.severity, 20) + ": " +
+         markdown_text(problem.message, 300) +
+         (problem.code.empty() ? "" : " \\[" + markdown_text(problem.code, 60) + "\\]");
+}
+
+/// What one edit's tool result told the model: its checker's answer (the problems it showed, or
+/// that it gave none in time), then the task's `during: edit` checks run after it.
+std::string edit_item(const EditRecord& edit) {
+  std::string item = "- " + markdown_text(edit.tool, 40) + " " + markdown_text(edit.path, 200) + " (turn " +
+                     std::to_string(edit.turn) + "): ";
+  if (!edit.diagnostics) {
+    item += "diagnostics off\n";
+  } else {
+    const EditDiagnostics& seen = *edit.diagnostics;
+    const std::string checker = seen.checker.empty() ? "no checker" : seen.checker;
+    item += markdown_text(checker, 80) + ": ";
+    if (seen.status == "timeout") item += "no answer in time\n";
+    else if (seen.status == "problems") {
+      item += std::to_string(seen.problems.size()) + (seen.problems.size() == 1 ? " problem" : " problems") + " (" +
+              std::to_string(seen.introduced.size()) + " new)\n";
+    } else item += markdown_text(seen.status, 40) + "\n";
+    for (std::size_t i = 0; i < seen.problems.size() && i < k_edit_problems_shown; ++i) {
+      item += "  - " + std::string(seen.problems[i].other_file ? "\\[other file\\] " : "") +
+              problem_item(seen.problems[i]) + "\n";
+    }
+    if (seen.problems.size() > k_edit_problems_shown) {
+      item += "  - and " + std::to_string(seen.problems.size() - k_edit_problems_shown) + " more\n";
+    }
+  }
+  for (const CheckRecord& check : edit.checks) {
+    std::string how = check.passed ? "passed" : check.timed_out ? "timed out" : "exited " + std::to_string(check.exit_code);
+    item += "  - during the edit, " + markdown_text(check.run, 200) + " " + how + " after " +
+            short_duration(check.duration_ms) + "\n";
+    if (!check.passed && !check.output_tail.empty()) {
+      std::string tail = last_lines(check.output_tail);
+      std::string indented;
+      for (const std::string& line : split(markdown_code_block(tail, "text", k_output_tail_bytes), '\n')) {
+        if (!line.empty()) indented += "    " + line + "\n";  // inside the list item
+      }
+      item += "\n" + indented + "\n";
+    }
+  }
+  return item;
+}
+
+std::string edits_block(const AttemptResult& attempt) {
+  if (attempt.edits.empty()) return {};
+  std::string block = "Edits (" + std::to_string(attempt.edits.size()) + "), as the model saw them:\n\n";
+  for (std::size_t i = 0; i < attempt.edits.size() && i < k_edits_shown; ++i) block += edit_item(attempt.edits[i]);
+  if (attempt.edits.size() > k_edits_shown) {
+    block += "- and " + std::to_string(attempt.edits.size() - k_edits_shown) + " more\n";
+  }
+  return block + "\n";
+}
+
 std::string failure_block(const AttemptResult& attempt, bool show_model) {
   std::string block = "#### " + std::string(outcome_mark(attempt.outcome)) + " " +
                       markdown_text(attempt_label(attempt, show_model), 200) + "\n\n";
@@ -260,7 +322,7 @@ std::string failure_block(const AttemptResult& attempt, bool show_model) {
            short_duration(attempt.durations.total_ms) + ", " + dollars(attempt.usage.cost_usd) + ")\n\n";
   if (const CheckRecord* setup = first_failed(attempt.setup)) block += failed_command_block("Setup", *setup);
   if (const CheckRecord* check = first_failed(attempt.checks)) block += failed_command_block("Check", *check);
-  return block + problems_block(attempt);
+  return block + problems_block(attempt) + edits_block(attempt);
 }
 
 Section failures_section(const RunReport& report) {

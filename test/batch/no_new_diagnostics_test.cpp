@@ -60,4 +60,34 @@ BOOST_AUTO_TEST_CASE(a_problem_from_before_fixed_and_brought_back_is_not_new) {
   BOOST_TEST(check.output_tail == "the edits introduced no diagnostics\n");
 }
 
+BOOST_AUTO_TEST_CASE(a_file_whose_final_check_gives_no_answer_cannot_be_judged) {
+  EditRecord slow = edit_with({});
+  slow.diagnostics->status = "timeout";
+  int asked = 0;
+  RecheckFile no_answer = [&](const std::string& path) -> Expected<FinalFileCheck> {
+    ++asked;
+    return make_error("pyflakes gave no answer (timeout) for " + path);
+  };
+  CheckRecord check = judge_no_new_diagnostics({slow}, true, no_answer);
+  BOOST_TEST(asked == 1);
+  BOOST_TEST(!check.passed);
+  BOOST_TEST(check.exit_code == -1);
+  BOOST_TEST(check.output_tail == "no_new_diagnostics cannot be judged: the final tree's check of _parser.py: "
+                                  "pyflakes gave no answer (timeout) for _parser.py\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_file_a_project_gate_reads_is_judged_by_its_findings) {
+  ProjectFindings project{[](const std::string& path) { return path.ends_with(".py"); }, {undefined_at(40)}};
+  bool asked = false;
+  RecheckFile recheck = [&](const std::string&) -> Expected<FinalFileCheck> {
+    asked = true;
+    return FinalFileCheck{};
+  };
+  CheckRecord check = judge_no_new_diagnostics({edit_with({})}, true, recheck, {project});
+  BOOST_TEST(!asked);
+  BOOST_TEST(!check.passed);
+  BOOST_TEST(check.output_tail == "1 diagnostic introduced by the edits:\n_parser.py:40:15: error: undefined name "
+                                  "'skip_chars'\n");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -117,16 +117,43 @@ BOOST_AUTO_TEST_CASE(clean_unavailable_and_abandoned_checks_read_differently) {
   BOOST_TEST(diagnostics_text(timeout, 2s) == "\ndiagnostics (tsc): no answer within 2s; check abandoned\n");
 }
 
-BOOST_AUTO_TEST_CASE(linter_outputs_are_read) {
-  auto go =
-      parse_linter_output(LinterFormat::go_vet,
-                          "# example.com/m\nvet: ./main.go:6:14: cannot use x\n./sub/x.go:3:2: fmt.Printf format %d\n",
-                          2, "/p", "/p/main.go");
-  BOOST_REQUIRE(go.size() == 2u);
+BOOST_AUTO_TEST_CASE(go_vet_json_findings_are_warnings_and_type_errors_in_every_form_are_errors) {
+  // Go 1.19's go vet -json, as printed on gorilla/mux after a rename: vet's own type check
+  // (`vet: `), the compiler's lines when the package's test variant does not build (no prefix),
+  // and an analyzer's findings in JSON.
+  auto go = parse_linter_output(LinterFormat::go_vet,
+                                "# example.com/m\n"
+                                "vet: ./main.go:6:14: cannot use x\n"
+                                "# github.com/gorilla/mux [github.com/gorilla/mux.test]\n"
+                                "./mux_test.go:2650:10: undefined: newRouteRegexp\n"
+                                "# example.com/m/sub\n"
+                                "{\n"
+                                "\t\"example.com/m/sub\": {\n"
+                                "\t\t\"printf\": [\n"
+                                "\t\t\t{\n"
+                                "\t\t\t\t\"posn\": \"/p/sub/x.go:3:2\",\n"
+                                "\t\t\t\t\"message\": \"fmt.Printf format %d has arg \\\"x\\\" of wrong type string\"\n"
+                                "\t\t\t}\n"
+                                "\t\t]\n"
+                                "\t}\n"
+                                "}\n",
+                                2, "/p", "/p/main.go");
+  BOOST_REQUIRE(go.size() == 3u);
   BOOST_TEST(go[0].path == "/p/main.go");
   BOOST_TEST(go[0].severity == "error");
-  BOOST_TEST(go[1].path == "/p/sub/x.go");
-  BOOST_TEST(go[1].severity == "warning");  // a vet finding, not a type error
+  BOOST_TEST(go[1].path == "/p/mux_test.go");
+  BOOST_TEST(go[1].line == 2650);
+  BOOST_TEST(go[1].column == 10);
+  BOOST_TEST(go[1].severity == "error");  // the compiler's, not a vet finding
+  BOOST_TEST(go[1].message == "undefined: newRouteRegexp");
+  BOOST_TEST(go[2].path == "/p/sub/x.go");
+  BOOST_TEST(go[2].line == 3);
+  BOOST_TEST(go[2].severity == "warning");  // a vet finding, not a type error
+  BOOST_TEST(go[2].code == "printf");
+  BOOST_TEST(go[2].message == "fmt.Printf format %d has arg \"x\" of wrong type string");
+}
+
+BOOST_AUTO_TEST_CASE(linter_outputs_are_read) {
   auto gcc = parse_linter_output(LinterFormat::gcc,
                                  "a.cpp: In function 'int main()':\na.cpp:7:16: error: cannot convert [-Wx]\n"
                                  "a.cpp:7:16: note: see here\n",

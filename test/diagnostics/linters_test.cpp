@@ -24,15 +24,15 @@ BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken
   EditDiagnostics broken = edits.write(
       "main.go",
       "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar x int = \"hello\"\n\tfmt.Println(Helper(), x)\n}\n");
-  BOOST_TEST(broken.checker == "go build + go vet");
+  BOOST_TEST(broken.checker == "go test -c + go vet");
   BOOST_TEST(broken.checker_kind == "linter");
   BOOST_TEST(broken.checker_version.find("go version go1.") == 0u, broken.checker_version);
   BOOST_TEST(has_problem(broken.problems, "main.go", 6, "cannot use \"hello\" (untyped string constant) as int value"),
              describe(broken));
-  BOOST_TEST(broken.compared);  // go build -overlay checked the content before the edit
+  BOOST_TEST(broken.compared);  // go test -c -overlay checked the content before the edit
   BOOST_TEST(has_problem(broken.introduced, "main.go", 6, "cannot use \"hello\""), describe(broken));
   BOOST_TEST(diagnostics_text(broken, 2s)
-                     .find("diagnostics (go build + go vet): 1 problem\n  main.go:6:14: error: cannot use") !=
+                     .find("diagnostics (go test -c + go vet): 1 problem\n  main.go:6:14: error: cannot use") !=
                  std::string::npos,
              diagnostics_text(broken, 2s));
 
@@ -41,7 +41,7 @@ BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken
       "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"s\")\n\tfmt.Println(Helper())\n}\n");
   BOOST_TEST(has_problem(vetted.problems, "main.go", 6, "fmt.Printf format %d has arg \"s\" of wrong type string"),
              describe(vetted));
-  BOOST_TEST(vetted.problems.front().severity == "warning");  // go build is clean; go vet finds this
+  BOOST_TEST(vetted.problems.front().severity == "warning");  // the build is clean; go vet finds this
 
   EditDiagnostics fixed =
       edits.write("main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(Helper())\n}\n");
@@ -61,6 +61,32 @@ BOOST_AUTO_TEST_CASE(go_build_and_vet_report_type_errors_vet_findings_and_broken
   BOOST_TEST(created.compared);
   BOOST_TEST(created.status == "clean", describe(created));
   BOOST_TEST(created.introduced.empty(), describe(created));
+}
+
+BOOST_AUTO_TEST_CASE(a_rename_reports_the_callers_in_the_packages_test_files_each_one) {
+  ToolShelf shelf({"go"});
+  TempFolder workspace;
+  workspace.write("go.mod", "module example.com/mux\n\ngo 1.19\n");
+  workspace.write("regexp.go", "package mux\n\nfunc newRouteRegexp(s string) int { return len(s) }\n");
+  workspace.write("route.go", "package mux\n\nfunc route() int { return newRouteRegexp(\"a\") }\n");
+  workspace.write("regexp_test.go", "package mux\n\nimport \"testing\"\n\n"
+                                    "func TestA(t *testing.T) { _ = newRouteRegexp(\"b\") }\n");
+  workspace.write("mux_test.go", "package mux\n\nimport \"testing\"\n\n"
+                                 "func TestB(t *testing.T) { _ = newRouteRegexp(\"c\") }\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, shelf.environment()};
+  EditDiagnostics renamed =
+      edits.write("regexp.go", "package mux\n\nfunc parseRouteTemplate(s string) int { return len(s) }\n");
+  // go build reads no test file and go vet stops at the first type error: only route.go was reported.
+  BOOST_TEST(has_problem(renamed.introduced, "route.go", 3, "undefined: newRouteRegexp", true), describe(renamed));
+  BOOST_TEST(has_problem(renamed.introduced, "regexp_test.go", 5, "undefined: newRouteRegexp", true),
+             describe(renamed));
+  BOOST_TEST(has_problem(renamed.introduced, "mux_test.go", 5, "undefined: newRouteRegexp", true), describe(renamed));
+  BOOST_TEST(renamed.introduced.size() == 3u, describe(renamed));
+  for (const Problem& problem : renamed.problems) BOOST_TEST(problem.severity == "error", describe(renamed));
+  EditDiagnostics fixed = edits.write("route.go", "package mux\n\nfunc route() int { return parseRouteTemplate(\"a\") }\n");
+  BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));  // the test files' callers are not this edit's
+  BOOST_TEST(fixed.introduced.empty(), describe(fixed));
 }
 
 BOOST_AUTO_TEST_CASE(go_build_counts_every_broken_caller_not_the_compilers_first_ten) {

@@ -67,6 +67,27 @@ BOOST_AUTO_TEST_CASE(each_language_the_project_holds_gets_its_checker) {
              boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(go_vet_reads_the_compilers_type_errors_in_a_test_file_as_errors_and_its_findings_as_warnings) {
+  ToolShelf shelf({"go"});
+  TempFolder project;
+  project.write("go.mod", "module example.com/m\n\ngo 1.19\n");
+  project.write("route.go", "package m\n\nfunc newRouteRegexp2() int { return 1 }\n");
+  // Go 1.19 builds the package's test variant with the compiler for the external test package, so
+  // the renamed caller in mux_test.go is printed as the compiler prints it: no `vet: ` before it.
+  project.write("mux_test.go", "package m\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { _ = newRouteRegexp() }\n");
+  project.write("example_test.go", "package m_test\n\nimport _ \"example.com/m\"\n");
+  project.write("sub/sub.go", "package sub\n\nimport \"fmt\"\n\nfunc F() { fmt.Printf(\"%d\\n\", \"s\") }\n");
+  auto checkers = choose_project_checkers(project.path(), shelf.environment(), {"go vet", ""});
+  BOOST_REQUIRE(checkers.has_value());
+  auto problems = run_in(checkers->front(), project.path(), shelf.environment());
+  BOOST_REQUIRE_MESSAGE(problems.has_value(), (problems ? std::string() : problems.error().message));
+  BOOST_TEST(lines_of(*problems) ==
+                 (std::vector<std::string>{"mux_test.go:5:32: error: undefined: newRouteRegexp []",
+                                           "sub/sub.go:5:12: warning: fmt.Printf format %d has arg \"s\" of wrong "
+                                           "type string [printf]"}),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(a_language_without_an_installed_checker_or_a_project_without_one_is_an_error) {
   TempFolder project;
   project.write("a.py", "x = 1\n");

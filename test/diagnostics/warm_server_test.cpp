@@ -156,7 +156,7 @@ BOOST_AUTO_TEST_CASE(gopls_cold_at_the_first_edit_answers_every_edit_after_its_f
   session.push_back(edits.write(
       "main.go",
       "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar x int = \"hello\"\n\tfmt.Println(Helper(), x)\n}\n"));
-  BOOST_TEST(session[0].checker == "go build + go vet", describe(session[0]));
+  BOOST_TEST(session[0].checker == "go test -c + go vet", describe(session[0]));
   BOOST_TEST(session[0].note.find("gopls is starting") != std::string::npos, session[0].note);
   wait_for_first_answer(checker, "gopls", std::filesystem::canonical(workspace.path()));
 

@@ -75,10 +75,33 @@ BOOST_AUTO_TEST_CASE(the_same_problem_from_several_attempts_is_one_annotation_na
              "(fix-bug #1%2C fix-bug #2%2C rename #1%2C rename #2)::bad [F821]");
 }
 
+BOOST_AUTO_TEST_CASE(a_problem_in_a_file_the_agent_never_edited_is_not_annotated) {
+  RunReport report = test::sample_report();
+  report.attempts[1].edits = {edit_leaving({error_at("regexp_test.go", 57, "hint of gopls")})};  // edits src/a.py
+  BOOST_TEST(annotation_commands(report, paths_in_app()).size() == 1u);  // only the failed check
+}
+
+BOOST_AUTO_TEST_CASE(the_per_edit_gate_on_the_final_tree_decides_what_is_annotated) {
+  RunReport report = test::sample_report();
+  report.attempts[1].edits = {edit_leaving({error_at("src/a.py", 12, "undefined name 'x'")})};
+  report.attempts[1].checks.push_back(CheckRecord{"no_new_diagnostics", true, 0, false, 900,
+                                                  "the edits introduced no diagnostics\n"});
+  BOOST_TEST(annotation_commands(report, paths_in_app()).size() == 1u);  // the final tree has it no more
+  report.attempts[1].checks.back() =
+      CheckRecord{"no_new_diagnostics", false, 1, false, 900,
+                  "1 diagnostic introduced by the edits:\nsrc/a.py:14:4: error: undefined name 'y' [F821]\n"};
+  std::vector<std::string> commands = annotation_commands(report, paths_in_app());
+  BOOST_REQUIRE(commands.size() == 2u);  // the first failed check, and the problem where it is now
+  BOOST_TEST(commands[1] ==
+             "::error file=app/src/a.py,line=14,col=4,title=agent-run%3A left behind by fix-bug #2"
+             "::undefined name 'y' [F821]");
+}
+
 BOOST_AUTO_TEST_CASE(warnings_are_warnings_and_a_file_outside_the_repository_is_named_in_the_message) {
   RunReport report = test::sample_report();
   Problem warning{"src/a.py", 1, 1, "warning", "unused import os", "F401", false};
   report.attempts[0].edits = {edit_leaving({warning, error_at("/etc/x.py", 2, "outside")})};
+  report.attempts[0].edits.push_back(EditRecord{3, "call_3", "write_file", "/etc/x.py", 1, 0});  // edited as well
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
   BOOST_REQUIRE(commands.size() == 3u);
   BOOST_TEST(
@@ -92,6 +115,7 @@ BOOST_AUTO_TEST_CASE(hostile_paths_and_messages_are_escaped_so_they_cannot_add_p
   report.attempts[1].checks.back().output_tail = "100% broken\r\n::add-mask::secret\n";
   report.attempts[1].checks.back().run = "echo a,b: c";
   report.attempts[1].edits = {edit_leaving({error_at("src/we,ird:name%.py", 7, "line one\nline two")})};
+  report.attempts[1].edits.front().path = "src/we,ird:name%.py";
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
   BOOST_REQUIRE(commands.size() == 2u);
   BOOST_TEST(commands[1] ==

@@ -134,11 +134,39 @@ BOOST_AUTO_TEST_CASE(an_attempt_shows_its_timeline_turn_by_turn) {
       "<li class=\"denied\">\xE2\x8A\x98 bash <code>curl x</code> denied by rule <b>no-network</b>: no network</li>"));
   BOOST_TEST(contains(html,
                       "pyflakes: problems, 1 new, 0 resolved</span><ul><li class=\"problem\">src/a.py:3:2 error: "
-                      "undefined name 'x' [F821]</li></ul>"));
+                      "undefined name 'x' [F821] <span class=\"note\">new</span></li></ul>"));
   BOOST_TEST(
       contains(html,
                "<li class=\"check-failed\"><code>python3 -m pytest -q</code> exited 1 <span class=\"note\">0.1s</span>"
                "<pre class=\"tail\"><span>FAILED test_a.py::test_parse\n</span></pre></li>"));
+}
+
+BOOST_AUTO_TEST_CASE(each_edit_shows_what_its_result_told_the_model_and_its_during_edit_checks) {
+  RunReport report = test::sample_report();
+  AttemptResult& failed = report.attempts[1];
+  EditRecord typo{2, "call_2", "edit_file", "route.go", 1, 1};
+  typo.diagnostics = EditDiagnostics{"go test -c + go vet", "go1.19.8", "linter", "problems", "",
+                                     {Problem{"regexp.go", 9, 2, "error", "undefined: parseRouteTemplat", "", true},
+                                      Problem{"route.go", 186, 7, "warning", "unusedresult", "", false}},
+                                     {Problem{"regexp.go", 9, 2, "error", "undefined: parseRouteTemplat", "", true}},
+                                     {}, true, 900};
+  typo.checks = {CheckRecord{"go vet ./...", false, 1, false, 6100, "# m\nvet: ./regexp.go:9:2: undefined: parseRouteTemplat\n"}};
+  EditRecord slow{3, "call_3", "edit_file", "regexp.go", 1, 1};
+  slow.diagnostics = EditDiagnostics{"gopls", "v0.11.0", "server", "timeout"};
+  slow.checks = {CheckRecord{"go vet ./...", true, 0, false, 5900, ""}};
+  failed.edits = {typo, slow};
+  std::string html = report_to_html(report, small_patch);
+  BOOST_TEST_INFO(html);
+  BOOST_TEST(contains(html,
+                      "<li class=\"problem\">[other file] regexp.go:9:2 error: undefined: parseRouteTemplat "
+                      "<span class=\"note\">new</span></li><li class=\"problem\">route.go:186:7 warning: "
+                      "unusedresult</li>"));
+  BOOST_TEST(contains(html,
+                      "<li class=\"check-failed\"><code>go vet ./...</code> exited 1 <span class=\"note\">6.1s</span>"
+                      "<pre class=\"tail\"><span># m\nvet: ./regexp.go:9:2: undefined: parseRouteTemplat\n</span></pre>"
+                      "</li>"));
+  BOOST_TEST(contains(html, "gopls: no answer in time, 0 new, 0 resolved</span><ul><li class=\"check-passed\">"
+                            "<code>go vet ./...</code> passed <span class=\"note\">5.9s</span></li></ul>"));
 }
 
 BOOST_AUTO_TEST_CASE(the_patch_is_a_coloured_diff_with_a_link_to_the_file) {

@@ -135,9 +135,31 @@ BOOST_AUTO_TEST_CASE(a_failure_shows_its_type_message_the_check_output_and_the_d
       summary, "Check python3 -m pytest -q exited 1 after 0.1s:\n\n```text\nFAILED test_a.py::test_parse\n```\n"));
   BOOST_TEST(
       contains(summary, "Diagnostics left behind (1):\n\n- **src/a.py:3:5** error: undefined name 'x' \\[F821\\]\n"));
-  BOOST_TEST(!contains(summary, "gone"));  // introduced, then resolved by the second edit
+  BOOST_TEST(!contains(summary, "\n- **src/b.py"));  // introduced, then resolved by the second edit
   BOOST_TEST(contains(summary,
                       "#### \xE2\x9A\xA0\xEF\xB8\x8F rename \\#1\n\n**model.unavailable**: model API: 529 overloaded"));
+}
+
+BOOST_AUTO_TEST_CASE(a_failure_lists_each_edit_as_the_model_saw_it_with_its_during_edit_checks) {
+  RunReport report = test::sample_report();
+  AttemptResult& failed = report.attempts[1];
+  EditRecord typo = edit_with({problem("regexp.go", 9, "undefined: parseRouteTemplat", "")});
+  typo.checks = {CheckRecord{"go vet ./...", false, 1, false, 6100, "vet: ./regexp.go:9:2: undefined: parseRouteTemplat\n"}};
+  EditRecord slow = edit_with({});
+  slow.diagnostics->checker = "gopls";
+  slow.diagnostics->status = "timeout";
+  slow.checks = {CheckRecord{"go vet ./...", true, 0, false, 5900, ""}};
+  failed.edits = {typo, slow};
+  std::string summary = summary_markdown(report);
+  BOOST_TEST_INFO(summary);
+  BOOST_TEST(contains(summary,
+                      "Edits (2), as the model saw them:\n\n"
+                      "- edit\\_file src/a.py (turn 2): pyflakes: 1 problem (1 new)\n"
+                      "  - **regexp.go:9:5** error: undefined: parseRouteTemplat\n"
+                      "  - during the edit, go vet ./... exited 1 after 6.1s\n\n"
+                      "    ```text\n    vet: ./regexp.go:9:2: undefined: parseRouteTemplat\n    ```\n\n"
+                      "- edit\\_file src/a.py (turn 2): gopls: no answer in time\n"
+                      "  - during the edit, go vet ./... passed after 5.9s\n"));
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_check_shows_only_its_last_twenty_lines) {

@@ -32,6 +32,7 @@ RunReport hostile_report() {
     Problem problem{"src/" + hostile + ".py", 3, 1, "error", hostile, hostile, false};
     diagnostics.problems = diagnostics.introduced = {problem};
     attempt.edits.back().diagnostics = diagnostics;
+    attempt.edits.back().path = problem.path;  // a problem in the file the edit changed
   }
   return report;
 }
