@@ -32,7 +32,7 @@ if [[ -z $binary ]]; then
   binary=$build_dir/agent-run
 fi
 
-label=quiet
+label="no load added"
 stress_pid=
 stop_stress() {
   if [[ -n $stress_pid ]]; then

@@ -2,8 +2,8 @@
 
 Each checker returns a list of Finding(path, line, severity, message) with workspace-relative paths.
 Go: `go test -vet=off -run ^$ -count=1 -gcflags=-e ./...` compiles every package with its tests and
-reports every compile error (errors), then `go vet ./...` (its findings that the compiler did not
-report are warnings). Python: `pyright --outputjson` on the files asked for (errors and warnings as
+reports every compile error (errors); `go vet ./...` (its findings are warnings) runs only when an
+edit reported an error where the compiler found none. Python: `pyright --outputjson` on the files asked for (errors and warnings as
 pyright says). TypeScript: `tsc --noEmit --pretty false -p .`. C: `gcc -fsyntax-only` with the flags
 of compile_flags.txt, once per .c file asked for (headers are checked through the .c files).
 """
@@ -33,22 +33,27 @@ def relative(workspace, path):
 
 
 def go_findings(workspace, env, files=None):
+    """Every compile error of every package with its tests (go build sees no test file; go vet stops
+    at a package's first type error)."""
     compiled = run(["go", "test", "-vet=off", "-run", "^$", "-count=1", "-gcflags=-e", "./..."], workspace, env)
     findings = []
-    seen = set()
     for line in compiled.splitlines():
         match = GO_LINE.match(line.strip())
         if match:
-            finding = Finding(relative(workspace, match.group(1)), int(match.group(2)), "error", match.group(3))
-            seen.add((finding.path, finding.line))
-            findings.append(finding)
+            findings.append(Finding(relative(workspace, match.group(1)), int(match.group(2)), "error", match.group(3)))
+    return findings
+
+
+def go_vet_findings(workspace, env):
+    """`go vet ./...`'s findings, as warnings: asked for only when an edit reported an error at a line where
+    the compiler found none (a vet finding there is then a wrong severity, not a false problem)."""
     vetted = run(["go", "vet", "./..."], workspace, env)
+    findings = []
     for line in vetted.splitlines():
         match = GO_LINE.match(line.strip())
         if match:
-            key = (relative(workspace, match.group(1)), int(match.group(2)))
-            if key not in seen:
-                findings.append(Finding(key[0], key[1], "warning", match.group(3)))
+            findings.append(Finding(relative(workspace, match.group(1)), int(match.group(2)), "warning",
+                                    match.group(3)))
     return findings
 
 

@@ -130,7 +130,7 @@ def run_in(folder, workspace, name, language, module_path, prepare, steps, optio
         session = DryRunSession(workspace, env)
     else:
         session = ToolSession(options.binary, workspace, task, env, os.path.join(folder, "agent-run.stderr"))
-    result = {"name": name, "calls": 0, "edits": 0, "false": 0, "wrong_severity": 0, "missed": 0, "asked": 0,
+    result = {"name": name, "calls": 0, "edits": 0, "false": 0, "wrong_severity": 0, "missed": 0, "as_warning": 0, "asked": 0,
               "timeouts": 0, "durations": [], "server_durations": [], "checkers": collections.Counter(),
               "failed_calls": 0, "details": []}
     known = {}  # file -> its errors as the ground truth last saw them: what the agent has been told about
@@ -195,6 +195,8 @@ def run_in(folder, workspace, name, language, module_path, prepare, steps, optio
                 scope = ground_truth.callers(language, workspace, path, module_path)
                 wanted = checked_files(language, workspace, scope | {p["path"] for p in reported})
                 truth = checker(workspace, env, wanted)
+                if language == "go" and unexplained(reported, truth):
+                    truth = truth + ground_truth.go_vet_findings(workspace, env)
                 compare(result, path, scope, reported, truth, known, status, diagnostics)
                 remember(known, language, wanted, truth)
     finally:
@@ -206,6 +208,12 @@ def run_in(folder, workspace, name, language, module_path, prepare, steps, optio
     result["gate_left"] = left_behind(all_diagnostics)
     result["baseline_errors"] = sum(1 for f in baseline if f.severity == "error")
     return result
+
+
+def unexplained(reported, truth):
+    """Whether an edit reported an error at a line where the ground truth has nothing."""
+    lines = {(f.path, f.line) for f in truth}
+    return any(p["severity"] == "error" and (p["path"], p["line"]) not in lines for p in reported)
 
 
 def remember(known, language, wanted, truth):
@@ -238,9 +246,12 @@ def compare(result, path, scope, reported, truth, known, status, diagnostics):
             wrong.append(problem)
     asked = [f for f in truth if f.severity == "error" and f.path in scope and
              (f.path == path or (f.path, f.line, f.message) not in before)]
+    reported_warnings = {(p["path"], p["line"]) for p in reported if p["severity"] != "error"}
     for finding in asked:
         if (finding.path, finding.line) not in reported_errors:
             missed.append(finding)
+            if (finding.path, finding.line) in reported_warnings:
+                result["as_warning"] += 1
     result["false"] += len(false)
     result["wrong_severity"] += len(wrong)
     result["missed"] += len(missed)
@@ -251,7 +262,9 @@ def compare(result, path, scope, reported, truth, known, status, diagnostics):
         "duration_ms": (diagnostics or {}).get("duration_ms"),
         "false": ["%s:%d: %s" % (p["path"], p["line"], p["message"][:100]) for p in false],
         "wrong_severity": ["%s:%d: %s" % (p["path"], p["line"], p["message"][:100]) for p in wrong],
-        "missed": ["%s:%d: %s" % (f.path, f.line, f.message[:100]) for f in missed],
+        "missed": ["%s:%d: %s%s" % (f.path, f.line, f.message[:100],
+                                     " (reported as a warning)" if (f.path, f.line) in reported_warnings else "")
+                   for f in missed],
         "truth_errors_in_scope": len(asked)})
 
 
@@ -260,7 +273,8 @@ def ms(value):
 
 
 def print_table(results, out):
-    header = ("| project | calls | edits | checkers (edits) | false problems | wrong severity | missed / asked "
+    header = ("| project | calls | edits | checkers (edits) | false problems "
+              "| wrong severity (errors as warnings / warnings as errors) | missed / asked "
               "| timeouts | p50 / p95 ms (all) | p50 / p95 ms (after the server's first answer) "
               "| gate `no_new_diagnostics: true` | ground truth (final tree) | agree |")
     out.write(header + "\n")
@@ -274,18 +288,20 @@ def print_table(results, out):
         agree = gate_pass == truth_clean
         agreed += agree
         checkers = ", ".join("%s (%d)" % (c, n) for c, n in sorted(r["checkers"].items()))
-        out.write("| %s | %d | %d | %s | %d | %d | %d / %d | %d | %s / %s | %s / %s | %s | %s | %s |\n" % (
-            r["name"], r["calls"], r["edits"], checkers, r["false"], r["wrong_severity"], r["missed"], r["asked"],
+        out.write("| %s | %d | %d | %s | %d | %d / %d | %d / %d | %d | %s / %s | %s / %s | %s | %s | %s |\n" % (
+            r["name"], r["calls"], r["edits"], checkers, r["false"], r["as_warning"], r["wrong_severity"], r["missed"],
+            r["asked"],
             r["timeouts"], ms(percentile(r["durations"], 0.5)), ms(percentile(r["durations"], 0.95)),
             ms(percentile(r["server_durations"], 0.5)), ms(percentile(r["server_durations"], 0.95)),
             "pass" if gate_pass else "fail (%d left)" % len(r["gate_left"]),
             "clean" if truth_clean else "%d new errors" % len(r["final_new_errors"]), "yes" if agree else "NO"))
-        for key in ("calls", "edits", "false", "wrong_severity", "missed", "asked", "timeouts"):
+        for key in ("calls", "edits", "false", "as_warning", "wrong_severity", "missed", "asked", "timeouts"):
             totals[key] += r[key]
         all_durations += r["durations"]
         all_server += r["server_durations"]
-    out.write("| **total** | %d | %d | | %d | %d | %d / %d | %d | %s / %s | %s / %s | | | %d of %d |\n" % (
-        totals["calls"], totals["edits"], totals["false"], totals["wrong_severity"], totals["missed"], totals["asked"],
+    out.write("| **total** | %d | %d | | %d | %d / %d | %d / %d | %d | %s / %s | %s / %s | | | %d of %d |\n" % (
+        totals["calls"], totals["edits"], totals["false"], totals["as_warning"], totals["wrong_severity"],
+        totals["missed"], totals["asked"],
         totals["timeouts"], ms(percentile(all_durations, 0.5)), ms(percentile(all_durations, 0.95)),
         ms(percentile(all_server, 0.5)), ms(percentile(all_server, 0.95)), agreed, len(results)))
     if totals["asked"]:
@@ -309,6 +325,21 @@ def print_details(results, out):
             out.write("  final tree error: %s:%d: %s\n" % (finding.path, finding.line, finding.message[:100]))
 
 
+def load_average():
+    with open("/proc/loadavg") as source:
+        return source.read().split()[0]
+
+
+def version_of(options):
+    if options.dry_run:
+        return "(none: --dry-run)"
+    done = subprocess.run([options.binary, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    version = done.stdout.strip().splitlines()[0] if done.stdout.strip() else "?"
+    commit = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(options.binary)), "rev-parse", "--short",
+                             "HEAD"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    return version + (" (" + options.binary + ", its checkout at " + commit + ")" if commit else "")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", help="agent-run")
@@ -318,7 +349,7 @@ def main():
     parser.add_argument("--only", help="run only the projects whose name contains this")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folders")
     parser.add_argument("--log", help="write every --json line here")
-    parser.add_argument("--label", default="quiet")
+    parser.add_argument("--label", default="no load added")
     options = parser.parse_args()
 
     options.tools = os.path.abspath(options.tools)
@@ -331,6 +362,8 @@ def main():
     env["GOCACHE"] = tempfile.mkdtemp(prefix="truth-gocache-")  # the ground truth's, warm after the first
     env.pop("GOPATH", None)
     log = open(options.log, "w") if options.log else open(os.devnull, "w")
+    load_before = load_average()
+    started = time.monotonic()
     results = []
     for name, language, module_path, prepare, steps in projects.PROJECTS:
         if options.only and options.only not in name:
@@ -339,6 +372,8 @@ def main():
         results.append(run_project(name, language, module_path, prepare, steps, options, env, log))
     shutil.rmtree(env["GOCACHE"], ignore_errors=True)
     print("\n## truth benchmark, %s\n" % options.label)
+    print("load average %s before, %s after; %.0f s; agent-run %s\n" % (
+        load_before, load_average(), time.monotonic() - started, version_of(options)))
     print_table(results, sys.stdout)
     print_details(results, sys.stdout)
     return 0
