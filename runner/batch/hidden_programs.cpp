@@ -65,7 +65,7 @@ std::optional<std::pair<fs::path, fs::path>> hidden_on_path(const std::string& p
     const fs::path candidate = fs::path(folder) / program;
     if (!executable(candidate)) continue;
     auto hidden = hidden_at(candidate, workspace);
-    if (!hidden) return first;  // the sandbox finds this one (the first one, when nothing hid it)
+    if (!hidden) return std::nullopt;  // the sandbox finds this one: the hidden ones before it are skipped there
     if (!first) first = std::make_pair(candidate, *hidden);
   }
   return first;

@@ -39,7 +39,7 @@ BOOST_AUTO_TEST_SUITE(double_star_rules)
 
 BOOST_AUTO_TEST_CASE(an_allow_rule_with_double_star_allows_every_path) {
   Expected<Policy> policy = load_policy(k_policy, "policy.yaml");
-  BOOST_REQUIRE_MESSAGE(policy.has_value(), policy ? "" : policy.error().message);
+  BOOST_REQUIRE_MESSAGE(policy.has_value(), (policy ? std::string() : policy.error().message));
   TempFolder workspace;
   for (const char* path : {"a.txt", "src/deep/er/b.py", ".hidden"}) {
     BOOST_TEST_CONTEXT(path) {
@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(an_allow_rule_with_double_star_allows_every_path) {
 
 BOOST_AUTO_TEST_CASE(a_deny_rule_with_double_star_denies_every_path_inside_and_out) {
   Expected<Policy> policy = load_policy(k_policy, "policy.yaml");
-  BOOST_REQUIRE_MESSAGE(policy.has_value(), policy ? "" : policy.error().message);
+  BOOST_REQUIRE_MESSAGE(policy.has_value(), (policy ? std::string() : policy.error().message));
   TempFolder workspace;
   for (const char* path : {"a.txt", "src/deep/er/b.py", ".", "/etc/hostname", "../elsewhere"}) {
     BOOST_TEST_CONTEXT(path) {
