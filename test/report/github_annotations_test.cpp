@@ -91,8 +91,8 @@ BOOST_AUTO_TEST_CASE(the_per_edit_gate_on_the_final_tree_decides_what_is_annotat
       CheckRecord{"no_new_diagnostics", false, 1, false, 900,
                   "1 diagnostic introduced by the edits:\nsrc/a.py:14:4: error: undefined name 'y' [F821]\n"};
   std::vector<std::string> commands = annotation_commands(report, paths_in_app());
-  BOOST_REQUIRE(commands.size() == 2u);  // the first failed check, and the problem where it is now
-  BOOST_TEST(commands[1] ==
+  BOOST_REQUIRE(commands.size() == 2u);  // the problem where it is now (a source line first), the failed check
+  BOOST_TEST(commands[0] ==
              "::error file=app/src/a.py,line=14,col=4,title=agent-run%3A left behind by fix-bug #2"
              "::undefined name 'y' [F821]");
 }
