@@ -80,6 +80,39 @@ def left_behind(edits):
     return [p for entry in net.values() for p in entry["open"]]
 
 
+def final_tree_gate(session, workspace, edits, timed_out_files, first_edits):
+    """What `no_new_diagnostics: true` now does at the end of an attempt (batch/final_tree_check):
+    each file where the edits left a problem, or whose check timed out, is checked again as it is
+    on the final tree by the same per-edit checker (here: written back unchanged through the tool),
+    and a problem counts as left behind only when that check still reports it. Returns the problems
+    left and whether every re-check answered. As the runner does, a problem in a file the session
+    never edited is never the edits' doing, nor is one its file's first edit found there already."""
+    def key(problem):
+        return (problem["message"], problem["severity"])
+    before = {path: {key(p) for p in d.get("problems", [])} - {key(p) for p in d.get("introduced", [])}
+              for path, d in first_edits.items()}
+    candidates = [p for p in left_behind(edits) if p["path"] in first_edits and key(p) not in before[p["path"]]]
+    files = sorted({p["path"] for p in candidates} | set(timed_out_files))
+    still = {}
+    judged = True
+    for path in files:
+        full = os.path.join(workspace, path)
+        if not os.path.isfile(full):
+            still[path] = []
+            continue
+        with open(full, encoding="utf-8", errors="surrogateescape") as handle:
+            content = handle.read()
+        session.call("read_file", {"path": path})
+        line, _ = session.call("write_file", {"path": path, "content": content})
+        diagnostics = (line.get("edit") or {}).get("diagnostics") or {}
+        if diagnostics.get("status") in ("timeout", "unavailable", None):
+            judged = False
+        still[path] = diagnostics.get("problems", [])
+    left = [p for p in candidates
+            if any(q["message"] == p["message"] and q["severity"] == p["severity"] for q in still.get(p["path"], []))]
+    return left, judged
+
+
 def new_errors(baseline, final):
     """The final tree's errors that the baseline did not have, compared by message (files move, lines shift)."""
     before = collections.Counter(f.message for f in baseline if f.severity == "error")
@@ -132,11 +165,13 @@ def run_in(folder, workspace, name, language, module_path, prepare, steps, optio
         session = ToolSession(options.binary, workspace, task, env, os.path.join(folder, "agent-run.stderr"))
     result = {"name": name, "calls": 0, "edits": 0, "false": 0, "wrong_severity": 0, "missed": 0, "as_warning": 0, "asked": 0,
               "timeouts": 0, "durations": [], "server_durations": [], "checkers": collections.Counter(),
-              "failed_calls": 0, "details": []}
+              "failed_calls": 0, "details": [], "gate_left": [], "gate_judged": False}
     known = {}  # file -> its errors as the ground truth last saw them: what the agent has been told about
     remember(known, language, None, baseline)
     dirty = False  # a bash command ran since the ground truth last looked
     all_diagnostics = []
+    timed_out_files = set()
+    first_edits = {}  # each edited file -> its first edit's diagnostics
     server_answered = False
     started = time.monotonic()
     try:
@@ -178,6 +213,7 @@ def run_in(folder, workspace, name, language, module_path, prepare, steps, optio
                 edit = line.get("edit") or {}
                 diagnostics = edit.get("diagnostics")
                 all_diagnostics.append(diagnostics)
+                first_edits.setdefault(tool_input["path"], diagnostics or {})
                 result["edits"] += 1
                 path = tool_input["path"]
                 reported = (diagnostics or {}).get("problems", [])
@@ -199,13 +235,16 @@ def run_in(folder, workspace, name, language, module_path, prepare, steps, optio
                     truth = truth + ground_truth.go_vet_findings(workspace, env)
                 compare(result, path, scope, reported, truth, known, status, diagnostics)
                 remember(known, language, wanted, truth)
+                if status == "timeout":
+                    timed_out_files.add(path)
+        result["gate_left"], result["gate_judged"] = final_tree_gate(session, workspace, all_diagnostics,
+                                                                     timed_out_files, first_edits)
     finally:
         exit_code = session.close()
     result["seconds"] = time.monotonic() - started
     result["exit_code"] = exit_code
     final = checker(workspace, env)
     result["final_new_errors"] = new_errors(baseline, final)
-    result["gate_left"] = left_behind(all_diagnostics)
     result["baseline_errors"] = sum(1 for f in baseline if f.severity == "error")
     return result
 
@@ -283,9 +322,9 @@ def print_table(results, out):
     all_durations, all_server = [], []
     agreed = 0
     for r in results:
-        gate_pass = not r["gate_left"]
+        gate_pass = not r["gate_left"] and r["gate_judged"]
         truth_clean = not r["final_new_errors"]
-        agree = gate_pass == truth_clean
+        agree = r["gate_judged"] and gate_pass == truth_clean
         agreed += agree
         checkers = ", ".join("%s (%d)" % (c, n) for c, n in sorted(r["checkers"].items()))
         out.write("| %s | %d | %d | %s | %d | %d / %d | %d / %d | %d | %s / %s | %s / %s | %s | %s | %s |\n" % (
@@ -293,7 +332,7 @@ def print_table(results, out):
             r["asked"],
             r["timeouts"], ms(percentile(r["durations"], 0.5)), ms(percentile(r["durations"], 0.95)),
             ms(percentile(r["server_durations"], 0.5)), ms(percentile(r["server_durations"], 0.95)),
-            "pass" if gate_pass else "fail (%d left)" % len(r["gate_left"]),
+            "not judged" if not r["gate_judged"] else "pass" if gate_pass else "fail (%d left)" % len(r["gate_left"]),
             "clean" if truth_clean else "%d new errors" % len(r["final_new_errors"]), "yes" if agree else "NO"))
         for key in ("calls", "edits", "false", "as_warning", "wrong_severity", "missed", "asked", "timeouts"):
             totals[key] += r[key]
