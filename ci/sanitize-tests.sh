@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the test suite under sanitizers, each kind in a build folder of its own, and prints how long
-# the build and the tests took. Not part of .ci/run (see docs/developing.md).
+# the build and the tests took. .ci/run runs the address kind after the suite (see docs/developing.md).
 #
 #   ci/sanitize-tests.sh [address|thread|all] [MODULE...] [-- CTEST_ARGUMENTS...]   # default: address
 #
