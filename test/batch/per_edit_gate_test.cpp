@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(a_problem_fixed_by_an_edit_whose_check_timed_out_is_not_lef
   BatchFixture fixture({{"t.yaml", gated_task(edit("os.getcwd()", "undefined_name") + k_hold +
                                               edit("undefined_name", "os.getcwd()") + k_release)}});
   FakeLinter linter;
-  EditChecker checker(budget_of_seconds(5));
+  EditChecker checker(budget_of_seconds(15));
   AttemptResult result = run_gated(fixture, linter, checker);
   BOOST_REQUIRE(result.edits.size() == 2u);
   BOOST_TEST(result.edits[0].diagnostics->status == "problems", statuses(result));
@@ -137,7 +137,7 @@ BOOST_AUTO_TEST_CASE(an_edit_whose_check_timed_out_is_checked_again_never_taken_
   BatchFixture fixture({{"t.yaml", gated_task(k_hold + edit("os.getcwd()", "undefined_name") + k_release +
                                               edit("import os", "import os  # the os module"))}});
   FakeLinter linter;
-  EditChecker checker(budget_of_seconds(5));
+  EditChecker checker(budget_of_seconds(15));
   AttemptResult result = run_gated(fixture, linter, checker);
   BOOST_REQUIRE(result.edits.size() == 2u);
   BOOST_TEST(result.edits[0].diagnostics->status == "timeout", statuses(result));
@@ -153,7 +153,7 @@ BOOST_AUTO_TEST_CASE(a_timed_out_edit_followed_by_a_fix_passes) {
   BatchFixture fixture({{"t.yaml", gated_task(k_hold + edit("os.getcwd()", "undefined_name") + k_release +
                                               edit("undefined_name", "os.getcwd()"))}});
   FakeLinter linter;
-  EditChecker checker(budget_of_seconds(5));
+  EditChecker checker(budget_of_seconds(15));
   AttemptResult result = run_gated(fixture, linter, checker);
   BOOST_REQUIRE(result.edits.size() == 2u);
   BOOST_TEST(result.edits[0].diagnostics->status == "timeout", statuses(result));
