@@ -59,6 +59,7 @@ class Attempt {
   void mark_interrupted(const std::string& during);
   Expected<std::unique_ptr<Workspace>> prepare_workspace() const;
   SandboxSite sandbox_site() const;
+  std::filesystem::path scratch_folder() const;
   bool check_sandbox();
   bool take_patch_baseline();
   bool start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous);
@@ -79,6 +80,7 @@ class Attempt {
   std::optional<StartedSandbox> m_check_sandbox;  // a fresh one for the checks
   std::unique_ptr<AttemptObserver> m_observer;  // settings.observe's, when there is one
   std::filesystem::path m_snapshot_objects;     // the objects of the snapshot after setup; removed with the workspace
+  std::filesystem::path m_home_cache;           // HOME/.cache of each of its sandboxes; removed with the workspace
   GateBaselines m_gates;                        // the project gates' baselines, checked before the agent's first turn
   std::vector<std::string> m_unwritten;         // files of the report that could not be written, and why
 };
@@ -154,9 +156,7 @@ bool Attempt::set_up() {
 bool Attempt::take_patch_baseline() {
   m_workspace->withhold(baseline_filter(*m_plan.policy, resolved_path(m_workspace->root()),
                                         attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings)));
-  const std::filesystem::path scratch =
-      m_settings.scratch_folder.empty() ? std::filesystem::temp_directory_path() : m_settings.scratch_folder;
-  auto objects = make_unique_folder(scratch, "snapshot-");
+  auto objects = make_unique_folder(scratch_folder(), "snapshot-");
   if (!objects) {
     set_outcome(m_result, OutcomeType::workspace_failed, objects.error().message);
     return false;
@@ -178,6 +178,14 @@ bool Attempt::check_sandbox() {
     m_result.warnings.push_back(unsandboxed_warning(m_sandbox, 1));
     return true;
   }
+  // One HOME/.cache for every sandbox of the attempt: the checks' fresh sandbox finds the Go build
+  // cache (and pip's, ...) that the baselines, the per-edit checks and the agent's commands filled.
+  auto cache = make_unique_folder(scratch_folder(), "home-cache-");
+  if (!cache) {
+    set_outcome(m_result, OutcomeType::workspace_failed, cache.error().message);
+    return false;
+  }
+  m_home_cache = *cache;
   if (!m_settings.sandbox_probe) return true;  // start_sandbox_for says what fails
   if (auto works = m_settings.sandbox_probe->check(m_sandbox); !works) {
     m_result.sandbox = sandbox_record(sandbox_site(), nullptr, "unavailable: " + works.error().message);
@@ -185,6 +193,11 @@ bool Attempt::check_sandbox() {
     return false;
   }
   return true;
+}
+
+/// Where the attempt's folders outside its workspace go (hidden from its sandboxes).
+std::filesystem::path Attempt::scratch_folder() const {
+  return m_settings.scratch_folder.empty() ? std::filesystem::temp_directory_path() : m_settings.scratch_folder;
 }
 
 SandboxSite Attempt::sandbox_site() const {
@@ -195,7 +208,8 @@ SandboxSite Attempt::sandbox_site() const {
   site.policy = m_plan.policy;
   site.protected_paths = attempt_protected_paths(*m_plan.task, *m_plan.policy, m_settings);
   site.runner_home = m_settings.runner_home;
-  site.scratch = m_settings.scratch_folder.empty() ? std::filesystem::temp_directory_path() : m_settings.scratch_folder;
+  site.scratch = scratch_folder();
+  if (!m_home_cache.empty()) site.home_cache = m_home_cache;
   site.hidden_roots = {site.scratch};
   site.environment =
       child_environment({m_settings.environment, m_plan.task->secrets, TaskSecrets::withheld, ChildPlace::runner});
@@ -466,6 +480,7 @@ void Attempt::remove_workspace() {
   auto finished = m_workspace->finish(m_settings.keep);
   std::error_code ec;
   if (!m_snapshot_objects.empty()) std::filesystem::remove_all(m_snapshot_objects, ec);
+  if (!m_home_cache.empty()) std::filesystem::remove_all(m_home_cache, ec);
   m_result.durations.cleanup_ms = elapsed_ms(cleanup_started, m_settings.clock->now());
   if (!finished && m_result.outcome == Outcome::passed) {
     set_outcome(m_result, OutcomeType::workspace_cleanup_failed, finished.error().message);

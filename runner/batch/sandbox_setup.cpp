@@ -56,6 +56,7 @@ SandboxRequest request_for(const SandboxSite& site, const Survey& survey) {
   request.hidden_roots = site.hidden_roots;
   request.runner_home = site.runner_home;
   request.survey = &survey;
+  request.home_cache = site.home_cache;
   return request;
 }
 

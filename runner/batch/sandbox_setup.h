@@ -31,6 +31,7 @@ struct SandboxSite {
   std::vector<std::filesystem::path> hidden_roots;     // emptied inside: the run's other workspaces
   std::vector<std::string> environment;                // the holder's (PATH finds bubblewrap and util-linux)
   const Clock* clock = nullptr;                        // dates late masks; nullptr: the machine's
+  std::optional<std::filesystem::path> home_cache;     // HOME/.cache in each of the attempt's sandboxes
 };
 
 /// A running sandbox and the survey it was laid out from.

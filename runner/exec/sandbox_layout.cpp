@@ -3,6 +3,7 @@
 #include "base/files.h"
 #include "base/paths.h"
 #include "base/text.h"
+#include "exec/child_environment.h"
 
 #include <sys/stat.h>
 
@@ -225,6 +226,7 @@ Expected<SandboxLayout> make_sandbox_layout(const SandboxRequest& request) {
   layout.spec = request.spec;
   layout.workspace = request.workspace;
   layout.private_tmp = request.attempt_folder / "tmp";
+  layout.home_cache = request.home_cache;
   layout.mask_file = request.attempt_folder / "masked";
   layout.token = fs::path("/run") / ("agent-run-" + request.attempt_folder.filename().string());
   add_emptied(request, layout);
@@ -250,6 +252,7 @@ std::vector<std::string> holder_argv(const SandboxLayout& layout, const fs::path
   if (!fs::is_symlink("/var/run", ec) && fs::is_directory("/var/run", ec)) append(argv, {"--tmpfs", "/var/run"});
   append(argv, {"--ro-bind", layout.mask_file.string(), layout.token.string()});
   append(argv, {"--bind", layout.private_tmp.string(), "/tmp", "--tmpfs", "/var/tmp"});
+  if (layout.home_cache) append(argv, {"--bind", layout.home_cache->string(), std::string(k_sandbox_home) + "/.cache"});
   for (const fs::path& folder : layout.emptied) append(argv, {"--tmpfs", folder.string()});
   const std::string workspace = layout.workspace.string();
   append(argv, {layout.spec.write == SandboxWrite::none ? "--ro-bind" : "--bind", workspace, workspace});

@@ -25,6 +25,7 @@ struct SandboxRequest {
   std::vector<std::filesystem::path> hidden_roots;         // emptied (tmpfs): other attempts' workspaces, ...
   std::optional<std::filesystem::path> runner_home;        // agent-run's HOME: its credential folders are masked
   const Survey* survey = nullptr;                          // hidden and read-only paths in and around the workspace
+  std::optional<std::filesystem::path> home_cache;  // bound read-write at HOME/.cache: build caches one attempt's sandboxes share
 };
 
 /// The sandbox as data, in mount order (later mounts win): what bubblewrap is told.
@@ -32,6 +33,7 @@ struct SandboxLayout {
   SandboxSpec spec;
   std::filesystem::path workspace;
   std::filesystem::path private_tmp;           // bound at /tmp (HOME is its `home` folder)
+  std::optional<std::filesystem::path> home_cache;  // bound at HOME/.cache (GOCACHE, pip's, ...)
   std::filesystem::path mask_file;             // an empty file with mode 000, bound over each masked file
   std::filesystem::path token;                 // exists only inside this sandbox (/run/agent-run-sandbox-XXXXXX)
   std::vector<std::filesystem::path> emptied;  // an empty tmpfs over each (source checkout, scratch)

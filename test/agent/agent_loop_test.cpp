@@ -1,4 +1,6 @@
 #include "agent/agent_loop.h"
+#include "agent/finish_review.h"
+#include "diagnostics/diagnostics_checker.h"
 #include "support/fakes.h"
 #include "support/fixtures.h"
 
@@ -208,3 +210,60 @@ BOOST_AUTO_TEST_CASE(a_failed_model_call_is_heard_as_a_model_error_then_the_stop
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+/// A review that, like a check that formats the code, rewrites a file and sends the work back once.
+class RewritingReview final : public FinishReview {
+ public:
+  explicit RewritingReview(TempFolder& folder) : m_folder(folder) {}
+  std::string name() const override { return "checks"; }
+  ReviewVerdict review(const std::string&, const ReviewContext&, AgentRecord&) override {
+    if (m_sent_back) return ReviewVerdict::accept();
+    m_sent_back = true;
+    m_folder.write("a.py", "def assist():\n    return 1\n");
+    return ReviewVerdict::send_back("the checks failed");
+  }
+
+ private:
+  TempFolder& m_folder;
+  bool m_sent_back = false;
+};
+
+/// Diagnostics that keep, for each time they were told the workspace changed, a.py as it was then.
+class ToldDiagnostics final : public DiagnosticsChecker {
+ public:
+  explicit ToldDiagnostics(TempFolder& folder) : m_folder(folder) {}
+  EditDiagnostics check_edit(const EditCheckRequest&) override { return {}; }
+  std::chrono::milliseconds budget() const override { return std::chrono::milliseconds(1000); }
+  void workspace_changed(const WorkspaceRequest&) override { told.push_back(m_folder.read("a.py")); }
+  void release_workspace(const std::filesystem::path&) override {}
+  std::vector<std::string> told;
+
+ private:
+  TempFolder& m_folder;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(what_a_review_changed_reaches_the_language_servers_before_the_model_is_asked_again) {
+  folder.write("a.py", "def helper():\n    return 1\n");
+  ToldDiagnostics diagnostics(folder);
+  scope.diagnostics = &diagnostics;
+  RewritingReview review(folder);
+  RecordingModel model({says("done"), says("fixed")});
+  std::vector<std::string> told_before_second_request;
+  model.on_call = [&] {
+    if (model.received.size() == 2) told_before_second_request = diagnostics.told;
+  };
+  AgentRequest request;
+  request.prompt = "do the task";
+  request.limits = limits;
+  request.reviews = {&review};
+  AgentLoop loop(model, tools, builtin_policy(), clock);
+  AgentRecord record;
+  loop.run(request, scope, session, record);
+  BOOST_TEST(record.turns == 2);
+  BOOST_REQUIRE_EQUAL(told_before_second_request.size(), 1u);
+  BOOST_TEST(told_before_second_request[0] == "def assist():\n    return 1\n");
+}

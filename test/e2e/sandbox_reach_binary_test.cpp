@@ -180,6 +180,40 @@ BOOST_AUTO_TEST_CASE(setup_s_daemon_serves_the_sandboxed_checks_and_a_check_s_ow
   }
 }
 
+// One HOME/.cache for the attempt's sandboxes: what the agent's commands put in the build cache
+// (GOCACHE lives there) the checks' fresh sandbox finds; another attempt starts with an empty one.
+BOOST_AUTO_TEST_CASE(the_checks_fresh_sandbox_finds_the_build_cache_of_its_own_attempt_and_no_other) {
+  repo.write("tasks/fills.yaml", R"(prompt: Build.
+policy: ../policy.yaml
+script:
+  - call: {tool: bash, input: {command: "mkdir -p \"$HOME/.cache/go-build\" && echo filled-by-the-agent > \"$HOME/.cache/go-build/entry\""}}
+  - say: Built.
+checks:
+  - run: "cat \"$HOME/.cache/go-build/entry\""
+)");
+  repo.write("tasks/other.yaml", R"(prompt: Build.
+policy: ../policy.yaml
+script:
+  - say: Nothing.
+checks:
+  - run: "test ! -e \"$HOME/.cache/go-build/entry\" && echo empty"
+)");
+  commit_all();
+  CommandResult result = run("tasks/fills.yaml", "", {"tasks/other.yaml"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  auto report = parse_json(out.read("report.json"));
+  BOOST_REQUIRE(report.has_value());
+  std::map<std::string, std::string> tails;
+  for (const Json& attempt : report->find("attempts")->as_array()) {
+    BOOST_TEST(attempt.find("sandboxed")->as_bool());
+    tails[attempt.get_string("task_id")] = attempt.find("checks")->as_array().at(0).get_string("output_tail");
+  }
+  BOOST_TEST(tails["fills"] == "filled-by-the-agent\n");
+  BOOST_TEST(tails["other"] == "empty\n");
+}
+
+
 // A fake shellcheck first on PATH reports what it could reach as its finding: agent-run's
 // environment through its parent's /proc entry (a canary key is in it), a write outside the
 // workspace, and the sandbox's token. With --sandbox off the same linter reaches both: the control.
