@@ -246,6 +246,8 @@ class ToldDiagnostics final : public DiagnosticsChecker {
 
 }  // namespace
 
+BOOST_FIXTURE_TEST_SUITE(agent_loop_reviews, LoopFixture)
+
 BOOST_AUTO_TEST_CASE(what_a_review_changed_reaches_the_language_servers_before_the_model_is_asked_again) {
   folder.write("a.py", "def helper():\n    return 1\n");
   ToldDiagnostics diagnostics(folder);
@@ -260,10 +262,13 @@ BOOST_AUTO_TEST_CASE(what_a_review_changed_reaches_the_language_servers_before_t
   request.prompt = "do the task";
   request.limits = limits;
   request.reviews = {&review};
-  AgentLoop loop(model, tools, builtin_policy(), clock);
+  const Policy policy = builtin_policy();
+  AgentLoop loop(model, tools, policy, clock);
   AgentRecord record;
   loop.run(request, scope, session, record);
   BOOST_TEST(record.turns == 2);
   BOOST_REQUIRE_EQUAL(told_before_second_request.size(), 1u);
   BOOST_TEST(told_before_second_request[0] == "def assist():\n    return 1\n");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
