@@ -192,18 +192,18 @@ void check_languages(Findings& findings, const fs::path& workspace, AttemptSandb
 /// Which keys are set (never their values) and whether each endpoint in use answers.
 void check_models(Findings& findings, const ProgramContext& context) {
   struct Provider {
-    std::string name, key_variable, url_variable;
+    std::string name, key_variable;
     const ApiEndpoint& endpoint;
+    std::string default_url;
   };
+  const ModelAccess defaults;
   const Provider providers[] = {
-      {"anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", context.model_access.anthropic},
-      {"openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", context.model_access.openai},
+      {"anthropic", "ANTHROPIC_API_KEY", context.model_access.anthropic, defaults.anthropic.base_url},
+      {"openai", "OPENAI_API_KEY", context.model_access.openai, defaults.openai.base_url},
   };
   for (const Provider& p : providers) {
     const bool key_set = !p.endpoint.api_key.empty();
-    const bool url_set = environment_value(context.environment, p.url_variable).has_value() ||
-                         p.endpoint.base_url != ModelAccess{}.anthropic.base_url &&
-                             p.endpoint.base_url != ModelAccess{}.openai.base_url;
+    const bool url_set = p.endpoint.base_url != p.default_url;  // *_BASE_URL, as config_command tells it
     const std::string key_text = p.key_variable + (key_set ? " is set" : " is not set");
     if (!key_set && !url_set) {
       findings.ok(p.name, key_text + " (only the scripted model and the other provider can run)");
