@@ -7,7 +7,7 @@ the option table (`agent-run --help`, generated from it): an unknown subcommand 
 usage: docs_examples_test.py SOURCE_ROOT AGENT_RUN_BINARY"""
 import pathlib, re, shutil, subprocess, sys, tempfile
 
-source, binary = pathlib.Path(sys.argv[1]), sys.argv[2]
+source, binary = pathlib.Path(sys.argv[1]).resolve(), str(pathlib.Path(sys.argv[2]).resolve())
 pages = [source / "README.md"] + sorted((source / "docs").glob("*.md"))
 failures, counts = [], {"task": 0, "task fragment": 0, "policy": 0, "configuration": 0, "workflow": 0, "command": 0}
 
