@@ -42,6 +42,7 @@ int agent_run_main(int argc, char** argv) {
     case Command::tool: return tool_command(*options, context, std::cin);
     case Command::config: return config_command(*options, context);
     case Command::mcp: return mcp_command(*options, context);
+    case Command::doctor: return doctor_command(*options, context);
     case Command::run: break;
   }
   if (auto subreaper = become_child_subreaper(); !subreaper) {  // so escaped processes can be found and reaped

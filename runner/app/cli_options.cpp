@@ -328,6 +328,9 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   } else if (!arguments.empty() && arguments[0] == "config") {
     options.command = Command::config;
     first = 1;
+  } else if (!arguments.empty() && arguments[0] == "doctor") {
+    options.command = Command::doctor;
+    first = 1;
   } else if (!arguments.empty() && arguments[0] == "mcp") {
     options.command = Command::mcp;
     first = 1;
@@ -358,6 +361,10 @@ Expected<CliOptions> parse_cli(const std::vector<std::string>& arguments) {
   }
   if (options.command == Command::policy_explain || options.command == Command::policy_test) {
     AR_TRY(check_policy_command(options));
+    return options;
+  }
+  if (options.command == Command::doctor) {
+    if (!options.files.empty()) return make_error("doctor takes no files, got '" + options.files.front() + "' (use --workspace DIR)");
     return options;
   }
   if (options.command == Command::mcp) return options;  // its subcommand and words are checked by mcp_command
@@ -396,6 +403,7 @@ std::string usage_text() {
       "usage: agent-run [run] TASK.yaml... [options]\n"
       "       agent-run validate FILE... [--mcp]   check task and policy files; nothing runs but\n"
       "                                      (with --mcp) the tasks' MCP servers, asked for their tools\n"
+      "       agent-run doctor [--workspace DIR]   whether a run would work here: sandbox, checkers, endpoints\n"
       "       agent-run merge DIR... --out DIR   join the report folders of shards or runs into one\n"
       "       agent-run compare BASE HEAD [--json] [--fail-on-regression] [--max-pass-rate-drop PCT] ...\n"
       "                                      what changed between two runs, told apart from noise\n"

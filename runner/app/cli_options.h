@@ -12,7 +12,7 @@
 
 namespace agent_run {
 
-enum class Command { run, validate, help, version, merge, compare, policy_explain, policy_test, tool, config, mcp };
+enum class Command { run, validate, help, version, merge, compare, policy_explain, policy_test, tool, config, mcp, doctor };
 
 /// What a run prints on stdout: progress lines for a person, or one JSON event a line for a program.
 enum class OutputFormat { text, stream_json };

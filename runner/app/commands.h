@@ -44,6 +44,9 @@ int policy_test_command(const CliOptions& options, const ProgramContext& context
 /// `agent-run config [TASK.yaml]`: each effective setting of the task and where it came from.
 int config_command(const CliOptions& options, const ProgramContext& context);
 
+/// `agent-run doctor [--workspace DIR]`: whether a run would work on this machine and project, and what to fix.
+int doctor_command(const CliOptions& options, const ProgramContext& context);
+
 /// `agent-run tool --workspace DIR`: runs tool calls read from `in` as the agent would, printing each result.
 int tool_command(const CliOptions& options, const ProgramContext& context, std::istream& in);
 

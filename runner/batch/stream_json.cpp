@@ -1,5 +1,7 @@
 #include "batch/stream_json.h"
 
+#include "base/digest.h"
+#include "base/text.h"
 #include "batch/attempt_plan.h"
 #include "report/report_writers.h"
 #include "report/workflow_commands.h"
@@ -7,6 +9,9 @@
 namespace agent_run {
 
 namespace {
+
+/// The most of a tool's result a `tool_call` event carries; the report's transcript has it whole.
+constexpr std::size_t k_result_bytes = 2000;
 
 Json checks_json(const std::vector<CheckRecord>& checks) {
   Json list = Json::array();
@@ -23,12 +28,24 @@ Json checks_json(const std::vector<CheckRecord>& checks) {
 /// One attempt's events, written to the run's sink.
 class StreamJsonObserver final : public AttemptObserver {
  public:
-  StreamJsonObserver(StreamJsonSink& sink, const AttemptPlan& plan) : m_sink(sink), m_attempt(plan.folder) {
+  StreamJsonObserver(StreamJsonSink& sink, const AttemptPlan& plan)
+      : m_sink(sink), m_attempt(plan.folder), m_model(plan.model) {
     write(Json::object()
               .set("type", "attempt_started")
               .set("task", plan.task->id)
               .set("model", plan.model)
               .set("n", plan.n));
+  }
+
+  /// `init`, as claude's system/init: what the agent was given before its first turn.
+  void started(const Conversation& conversation, const std::vector<ToolSchema>& tools) override {
+    Json names = Json::array();
+    for (const ToolSchema& tool : tools) names.push(tool.name);
+    write(Json::object()
+              .set("type", "init")
+              .set("model", m_model)
+              .set("tools", std::move(names))
+              .set("system_prompt_sha256", sha256_hex(conversation.system)));
   }
 
   void turn(int turn, const ModelTurn& response, const ModelCallRecord& call) override {
@@ -55,7 +72,9 @@ class StreamJsonObserver final : public AttemptObserver {
                      .set("input", call.input)
                      .set("decision", record.decision)
                      .set("reason", record.reason)
-                     .set("is_error", result.is_error);
+                     .set("is_error", result.is_error)
+                     .set("result", repair_utf8(std::string_view(result.content).substr(0, k_result_bytes)))
+                     .set("result_truncated", result.content.size() > k_result_bytes);
     const bool edits = call.name == "edit_file" || call.name == "write_file";
     if (edits && record.decision == "allowed" && !result.is_error) event.set("edit", call.input.get_string("path"));
     write(std::move(event));
@@ -89,6 +108,7 @@ class StreamJsonObserver final : public AttemptObserver {
               .set("outcome_type", to_string(result.outcome_type))
               .set("message", result.message)
               .set("turns", result.turns)
+              .set("duration_ms", result.durations.total_ms)
               .set("final_answer", result.final_message)
               .set("structured_output", result.structured_output ? *result.structured_output : Json(nullptr))
               .set("usage", usage_to_json(result.usage)));
@@ -99,6 +119,7 @@ class StreamJsonObserver final : public AttemptObserver {
 
   StreamJsonSink& m_sink;
   std::string m_attempt;
+  std::string m_model;
 };
 
 }  // namespace

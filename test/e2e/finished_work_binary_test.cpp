@@ -256,22 +256,29 @@ BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_e
     types.push_back(event->get_string("type"));
     events.push_back(std::move(*event));
   }
-  BOOST_TEST(types == (std::vector<std::string>{"attempt_started", "turn", "tool_call", "turn", "checks", "sent_back",
-                                                "turn", "tool_call", "turn", "checks", "attempt_finished"}),
+  BOOST_TEST(types == (std::vector<std::string>{"attempt_started", "init", "turn", "tool_call", "turn", "checks",
+                                                "sent_back", "turn", "tool_call", "turn", "checks", "attempt_finished"}),
              boost::test_tools::per_element());
-  BOOST_REQUIRE(events.size() == 11u);
-  BOOST_TEST(events[2].get_string("decision") == "allowed");
-  BOOST_TEST(events[2].get_string("edit") == "answer.txt");
-  BOOST_TEST(events[10].get_string("outcome_type") == "passed");
-  BOOST_TEST(events[10].get_string("final_answer") == "Done, really.");
+  BOOST_REQUIRE(events.size() == 12u);
+  // init: what the agent was given, as claude's system/init event.
+  BOOST_TEST(events[1].get_string("model") == "script");
+  BOOST_TEST(events[1].get_string("system_prompt_sha256").size() == 64u);
+  BOOST_TEST(events[1].find("tools")->as_array().size() > 0u);
+  BOOST_TEST(events[3].get_string("decision") == "allowed");
+  BOOST_TEST(events[3].get_string("edit") == "answer.txt");
+  BOOST_TEST(events[3].find("result") != nullptr);  // the tool's result, capped
+  BOOST_TEST(!events[3].find("result_truncated")->as_bool());
+  BOOST_TEST(events[11].get_string("outcome_type") == "passed");
+  BOOST_TEST(events[11].get_string("final_answer") == "Done, really.");
+  BOOST_TEST(events[11].find("duration_ms") != nullptr);
   // The usage of each turn and of the attempt has the report's fields (one writer: usage_to_json).
-  const Json* usage = events[10].find("usage");
+  const Json* usage = events[11].find("usage");
   BOOST_REQUIRE(usage != nullptr);
   for (const char* field : {"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
                             "reasoning_tokens", "estimated", "cost_usd"}) {
     BOOST_TEST((usage->find(field) != nullptr), field);
   }
-  BOOST_TEST((events[1].find("usage")->find("reasoning_tokens") != nullptr));
+  BOOST_TEST((events[2].find("usage")->find("reasoning_tokens") != nullptr));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
