@@ -224,7 +224,7 @@ void LoopRun::finish(const ModelTurn& turn) {
     if (verdict.kind == ReviewVerdict::Kind::end_attempt) return stop(verdict.stop, verdict.message);
     // The checks of a review may change files (a formatter, generated code): the warm language
     // servers learn of it now, while the model reads the feedback, as after a bash command.
-    tell_diagnostics_of_changes(m_scope);
+    if (review->may_change_files()) tell_diagnostics_of_changes(m_scope);
     const std::string message = redact_values(verdict.message, m_request.secret_values);
     if (review->name() == "checks") m_last_feedback = message;
     m_conversation.messages.push_back(Message{Role::user, message, {}, {}, {}});

@@ -40,6 +40,9 @@ class FinishReview {
   virtual ~FinishReview() = default;
   /// A name for the transcript: `output_schema`, `checks`.
   virtual std::string name() const = 0;
+  /// Whether the review runs commands that may change the workspace (a formatter in the checks,
+  /// generated code): the warm language servers are told of changes after such a review only.
+  virtual bool may_change_files() const { return false; }
   /// `final_text` is the model's last message; `record` the attempt's so far. With
   /// `context.can_go_on` false, sending back is not possible: the review accepts or ends.
   virtual ReviewVerdict review(const std::string& final_text, const ReviewContext& context, AgentRecord& record) = 0;

@@ -8,22 +8,20 @@
 #include "exec/process.h"
 #include "exec/sandbox_probe.h"
 #include "exec/spawn.h"
+#include "diagnostics/warm_start.h"
+#include "net/tcp_probe.h"
 #include "net/web_url.h"
 
-#include <netdb.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <filesystem>
-#include <cerrno>
-#include <cstring>
-#include <set>
 
 namespace agent_run {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// More languages than diagnostics know: each one the workspace holds is checked.
+constexpr std::size_t k_most_languages = 16;
 
 /// What `agent-run doctor` found so far, and whether a run would work.
 struct Findings {
@@ -39,39 +37,6 @@ struct Findings {
     fatal = true;
   }
 };
-
-/// The languages of the workspace's files (the .git folder and dependencies skipped), at most 20,000 files.
-std::set<Language> workspace_languages(const fs::path& workspace) {
-  std::set<Language> found;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(workspace, fs::directory_options::skip_permission_denied, ec), end;
-  for (int seen = 0; !ec && it != end && seen < 20000; it.increment(ec), ++seen) {
-    const std::string name = it->path().filename().string();
-    if (it->is_directory(ec) && (name == ".git" || name == "node_modules" || name == "vendor")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (!it->is_regular_file(ec)) continue;
-    const Language language = language_of(it->path(), "");
-    if (language != Language::none) found.insert(language);
-  }
-  return found;
-}
-
-const char* language_name(Language language) {
-  switch (language) {
-    case Language::go: return "go";
-    case Language::python: return "python";
-    case Language::typescript: return "typescript";
-    case Language::javascript: return "javascript";
-    case Language::c: return "c";
-    case Language::cpp: return "c++";
-    case Language::shell: return "shell";
-    case Language::rust: return "rust";
-    case Language::none: break;
-  }
-  return "none";
-}
 
 /// A file of `language` for linter_for to look at (the linters choose by extension).
 fs::path sample_file(Language language, const fs::path& workspace) {
@@ -105,23 +70,7 @@ Expected<void> endpoint_answers(const std::string& url) {
   if (!parsed) return parsed.error();
   std::string host = parsed->host;
   if (host.size() > 1 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* addresses = nullptr;
-  const int resolved = getaddrinfo(host.c_str(), std::to_string(parsed->port).c_str(), &hints, &addresses);
-  if (resolved != 0) return make_error("cannot resolve " + host + ": " + gai_strerror(resolved));
-  std::string why = "no address";
-  bool connected = false;
-  for (addrinfo* a = addresses; a != nullptr && !connected; a = a->ai_next) {
-    const int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    connected = connect(fd, a->ai_addr, a->ai_addrlen) == 0;
-    if (!connected) why = std::strerror(errno);
-    close(fd);
-  }
-  freeaddrinfo(addresses);
-  if (!connected) return make_error("no answer at " + host + ":" + std::to_string(parsed->port) + " (" + why + ")");
-  return {};
+  return tcp_connects(host, parsed->port);
 }
 
 void check_programs(Findings& findings, const std::vector<std::string>& environment) {
@@ -173,10 +122,11 @@ void report_checker(Findings& findings, const std::string& what, const std::stri
 
 void check_languages(Findings& findings, const fs::path& workspace, AttemptSandbox* sandbox,
                      const std::vector<std::string>& environment) {
-  const std::set<Language> languages = workspace_languages(workspace);
+  const std::vector<WarmStart> languages = warm_starts(workspace, {}, k_most_languages);
   if (languages.empty()) findings.ok("languages", "no source files of a language diagnostics know");
-  for (Language language : languages) {
-    const std::string name = language_name(language);
+  for (const WarmStart& found : languages) {
+    const Language language = found.language;
+    const std::string name = language_id(language, found.file);
     const auto servers = language_servers(language, workspace, environment);
     const auto linter = linter_for(language, sample_file(language, workspace), workspace, environment);
     if (servers.empty() && !linter) {

@@ -28,6 +28,7 @@ class CheckFeedbackReview final : public FinishReview {
         m_durations(durations), m_observer(observer) {}
 
   std::string name() const override { return "checks"; }
+  bool may_change_files() const override { return true; }
   ReviewVerdict review(const std::string& final_text, const ReviewContext& context, AgentRecord& record) override;
 
  private:

@@ -180,12 +180,9 @@ bool Attempt::check_sandbox() {
   }
   // One HOME/.cache for every sandbox of the attempt: the checks' fresh sandbox finds the Go build
   // cache (and pip's, ...) that the baselines, the per-edit checks and the agent's commands filled.
-  auto cache = make_unique_folder(scratch_folder(), "home-cache-");
-  if (!cache) {
-    set_outcome(m_result, OutcomeType::workspace_failed, cache.error().message);
-    return false;
-  }
-  m_home_cache = *cache;
+  // The cache only saves time: without it each sandbox starts with an empty HOME/.cache.
+  if (auto cache = make_unique_folder(scratch_folder(), "home-cache-")) m_home_cache = *cache;
+  else m_result.warnings.push_back("no build cache shared by the attempt's sandboxes: " + cache.error().message);
   if (!m_settings.sandbox_probe) return true;  // start_sandbox_for says what fails
   if (auto works = m_settings.sandbox_probe->check(m_sandbox); !works) {
     m_result.sandbox = sandbox_record(sandbox_site(), nullptr, "unavailable: " + works.error().message);

@@ -12,6 +12,9 @@ namespace {
 
 /// The most of a tool's result a `tool_call` event carries; the report's transcript has it whole.
 constexpr std::size_t k_result_bytes = 2000;
+// What of a longer result is kept: its start and, since a command's verdict is often at the end, its end.
+constexpr std::size_t k_result_head_bytes = 1400;
+constexpr std::size_t k_result_tail_bytes = 500;
 
 Json checks_json(const std::vector<CheckRecord>& checks) {
   Json list = Json::array();
@@ -73,7 +76,9 @@ class StreamJsonObserver final : public AttemptObserver {
                      .set("decision", record.decision)
                      .set("reason", record.reason)
                      .set("is_error", result.is_error)
-                     .set("result", repair_utf8(std::string_view(result.content).substr(0, k_result_bytes)))
+                     .set("result", result.content.size() > k_result_bytes
+                                         ? repair_utf8(cap_head_tail(result.content, k_result_head_bytes, k_result_tail_bytes))
+                                         : repair_utf8(result.content))
                      .set("result_truncated", result.content.size() > k_result_bytes);
     const bool edits = call.name == "edit_file" || call.name == "write_file";
     if (edits && record.decision == "allowed" && !result.is_error) event.set("edit", call.input.get_string("path"));

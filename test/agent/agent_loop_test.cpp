@@ -218,6 +218,7 @@ class RewritingReview final : public FinishReview {
  public:
   explicit RewritingReview(TempFolder& folder) : m_folder(folder) {}
   std::string name() const override { return "checks"; }
+  bool may_change_files() const override { return true; }
   ReviewVerdict review(const std::string&, const ReviewContext&, AgentRecord&) override {
     if (m_sent_back) return ReviewVerdict::accept();
     m_sent_back = true;

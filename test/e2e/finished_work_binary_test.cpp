@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <optional>
 #include <sstream>
 
 using namespace agent_run;
@@ -279,6 +280,31 @@ BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_e
     BOOST_TEST((usage->find(field) != nullptr), field);
   }
   BOOST_TEST((events[2].find("usage")->find("reasoning_tokens") != nullptr));
+}
+
+BOOST_AUTO_TEST_CASE(stream_json_keeps_the_start_and_the_end_of_a_long_tool_result) {
+  make({{"tasks/t.yaml", "prompt: Count.\npolicy: ../policy.yaml\nchecks:\n  - run: \"true\"\nscript:\n"
+                         "  - call: {tool: bash, input: {command: \"seq -f line-%g 1 2000\"}}\n"
+                         "  - say: Done.\n"}});
+  CommandResult result = run_shell(shell_quote(test::agent_run_binary()) + " tasks/t.yaml --out " +
+                                       shell_quote(out.path().string()) + " --output-format stream-json 2>/dev/null",
+                                   repo.path());
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 0);
+  std::optional<Json> call;
+  std::istringstream lines(result.output);
+  for (std::string line; std::getline(lines, line);) {
+    auto event = parse_json(line);
+    BOOST_REQUIRE_MESSAGE(event.has_value(), "not JSON: " << line);
+    if (event->get_string("type") == "tool_call") call = std::move(*event);
+  }
+  BOOST_REQUIRE(call.has_value());
+  const std::string text = call->get_string("result");
+  BOOST_TEST(call->find("result_truncated")->as_bool());
+  BOOST_TEST(text.size() <= 2000u);
+  BOOST_TEST(text.find("line-1\n") != std::string::npos);     // the start
+  BOOST_TEST(text.find("line-2000") != std::string::npos);     // and the end, where a command's verdict is
+  BOOST_TEST(text.find("bytes omitted") != std::string::npos);  // with the cut marked
 }
 
 BOOST_AUTO_TEST_SUITE_END()
