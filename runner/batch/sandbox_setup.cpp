@@ -4,6 +4,7 @@
 #include "batch/attempt_session.h"
 #include "policy/path_classes.h"
 #include "policy/sandboxed_bash.h"
+#include "workspace/git_index_view.h"
 
 #include <sys/stat.h>
 
@@ -42,6 +43,23 @@ std::string why_hidden(const fs::path& path, const Survey& survey, const Sandbox
   return site.runner_home && is_at_or_under(path, *site.runner_home) ? "agent-run's HOME" : "";
 }
 
+/// git inside the sandbox sees an index in which the hidden tracked files are skip-worktree
+/// (workspace/git_index_view): `git diff` and `git status` work and say nothing of them. Without a
+/// view (no repository, nothing hidden tracked, an index libgit2 cannot read) git sees the real one.
+SandboxFileViews git_index_views(const SandboxSite& site, const Survey& survey) {
+  std::vector<std::string> hidden;
+  for (const SurveyedPath& path : survey.hidden) {
+    if (is_at_or_under(path.absolute, site.workspace)) hidden.push_back(path.relative);
+  }
+  if (hidden.empty()) return {};
+  return [workspace = site.workspace, hidden = std::move(hidden)](const fs::path& folder) {
+    std::vector<std::pair<fs::path, fs::path>> views;
+    auto view = git_index_view(workspace, hidden, folder / "git-index");
+    if (view && *view) views.emplace_back((*view)->copy, (*view)->index);
+    return views;
+  };
+}
+
 SandboxRequest request_for(const SandboxSite& site, const Survey& survey) {
   SandboxRequest request;
   request.spec = site.spec;
@@ -57,6 +75,7 @@ SandboxRequest request_for(const SandboxSite& site, const Survey& survey) {
   request.runner_home = site.runner_home;
   request.survey = &survey;
   request.home_cache = site.home_cache;
+  request.file_views = git_index_views(site, survey);
   return request;
 }
 

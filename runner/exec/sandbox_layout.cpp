@@ -87,6 +87,14 @@ Expected<void> add_git_folders(const SandboxRequest& request, SandboxLayout& lay
   return {};
 }
 
+/// The caller's views, bound after the git folders (which may hold the files they cover).
+void add_file_views(const SandboxRequest& request, SandboxLayout& layout) {
+  if (!request.file_views) return;
+  for (auto& [made, over] : request.file_views(request.attempt_folder)) {
+    if (exists_unfollowed(over) && visible_inside(over, layout)) layout.read_only_binds.emplace_back(made, over);
+  }
+}
+
 void add_read_only(const SandboxRequest& request, SandboxLayout& layout) {
   fs::path dot_git = request.workspace / ".git";
   if (exists_unfollowed(dot_git)) add_unique(layout.read_only, dot_git);
@@ -231,6 +239,7 @@ Expected<SandboxLayout> make_sandbox_layout(const SandboxRequest& request) {
   layout.token = fs::path("/run") / ("agent-run-" + request.attempt_folder.filename().string());
   add_emptied(request, layout);
   AR_TRY(add_git_folders(request, layout));
+  add_file_views(request, layout);
   add_read_only(request, layout);
   AR_TRY(add_masks(request, layout));
   return layout;

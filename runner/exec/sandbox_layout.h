@@ -6,12 +6,18 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace agent_run {
+
+/// Files made for one sandbox in its own folder (`folder`), each bound read-only over a real file
+/// (made -> where): the git index view of batch/, which exec/ cannot make itself.
+using SandboxFileViews = std::function<std::vector<std::pair<std::filesystem::path, std::filesystem::path>>(
+    const std::filesystem::path& folder)>;
 
 /// Where an attempt's sandbox is and what surrounds it, as batch/ (or `agent-run tool`) knows it.
 struct SandboxRequest {
@@ -26,6 +32,7 @@ struct SandboxRequest {
   std::optional<std::filesystem::path> runner_home;        // agent-run's HOME: its credential folders are masked
   const Survey* survey = nullptr;                          // hidden and read-only paths in and around the workspace
   std::optional<std::filesystem::path> home_cache;  // bound read-write at HOME/.cache: build caches one attempt's sandboxes share
+  SandboxFileViews file_views;                      // made when the sandbox's folder exists; none when empty
 };
 
 /// The sandbox as data, in mount order (later mounts win): what bubblewrap is told.
