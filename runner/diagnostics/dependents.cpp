@@ -55,7 +55,8 @@ std::vector<std::string> python_statements(std::string_view text) {
           ++end;
         }
       }
-      i = std::min(text.size(), end + (triple ? 3 : 1)) - 1;
+      bool unclosed = !triple && end < text.size() && text[end] == '\n';  // the newline still ends the line
+      i = std::min(text.size(), end + (triple ? 3 : unclosed ? 0 : 1)) - 1;
       statements.back() += ' ';  // a string separates words, never joins them
     } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
       ++i;
@@ -102,11 +103,13 @@ void add_python_statement(std::string_view statement, std::vector<WrittenImport>
     rest.remove_prefix(1);
   }
   rest = trim(rest);
+  auto at_import = [&] { return rest.starts_with("import") && (rest.size() == 6 || !identifier_char(rest[6])); };
   std::size_t end = 0;
-  while (end < rest.size() && (identifier_char(rest[end]) || rest[end] == '.')) ++end;
+  while (!(written.level > 0 && at_import()) && end < rest.size() && (identifier_char(rest[end]) || rest[end] == '.'))
+    ++end;
   written.module = std::string(rest.substr(0, end));
   rest = trim(rest.substr(end));
-  if (!rest.starts_with("import") || (rest.size() > 6 && identifier_char(rest[6]))) return;
+  if (!at_import()) return;
   if (written.module.empty() && written.level == 0) return;
   written.names = import_list(rest.substr(6));
   imports.push_back(std::move(written));
