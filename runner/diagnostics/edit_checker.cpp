@@ -2,6 +2,7 @@
 
 #include "base/digest.h"
 #include "base/files.h"
+#include "base/paths.h"
 #include "base/text.h"
 #include "diagnostics/problems.h"
 #include "diagnostics/warm_start.h"
@@ -24,6 +25,8 @@ constexpr std::chrono::milliseconds k_version_timeout{3000};
 constexpr int k_stuck_after = 3;
 // What a warm server's check is left at least, after an edit waited for its first answer.
 constexpr std::chrono::milliseconds k_first_check{300};
+// The most files importing an edited one that its check opens (each is one more document to analyse).
+constexpr std::size_t k_most_importers = 20;
 
 /// LSP diagnostics of one document as problems.
 void add_lsp_problems(std::vector<Problem>& out, const std::vector<Json>& items, const std::filesystem::path& path,
@@ -150,10 +153,12 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
       }
       (*server)->wait_ready(deadline);
       ServerOutcome outcome;
-      if (!(*server)->catch_up(survey_folder(root, request.hidden), request.file, request.hidden)) {
+      FolderSurvey disk = survey_folder(root, request.hidden);
+      if (!(*server)->catch_up(disk, request.file, request.hidden)) {
         outcome.failure = (*server)->failure();
       } else {
-        outcome = check_with_server(**server, request, language, server_deadline);
+        outcome = check_with_server(**server, request, language, server_deadline,
+                                    importers_to_open(**server, request, root, disk));
       }
       if (outcome.comparison) {
         m_timeouts.erase(*server);
@@ -202,8 +207,33 @@ void EditChecker::use_linter(const LinterCommand& linter, const EditCheckRequest
   }
 }
 
+/// The files of the project that import the edited one and that the server is to open beside it
+/// (at most k_most_importers, read beneath the root), for a server that reports them (opens_importers)
+/// and an edit of an existing file: what a rename broke in them is only published for open documents.
+std::vector<RelatedDocument> EditChecker::importers_to_open(const LanguageServer& server,
+                                                            const EditCheckRequest& request,
+                                                            const std::filesystem::path& root,
+                                                            const FolderSurvey& disk) {
+  std::vector<RelatedDocument> documents;
+  if (!server.spec().opens_importers || !request.before) return documents;
+  ImportIndex& index = m_imports.try_emplace(root, root).first->second;
+  index.update(disk);
+  for (const std::filesystem::path& importer : index.importers_of(request.file, k_most_importers)) {
+    auto text = read_file_beneath(root, importer.lexically_relative(root).string(), k_largest_indexed_file);
+    if (!text) continue;
+    std::string id = language_id(language_of(importer, *text), importer);
+    documents.push_back(RelatedDocument{importer, std::move(id), std::move(*text)});
+  }
+  return documents;
+}
+
+/// The server's lists before and after the edit. The files importing the edited one that it does
+/// not hold yet are opened while it holds the file's earlier text, so that their lists then are
+/// the baseline the edit's are compared with; one whose list did not come in time (half of what
+/// is left) is not judged by this edit.
 EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server, const EditCheckRequest& request,
-                                                          Language language, TimePoint deadline) {
+                                                          Language language, TimePoint deadline,
+                                                          const std::vector<RelatedDocument>& importers) {
   ServerOutcome outcome;
   const std::string id = language_id(language, request.file);
   auto failed = [&](const Error& error) {
@@ -215,7 +245,7 @@ EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server
     return failed(make_error(server.failure().empty() ? "not ready" : server.failure()));
   Comparison comparison;
   comparison.compared = true;
-  const DiagnosticsSnapshot since = server.snapshot();  // neighbours: what changed from here to the end
+  DiagnosticsSnapshot since = server.snapshot();  // neighbours: what changed from here to the end
   if (request.before) {
     std::optional<std::vector<Json>> known = server.known_diagnostics(request.file, *request.before);
     if (!known) {
@@ -225,13 +255,25 @@ EditChecker::ServerOutcome EditChecker::check_with_server(LanguageServer& server
     }
     add_lsp_problems(comparison.before, *known, request.file, request, request.before);
   }
+  std::set<std::string> unjudged;  // importers opened whose lists before the edit are not known
+  if (request.before && !importers.empty()) {
+    OpenedDocuments opened = server.open_related(importers, SteadyClock::now() + (deadline - SteadyClock::now()) / 2);
+    const DiagnosticsSnapshot baseline = server.snapshot();
+    for (const std::string& uri : opened.answered) {
+      auto list = baseline.lists.find(uri);
+      since.lists[uri] = list == baseline.lists.end() ? std::vector<Json>{} : list->second;
+    }
+    unjudged = std::move(opened.unanswered);
+  }
   Expected<ServerAnswer> answer = server.check(request.file, id, request.after, deadline, &since);
   if (!answer) return failed(answer.error());
   add_lsp_problems(comparison.after, answer->items, request.file, request, request.after);
   for (const DocumentDiagnostics& neighbour : answer->neighbours_before) {
+    if (unjudged.count(neighbour.uri)) continue;
     add_lsp_problems(comparison.before, neighbour.items, uri_to_path(neighbour.uri), request, std::nullopt);
   }
   for (const DocumentDiagnostics& neighbour : answer->neighbours_after) {
+    if (unjudged.count(neighbour.uri)) continue;
     add_lsp_problems(comparison.after, neighbour.items, uri_to_path(neighbour.uri), request, std::nullopt);
   }
   outcome.comparison = std::move(comparison);
@@ -341,6 +383,7 @@ void EditChecker::release_workspace(const std::filesystem::path& workspace) {
   std::error_code ec;
   std::filesystem::path folder = std::filesystem::weakly_canonical(workspace, ec);
   m_pool.release_under(ec ? workspace : folder);
+  std::erase_if(m_imports, [&](const auto& entry) { return is_at_or_under(entry.first, ec ? workspace : folder); });
   std::erase_if(m_last, [&](const auto& entry) {
     return workspace_relative(entry.first, ec ? workspace : folder) != entry.first;
   });

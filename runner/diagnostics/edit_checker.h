@@ -1,5 +1,6 @@
 #pragma once
 
+#include "diagnostics/dependents.h"
 #include "diagnostics/diagnostics_checker.h"
 #include "diagnostics/languages.h"
 #include "diagnostics/linters.h"
@@ -69,8 +70,11 @@ class EditChecker final : public DiagnosticsChecker {
   void use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
                   const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline,
                   EditDiagnostics& result);
+  std::vector<RelatedDocument> importers_to_open(const LanguageServer& server, const EditCheckRequest& request,
+                                                 const std::filesystem::path& root, const FolderSurvey& disk);
   ServerOutcome check_with_server(LanguageServer& server, const EditCheckRequest& request, Language language,
-                                  std::chrono::steady_clock::time_point deadline);
+                                  std::chrono::steady_clock::time_point deadline,
+                                  const std::vector<RelatedDocument>& importers);
   std::optional<Comparison> check_with_linter(const LinterCommand& linter, const EditCheckRequest& request,
                                               Language language, const std::filesystem::path& root,
                                               std::chrono::steady_clock::time_point deadline);
@@ -87,6 +91,7 @@ class EditChecker final : public DiagnosticsChecker {
   std::map<std::string, std::string> m_versions;  // program -> first line of its --version
   std::map<std::string, LastCheck> m_last;        // absolute file -> its last check
   std::map<LanguageServer*, int> m_timeouts;      // consecutive timeouts of a warm server
+  std::map<std::filesystem::path, ImportIndex> m_imports;  // project root -> which of its files import which
 };
 
 }  // namespace agent_run

@@ -33,6 +33,9 @@ struct ServerSpec {
   std::vector<std::string> version_argv;          // prints its version, for servers whose serverInfo has none
   std::chrono::milliseconds header_settle{0};     // >0: after a C/C++ header changed, the other open files
                                                   // are sent again and this long is left for their rebuilds
+  bool opens_importers = false;  // the files importing an edited one are opened for their diagnostics: it
+                                 // reads the edited file from its open document when it checks them, and
+                                 // publishes (or answers a pull) for every document opened
 };
 
 /// One document's diagnostics as the server sent them (LSP Diagnostic objects).
@@ -47,6 +50,20 @@ struct ServerAnswer {
   std::vector<Json> items;
   std::vector<DocumentDiagnostics> neighbours_before;
   std::vector<DocumentDiagnostics> neighbours_after;
+};
+
+/// A file to open beside the edited one (a file that imports it), with the text it holds on disk.
+struct RelatedDocument {
+  std::filesystem::path path;
+  std::string language_id;
+  std::string text;
+};
+
+/// What became of the related documents a check opened: the URIs whose diagnostics came (in
+/// snapshot() from then on) and those whose did not come in time.
+struct OpenedDocuments {
+  std::set<std::string> answered;
+  std::set<std::string> unanswered;
 };
 
 /// The diagnostics a server had published, per document URI, at one moment (its publish count then).
@@ -102,6 +119,12 @@ class LanguageServer {
   Expected<ServerAnswer> check(const std::filesystem::path& path, const std::string& language_id,
                                const std::string& text, std::chrono::steady_clock::time_point deadline,
                                const DiagnosticsSnapshot* since = nullptr, Silence silence = Silence::means_clean);
+  /// Opens each of `documents` that the server does not hold yet (language_server_related.cpp) and
+  /// waits, at most until `deadline`, for their diagnostics: pulled when it offers pull, else pushed
+  /// for that version and settled. Documents already open are left as they are and named in neither
+  /// set. They stay open: catch_up() tells the server of their changes on disk like any other.
+  OpenedDocuments open_related(const std::vector<RelatedDocument>& documents,
+                               std::chrono::steady_clock::time_point deadline);
   /// Gives the server its first document with nobody waiting: `text` as `path` goes out as soon as
   /// it is ready, with a pull of its diagnostics when it offers pull, so that a cold server's first
   /// analysis (seconds for pyright on a real project) runs while a linter answers the edit, not
@@ -180,6 +203,8 @@ class LanguageServer {
   bool resend_other_documents(const std::string& uri);
   bool close_document(const std::string& uri);
   bool send_watched_changes(const std::vector<ChangedFile>& changes);
+  void pull_related(const std::map<std::string, int>& opened, std::chrono::steady_clock::time_point deadline,
+                    OpenedDocuments& result);
   Expected<ServerAnswer> pull_answer(const std::string& uri, const DiagnosticsSnapshot& before,
                                      std::chrono::steady_clock::time_point deadline);
   Expected<ServerAnswer> push_answer(const std::string& uri, int version, std::uint64_t sent_after,

@@ -73,20 +73,23 @@ void add_typescript_servers(const std::filesystem::path& root, const std::vector
   std::optional<std::filesystem::path> tsc = root / "node_modules/.bin/tsc";
   if (!std::filesystem::exists(*tsc, ec)) tsc = find_program("tsc", environment);
   if (tsc && typescript_major_version(*tsc) >= 7) {
-    servers.push_back(
-        ServerSpec{"tsc --lsp", {tsc->string(), "--lsp", "--stdio"}, nullptr, std::chrono::milliseconds(50), {}});
+    ServerSpec native{"tsc --lsp", {tsc->string(), "--lsp", "--stdio"}, nullptr, std::chrono::milliseconds(50), {}};
+    native.opens_importers = true;
+    servers.push_back(std::move(native));
   }
   if (auto server = find_program("typescript-language-server", environment)) {
     if (auto tsserver = find_tsserver(root, *server)) {
       Json options = Json::object()
                          .set("tsserver", Json::object().set("path", tsserver->string()))
                          .set("disableAutomaticTypingAcquisition", true);
-      servers.push_back(ServerSpec{"typescript-language-server",
-                                   {"typescript-language-server", "--stdio"},
-                                   options,
-                                   std::chrono::milliseconds(150),
-                                   std::chrono::milliseconds(1000),
-                                   {server->string(), "--version"}});
+      ServerSpec spec{"typescript-language-server",
+                      {"typescript-language-server", "--stdio"},
+                      options,
+                      std::chrono::milliseconds(150),
+                      std::chrono::milliseconds(1000),
+                      {server->string(), "--version"}};
+      spec.opens_importers = true;  // it publishes every document opened, an empty list included
+      servers.push_back(std::move(spec));
     }
   }
 }
@@ -157,18 +160,23 @@ std::vector<ServerSpec> language_servers(Language language, const std::filesyste
     case Language::go: add(ServerSpec{"gopls", {"gopls"}, nullptr, std::chrono::milliseconds(50), {}}); break;
     case Language::python:
       if (auto server = find_program("pyright-langserver", environment)) {  // its sibling `pyright` tells the version
-        add(ServerSpec{"pyright-langserver",
-                       {"pyright-langserver", "--stdio"},
-                       nullptr,
-                       std::chrono::milliseconds(50),
-                       {},
-                       {(server->parent_path() / "pyright").string(), "--version"}});
+        ServerSpec spec{"pyright-langserver",
+                        {"pyright-langserver", "--stdio"},
+                        nullptr,
+                        std::chrono::milliseconds(50),
+                        {},
+                        {(server->parent_path() / "pyright").string(), "--version"}};
+        spec.opens_importers = true;  // pull: every open document answers
+        add(std::move(spec));
       }
       break;
     case Language::typescript:
     case Language::javascript: add_typescript_servers(root, environment, servers); break;
     case Language::c:
     case Language::cpp:
+      // Not opens_importers: clangd 14 reads an included header from disk, not from its open document,
+      // so a file including an edited header, opened after the edit was written, has no list from
+      // before it; and it may publish nothing for a document it takes as unchanged.
       add(ServerSpec{"clangd",
                      {"clangd", "--background-index=false", "--log=error"},
                      nullptr,

@@ -58,4 +58,35 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(shutdown.killed == 0);
 }
 
+// pyright publishes diagnostics only for open documents: b.py, which imports the renamed function and
+// was never opened, is opened by the check (with a.py's earlier text held, for its list before the
+// edit) and its break is reported; c.py's error from before the edit is not counted as introduced.
+BOOST_AUTO_TEST_CASE(a_rename_is_reported_in_the_files_importing_it_that_were_never_opened) {
+  std::vector<std::string> environment = tools_environment();
+  require_program("pyright-langserver", environment);
+  TempFolder workspace;
+  workspace.write("pyproject.toml", "[project]\nname = \"demo\"\n");
+  workspace.write("a.py", "def old() -> int:\n    return 1\n");
+  workspace.write("b.py", "from a import old\n\nprint(old())\n");
+  workspace.write("c.py", "import a\n\ny: int = \"text\"\nprint(a, y)\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, environment};
+  auto warm = checker.warm_up(workspace.path() / "a.py", workspace.path(), environment, 120s);
+  BOOST_REQUIRE_MESSAGE(warm && *warm == "pyright-langserver", (warm ? *warm : warm.error().message));
+
+  EditDiagnostics renamed = edits.write("a.py", "def new() -> int:\n    return 1\n");
+  BOOST_TEST(renamed.checker == "pyright-langserver", describe(renamed));
+  BOOST_TEST(has_problem(renamed.introduced, "b.py", 1, "\"old\" is unknown import symbol", true), describe(renamed));
+  BOOST_TEST(diagnostics_text(renamed, 2s).find("[other file] b.py:1:") != std::string::npos,
+             diagnostics_text(renamed, 2s));
+  for (const Problem& problem : renamed.introduced) BOOST_TEST(problem.path != "c.py", describe(renamed));
+
+  EditDiagnostics fixed = edits.write("b.py", "from a import new\n\nprint(new())\n");
+  BOOST_TEST(fixed.status == "clean", describe(fixed));
+  BOOST_TEST(has_problem(fixed.resolved, "b.py", 1, "old"), describe(fixed));
+  BOOST_TEST_MESSAGE("pyright: rename with its importers " << renamed.duration_ms << " ms");
+  PoolShutdown shutdown = checker.pool().shutdown_all();
+  BOOST_TEST(shutdown.exited == 1);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
