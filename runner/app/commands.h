@@ -21,7 +21,7 @@ struct ProgramContext {
   bool out_is_terminal = false;        // stdout is a terminal: live progress lines
   int terminal_width = 100;            // its columns, when it is one
   ModelAccess model_access;            // API endpoints and keys, for model clients only
-  std::vector<std::string> variables;  // agent-run's whole environment: only for ${VAR} in MCP server entries
+  std::vector<std::string> variables;  // agent-run's whole environment: ${VAR} in MCP server entries, what was dropped
 };
 
 /// `agent-run [run] TASK.yaml...`: loads everything, runs every attempt, writes the reports.

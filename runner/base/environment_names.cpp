@@ -25,12 +25,19 @@ bool holds_url_password(std::string_view value) {
 }  // namespace
 
 bool looks_secret(std::string_view name, std::string_view value) {
-  static constexpr std::array<std::string_view, 11> k_markers = {
-      "key", "token", "secret", "password", "passwd", "credential", "auth", "cookie", "session", "private", "dsn"};
+  static constexpr std::array<std::string_view, 12> k_markers = {"key",    "token",   "secret",  "pass",
+                                                                  "jwt",    "webhook", "credential", "auth",
+                                                                  "cookie", "session", "private", "dsn"};
+  // Whole words of a name only: PAT in GH_PAT, PWD in MYSQL_PWD (but PWD itself, the shell's folder).
+  static constexpr std::array<std::string_view, 3> k_words = {"pat", "pwd", "pw"};
   std::string lower = to_lower(name);
   bool named = std::any_of(k_markers.begin(), k_markers.end(),
                            [&](std::string_view marker) { return lower.find(marker) != std::string::npos; });
-  return named || holds_url_password(value);
+  bool worded = lower != "pwd" && std::any_of(k_words.begin(), k_words.end(), [&](std::string_view word) {
+    return lower == word || lower.starts_with(std::string(word) + "_") || lower.ends_with("_" + std::string(word)) ||
+           lower.find("_" + std::string(word) + "_") != std::string::npos;
+  });
+  return named || worded || holds_url_password(value);
 }
 
 bool is_environment_name(std::string_view name) {

@@ -57,6 +57,58 @@ Expected<void> check_commit_branches(const std::vector<AttemptPlan>& plans) {
   return {};
 }
 
+/// The folder an in-place task works in (as the pool's lock for it finds it).
+std::filesystem::path in_place_folder(const Task& task) {
+  std::filesystem::path repo = task.workspace.repo;
+  if (repo.empty()) repo = find_enclosing_repository(task.source).value_or(task.source.parent_path());
+  return repo;
+}
+
+/// What makes several attempts share `task`'s in-place folder, as the task file and command line say it.
+std::string sharing_of(const Task& task, const std::vector<const AttemptPlan*>& sharing, const PlanOptions& options) {
+  std::vector<std::string> reasons;
+  std::vector<std::string> models;
+  int repeats = 0;
+  for (const AttemptPlan* plan : sharing) {
+    if (plan->task != &task) {
+      std::string other = "task '" + plan->task->id + "' (" + plan->task->source.string() + ")";
+      if (std::find(reasons.begin(), reasons.end(), other) == reasons.end()) reasons.push_back(other);
+      continue;
+    }
+    if (std::find(models.begin(), models.end(), plan->model) == models.end()) models.push_back(plan->model);
+    repeats = std::max(repeats, plan->n);
+  }
+  if (repeats > 1)
+    reasons.insert(reasons.begin(), options.repeat ? "--repeat " + std::to_string(repeats) : "repeat: " + std::to_string(repeats));
+  if (models.size() > 1) reasons.insert(reasons.begin(), std::to_string(models.size()) + " models");
+  std::string text;
+  for (const std::string& reason : reasons) text += (text.empty() ? "" : ", ") + reason;
+  return text;
+}
+
+/// Setup runs outside the sandbox: no attempt's setup may run in an in-place folder that another
+/// attempt of the run works in too, where it could run what an earlier attempt's agent wrote (a
+/// Makefile, a test, a package script).
+Expected<void> check_in_place_setup(const std::vector<AttemptPlan>& plans, const PlanOptions& options) {
+  std::map<std::filesystem::path, std::vector<const AttemptPlan*>> folders;
+  for (const AttemptPlan& plan : plans) {
+    if (plan.task->workspace.isolation == Isolation::in_place) folders[in_place_folder(*plan.task)].push_back(&plan);
+  }
+  for (const auto& [folder, sharing] : folders) {
+    if (sharing.size() < 2) continue;
+    for (const AttemptPlan* plan : sharing) {
+      const Task& task = *plan->task;
+      if (task.setup.empty()) continue;
+      return make_error(task.source.string() + ": 'setup' runs outside the sandbox, and the in-place workspace " +
+                        folder.string() + " is worked in by " + std::to_string(sharing.size()) + " attempts (" +
+                        sharing_of(task, sharing, options) +
+                        "): a later attempt's setup would run code an earlier attempt's agent wrote; leave setup "
+                        "out, run one attempt, or use 'isolation: worktree' or 'copy'");
+    }
+  }
+  return {};
+}
+
 /// `text` with `{id}`, `{n}` and `{model}` replaced for `plan`.
 std::string expand(std::string text, const AttemptPlan& plan) {
   std::string model;
@@ -103,6 +155,7 @@ Expected<std::vector<AttemptPlan>> plan_attempts(const std::vector<Task>& tasks,
     }
   }
   AR_TRY(check_commit_branches(plans));
+  AR_TRY(check_in_place_setup(plans, options));
   return plans;
 }
 

@@ -32,8 +32,10 @@ struct PlanOptions {
 
 /// Attempts = tasks x models x repeats in a stable order: tasks by id (so shards and merges agree
 /// whatever order the files were given in), then models in --model order, then repeats; only the
-/// tasks of the shard and matching the filters. Fails, saying why, when a filter matches no task
-/// or two attempts would commit to the same branch.
+/// tasks of the shard and matching the filters. Fails, saying why, when a filter matches no task,
+/// two attempts would commit to the same branch, or an in-place workspace that several attempts
+/// work in (a repeat, several models or tasks) has a task with setup, which runs outside the
+/// sandbox and would run what an earlier attempt's agent wrote.
 Expected<std::vector<AttemptPlan>> plan_attempts(const std::vector<Task>& tasks,
                                                  const std::vector<const Policy*>& policy_of,
                                                  const PlanOptions& options);

@@ -1,7 +1,6 @@
 #include "batch/attempt_session.h"
 
 #include "batch/attempt_environment.h"
-#include "exec/child_environment.h"
 #include "exec/sandbox.h"
 #include "policy/scope_context.h"
 
@@ -46,11 +45,6 @@ std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, con
   if (!task.source.empty()) paths.push_back(task.source);
   if (settings.reports) paths.push_back(settings.reports->root());
   return paths;
-}
-
-std::vector<std::string> tool_environment(const Task& task, const AttemptSettings& settings) {
-  return child_environment(
-      {agent_environment(task, settings.environment), task.secrets, TaskSecrets::withheld, ChildPlace::runner});
 }
 
 ToolScope make_tool_scope(const Task& task, const Policy& policy, const std::filesystem::path& workspace,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
+#include "batch/attempt_environment.h"
 #include "batch/run_attempt.h"
 #include "policy/policy.h"
 #include "report/run_report.h"
@@ -22,10 +23,6 @@ SandboxSpec attempt_sandbox(const Task& task, const Policy& policy, const std::o
 /// the run's report folder (those that exist).
 std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, const Policy& policy,
                                                            const AttemptSettings& settings);
-
-/// The environment of the agent's commands, web_search and the per-edit checks: the task's env:,
-/// never its secrets.
-std::vector<std::string> tool_environment(const Task& task, const AttemptSettings& settings);
 
 /// What the tools of one attempt in `workspace` may read, built the one way a run and `agent-run
 /// tool` both use: the run's environment, stop request, grep backend and diagnostics (none when the

@@ -44,8 +44,9 @@ CheckRecord run_command(const std::string& command, const std::filesystem::path&
   record.run = command;
   ProcessSpec spec = shell_command(command, root, task.limits.tool_timeout);
   // The task author's own commands get the task's env: and secrets; their values never reach the report.
-  spec.environment =
-      child_environment({command_environment(task, settings), task.secrets, TaskSecrets::passed, ChildPlace::runner});
+  // In the sandbox (the checks run code the agent wrote) only the allow list besides.
+  spec.environment = child_environment({command_environment(task, settings), task.secrets, TaskSecrets::passed,
+                                        sandbox ? ChildPlace::sandbox : ChildPlace::runner, env_names(task)});
   spec.cancellation = settings.cancellation;
   auto result = commands.run(in_attempt_sandbox(sandbox, std::move(spec)));
   const std::vector<std::string> secrets = secret_values_of(task, settings);  // a check may print one

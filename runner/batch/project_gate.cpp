@@ -232,8 +232,8 @@ std::string checker_names(const GateBaseline& baseline) {
 
 std::vector<std::string> gate_environment(const Task& task, const AttemptSettings& settings) {
   std::vector<std::string> environment;
-  for (std::string& entry : child_environment(
-           {command_environment(task, settings), task.secrets, TaskSecrets::withheld, ChildPlace::runner})) {
+  for (std::string& entry : child_environment({command_environment(task, settings), task.secrets,
+                                               TaskSecrets::withheld, ChildPlace::runner, env_names(task)})) {
     if (!entry.starts_with("LC_ALL=")) environment.push_back(std::move(entry));
   }
   environment.push_back("LC_ALL=C");  // ASCII quotes from compilers, English from every tool

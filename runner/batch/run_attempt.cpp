@@ -95,6 +95,7 @@ AttemptResult Attempt::start_result() const {
   result.model = m_plan.model;
   result.n = m_plan.n;
   result.started_at = format_utc(m_settings.clock->wall_now());
+  result.environment_dropped = dropped_names(*m_plan.task, m_settings);
   return result;
 }
 
@@ -208,8 +209,8 @@ SandboxSite Attempt::sandbox_site() const {
   site.scratch = scratch_folder();
   if (!m_home_cache.empty()) site.home_cache = m_home_cache;
   site.hidden_roots = {site.scratch};
-  site.environment =
-      child_environment({m_settings.environment, m_plan.task->secrets, TaskSecrets::withheld, ChildPlace::runner});
+  site.environment = child_environment(
+      {m_settings.environment, m_plan.task->secrets, TaskSecrets::withheld, ChildPlace::runner, env_names(*m_plan.task)});
   site.clock = m_settings.clock;
   return site;
 }

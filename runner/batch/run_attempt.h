@@ -46,7 +46,8 @@ struct AttemptSettings {
   KeepWorkspace keep = KeepWorkspace::no;
   std::vector<std::string> environment;              // KEY=VALUE for setup, checks and bash; secrets removed
   std::map<std::string, std::string> secret_values;  // the tasks' secrets: from agent-run's environment
-  std::vector<std::string> variables;  // agent-run's whole environment: only for ${VAR} in MCP server entries
+  std::vector<std::string> variables;  // agent-run's whole environment: ${VAR} in MCP server entries, and
+                                       // what the agent's commands do not get (the report's names, the redacted values)
   ModelFactory make_model;
   const Cancellation* cancellation = nullptr;         // SIGINT/SIGTERM: stop, kill what runs, report interrupted
   GrepBackend grep_backend = GrepBackend::automatic;  // AGENT_RUN_GREP, read in app/

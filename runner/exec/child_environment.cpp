@@ -37,6 +37,27 @@ constexpr std::array<ToolRoot, 5> k_tool_roots = {ToolRoot{"PYENV_ROOT", ".pyenv
                                                   ToolRoot{"NVM_DIR", ".nvm"}, ToolRoot{"SDKMAN_DIR", ".sdkman"},
                                                   ToolRoot{"GOMODCACHE", "go/pkg/mod"}};
 
+/// The allow list, by exact name: a shell's and the ordinary tools' variables, then the tool roots
+/// and language settings that carry no secret, then agent-run's own markers (the process tables'
+/// and the scratch folder's, which find what a command left running).
+constexpr std::array<std::string_view, 36> k_allowed = {
+    "PATH",        "LANG",         "LANGUAGE",          "TERM",          "TZ",           "HOME",
+    "USER",        "LOGNAME",      "SHELL",             "TMPDIR",        "PWD",          "COLUMNS",
+    "LINES",       "CI",           "RUNNER_OS",         "RUNNER_ARCH",   "GOROOT",       "GOPATH",
+    "GOFLAGS",     "GO111MODULE",  "GOTOOLCHAIN",       "GOMODCACHE",    "CARGO_HOME",   "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN", "PYENV_ROOT", "VIRTUAL_ENV",    "NVM_DIR",       "SDKMAN_DIR",   "JAVA_HOME",
+    "NO_COLOR",    "COLORTERM",    "SOURCE_DATE_EPOCH", "AGENT_RUN_ATTEMPT", "AGENT_RUN_JOB", "AGENT_RUN_SCRATCH"};
+
+/// Allowed too, but only beside agent-run (web_search, and the agent's commands with the sandbox
+/// off): the sandbox drops them again (k_not_in_sandbox) but for the proxies' exceptions.
+constexpr std::array<std::string_view, 12> k_allowed_beside = {
+    "http_proxy", "https_proxy",    "HTTP_PROXY",     "HTTPS_PROXY",   "ALL_PROXY",     "all_proxy",
+    "no_proxy",   "NO_PROXY",       "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"};
+
+/// The allow list, by prefix: the locale's categories, GitHub's job facts, Python's settings; a
+/// name among them that looks secret (GITHUB_TOKEN) is not allowed.
+constexpr std::array<std::string_view, 3> k_allowed_prefixes = {"LC_", "GITHUB_", "PYTHON"};
+
 std::string_view name_of(std::string_view entry) { return entry.substr(0, entry.find('=')); }
 
 std::string_view value_of(std::string_view entry) {
@@ -75,7 +96,15 @@ void move_into_sandbox(std::vector<std::string>& environment) {
 
 }  // namespace
 
+bool allowed_for_commands(std::string_view name) {
+  if (listed(name, k_allowed) || listed(name, k_allowed_beside)) return true;
+  return !looks_secret(name) && !listed(name, k_never_passed) &&
+         std::any_of(k_allowed_prefixes.begin(), k_allowed_prefixes.end(),
+                     [&](std::string_view prefix) { return name.starts_with(prefix); });
+}
+
 std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec) {
+  const bool allow_list = spec.task_secrets == TaskSecrets::withheld || spec.place == ChildPlace::sandbox;
   std::vector<std::string> environment;
   for (const std::string& entry : spec.base) {
     std::string_view name = name_of(entry);
@@ -83,6 +112,7 @@ std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec) {
     if (task_secret && spec.task_secrets == TaskSecrets::withheld) continue;
     if (!task_secret && looks_secret(name, value_of(entry))) continue;
     if (listed(name, k_never_passed)) continue;
+    if (allow_list && !task_secret && !listed(name, spec.task_env) && !allowed_for_commands(name)) continue;
     environment.push_back(entry);
   }
   if (spec.place == ChildPlace::sandbox) move_into_sandbox(environment);

@@ -24,6 +24,7 @@ struct ChildEnvironmentSpec {
   std::vector<std::string> secrets;  // the task's `secrets:` names
   TaskSecrets task_secrets = TaskSecrets::withheld;
   ChildPlace place = ChildPlace::runner;
+  std::vector<std::string> task_env;  // the task's `env:` names: kept by the allow list
 };
 
 /// The private HOME inside the sandbox: a folder of its private /tmp.
@@ -33,10 +34,18 @@ inline constexpr const char* k_sandbox_home = "/tmp/home";
 /// web_search, language servers, linters, MCP servers): `base` without any variable whose name or
 /// value looks secret (base/environment_names' looks_secret), without the sockets and files that reach outside or steer later CI steps
 /// (SSH_AUTH_SOCK, DOCKER_HOST, KUBECONFIG, GITHUB_ENV, GITHUB_OUTPUT, ...), without the task's
-/// `secrets:` unless passed. In the sandbox, HOME is the private one, TMPDIR is /tmp, XDG folders
-/// and proxies are dropped, and the tool roots HOME used to imply (pyenv, rustup, nvm, ...) are set
-/// when they exist and are not set already.
+/// `secrets:` unless passed. The agent's side (secrets withheld), wherever it runs, and every child
+/// in the sandbox get an allow list: only the names allowed_for_commands accepts, the task's `env:`
+/// names and, when passed, its secrets. In the sandbox, HOME is the private one, TMPDIR is /tmp, XDG
+/// folders and proxies are dropped, and the tool roots HOME used to imply (pyenv, rustup, nvm, ...)
+/// are set when they exist and are not set already.
 std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec);
+
+/// Whether the allow list keeps the variable `name`: what a shell and the ordinary tools need and
+/// no credential (PATH, the locale, TERM, TZ, HOME, USER, SHELL, TMPDIR, CI, GITHUB_* and the
+/// tools' roots whose names do not look secret, agent-run's own process markers, ...). The table
+/// is docs/policy-and-sandbox.md's "The environment inside".
+bool allowed_for_commands(std::string_view name);
 
 /// `environment`, already built by child_environment for a child beside agent-run, as a command
 /// inside the sandbox gets it: the private HOME and /tmp, no XDG folders or proxies, the tool roots

@@ -321,6 +321,9 @@ Json attempt_to_json(const AttemptResult& attempt) {
       .set("escaped_processes", array_of(attempt.escaped_processes, escaped_process_to_json))
       .set("sandboxed", attempt.sandboxed)
       .set("sandbox", sandbox_to_json(attempt.sandbox))
+      .set("environment", Json::object().set("dropped", array_of(attempt.environment_dropped, [](const std::string& name) {
+             return Json(name);
+           })))
       .set("patch_withheld", array_of(attempt.patch_withheld, withheld_to_json))
       .set("mcp_servers", array_of(attempt.mcp_servers, mcp_server_to_json));
   set_agent_extras(attempt, json);

@@ -319,6 +319,8 @@ void read_attempt_session(FieldReader& in, const Json& json, const std::string& 
   in.read(json, "sandboxed", path, attempt.sandboxed);
   if (const Json* sandbox = in.member(json, "sandbox", path))
     attempt.sandbox = read_sandbox(in, *sandbox, path + ".sandbox");
+  if (const Json* environment = in.member(json, "environment", path))
+    in.read_strings(*environment, "dropped", path + ".environment", attempt.environment_dropped);
   in.for_each(json, "patch_withheld", path, [&](const Json& item, const std::string& at) {
     attempt.patch_withheld.push_back(read_withheld(in, item, at));
   });

@@ -261,6 +261,7 @@ struct AttemptResult : AgentRecord {
   std::vector<EscapedProcessRecord> escaped_processes;  // killed at the end of the attempt
   bool sandboxed = false;                               // bash and background processes ran inside bubblewrap
   SandboxRecord sandbox;                                // which sandbox, or why none
+  std::vector<std::string> environment_dropped;  // names of agent-run's environment the agent's commands did not get
   std::vector<WithheldPath> patch_withheld;             // changes left out of patch.diff and the commit
   std::vector<McpServerRecord> mcp_servers;             // the task's MCP servers, started for this attempt
 };

@@ -187,6 +187,46 @@ BOOST_AUTO_TEST_CASE(two_attempts_committing_to_one_branch_are_refused_before_an
   BOOST_TEST(plan(numbered).size() == 2u);
 }
 
+// Issue 27 case 3: setup runs outside the sandbox, so in an in-place workspace that a second
+// attempt works in, it would run what the first attempt's agent wrote (a Makefile, a test).
+BOOST_AUTO_TEST_CASE(setup_in_an_in_place_workspace_several_attempts_share_is_refused_at_plan_time) {
+  Task task = make_task("build", 2);
+  task.workspace.repo = "/project";
+  task.workspace.isolation = Isolation::in_place;
+  task.setup = {"make"};
+  BOOST_TEST(plan_error({task}, {}) ==
+             "/project/tasks/build.yaml: 'setup' runs outside the sandbox, and the in-place workspace /project is "
+             "worked in by 2 attempts (repeat: 2): a later attempt's setup would run code an earlier attempt's agent "
+             "wrote; leave setup out, run one attempt, or use 'isolation: worktree' or 'copy'");
+  PlanOptions two_models;
+  two_models.models = {"a", "b"};
+  task.repeat = 1;
+  BOOST_TEST(plan_error({task}, two_models).find("worked in by 2 attempts (2 models)") != std::string::npos,
+             plan_error({task}, two_models));
+  PlanOptions repeated;
+  repeated.repeat = 3;
+  BOOST_TEST(plan_error({task}, repeated).find("worked in by 3 attempts (--repeat 3)") != std::string::npos,
+             plan_error({task}, repeated));
+  // Another task in the same folder, even one without setup, works there first or after.
+  Task other = make_task("lint");
+  other.workspace = task.workspace;
+  BOOST_TEST(plan_error({task, other}, {}).find("/project/tasks/build.yaml: 'setup' runs outside the sandbox, and "
+                                                "the in-place workspace /project is worked in by 2 attempts (task "
+                                                "'lint' (/project/tasks/lint.yaml))") == 0u,
+             plan_error({task, other}, {}));
+  // The controls: one attempt with setup; several without; several with setup in their own worktrees.
+  std::vector<Task> alone = {task};
+  BOOST_TEST(plan(alone).size() == 1u);
+  task.setup.clear();
+  task.repeat = 2;
+  std::vector<Task> without_setup = {task, other};
+  BOOST_TEST(plan(without_setup).size() == 3u);
+  task.setup = {"make"};
+  task.workspace.isolation = Isolation::worktree;
+  std::vector<Task> worktrees = {task};
+  BOOST_TEST(plan(worktrees).size() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(commit_for_fills_the_placeholders_and_the_default_message) {
   Task task = make_task("rename");
   task.commit = CommitSpec{"agent/{id}/{model}-{n}", ""};

@@ -17,10 +17,11 @@ bool holds(const std::vector<std::string>& environment, const std::string& prefi
 
 BOOST_AUTO_TEST_SUITE(attempt_session)
 
-BOOST_AUTO_TEST_CASE(the_tools_environment_is_built_without_the_task_s_secrets) {
+BOOST_AUTO_TEST_CASE(the_tools_environment_is_the_allow_list_and_the_task_s_env_without_its_secrets) {
   test::TempFolder workspace;
   Task task;
   task.secrets = {"DATABASE_URL"};
+  task.env["TASK_SETTING"] = EnvVariable{"on"};
   Policy policy = builtin_policy();
   AttemptSettings settings;
   settings.environment = {"PATH=/usr/bin:/bin", "DATABASE_URL=postgres://app:hunter22@db/app",
@@ -28,7 +29,8 @@ BOOST_AUTO_TEST_CASE(the_tools_environment_is_built_without_the_task_s_secrets) 
                           "VISIBLE=yes"};
   ToolScope scope = make_tool_scope(task, policy, workspace.path(), settings, nullptr, nullptr);
   BOOST_TEST(holds(scope.environment, "PATH=/usr/bin:/bin"));
-  BOOST_TEST(holds(scope.environment, "VISIBLE=yes"));
+  BOOST_TEST(holds(scope.environment, "TASK_SETTING=on"));
+  BOOST_TEST(!holds(scope.environment, "VISIBLE="));  // on no list: setup alone gets it
   BOOST_TEST(!holds(scope.environment, "DATABASE_URL="));
   BOOST_TEST(!holds(scope.environment, "MIRROR_URL="));
   BOOST_TEST(!holds(scope.environment, "GITHUB_ENV="));

@@ -45,6 +45,7 @@ RunReport full_report() {
       BackgroundProcessRecord{"bg1", "python3 -m http.server", 4242, "attempt_end", -1, 15, 1234, 5000});
   first.escaped_processes.push_back(EscapedProcessRecord{4250, "sleep 1000"});
   first.sandboxed = true;
+  first.environment_dropped = {"EDITOR", "GH_PAT"};
   first.final_message = "Fixed the parser.\nEvery test passes.";
   EditDiagnostics diagnostics;
   diagnostics.checker = "pyright-langserver";
@@ -98,6 +99,7 @@ BOOST_AUTO_TEST_CASE(what_the_writer_writes_the_reader_reads_back_field_for_fiel
   BOOST_TEST(first.background_processes[0].signal == 15);
   BOOST_TEST(first.background_processes[0].output_bytes == 1234u);
   BOOST_TEST(first.escaped_processes[0].command == "sleep 1000");
+  BOOST_TEST(first.environment_dropped == (std::vector<std::string>{"EDITOR", "GH_PAT"}), boost::test_tools::per_element());
   BOOST_TEST(first.sandboxed);
   BOOST_REQUIRE(first.edits[0].diagnostics.has_value());
   BOOST_TEST(first.edits[0].diagnostics->problems[1].other_file);

@@ -274,6 +274,7 @@ std::vector<std::string> SecurityFixture::environment() const {
   environment.push_back("SESSION_COOKIE=" + m_canaries.cookie);
   environment.push_back("MIRROR_URL=https://mirror:" + m_canaries.mirror + "@mirror.example/simple");
   environment.push_back("GITHUB_ENV=" + (m_outside / "github_env").string());
+  environment.insert(environment.end(), m_added_environment.begin(), m_added_environment.end());
   return environment;
 }
 

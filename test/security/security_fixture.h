@@ -136,8 +136,11 @@ class SecurityFixture {
   CountingListener& abstract_socket() { return *m_abstract; }  // \0agent-run-canary-*
   const std::string& abstract_name() const { return m_abstract_name; }
 
-  /// agent-run's environment: this process's PATH and locale, HOME, the fake keys and secrets.
+  /// agent-run's environment: this process's PATH and locale, HOME, the fake keys and secrets, and
+  /// what add_environment added.
   std::vector<std::string> environment() const;
+  /// Puts KEY=VALUE in agent-run's environment for the runs from now on.
+  void add_environment(std::string entry) { m_added_environment.push_back(std::move(entry)); }
 
   /// Digests of outside/, the /tmp canary, home/, policies/ and the repository's .git (its index
   /// left out: `git status` may refresh it).
@@ -173,6 +176,7 @@ class SecurityFixture {
   std::filesystem::path m_tmp_outside;
   std::filesystem::path m_home;
   std::string m_abstract_name;
+  std::vector<std::string> m_added_environment;
   std::unique_ptr<CountingListener> m_tcp;
   std::unique_ptr<CountingListener> m_tcp6;
   std::unique_ptr<CountingListener> m_docker;
