@@ -35,6 +35,7 @@ class LoopRun {
   // agent_loop.cpp: the turn.
   void start();
   bool stopped_before_turn();
+  void refresh_tools();
   void send_notice_if_due();
   Expected<ModelTurn> ask_model(const Conversation& conversation, bool compaction);
   void stop_on_model_error(const Error& error);
@@ -66,6 +67,7 @@ class LoopRun {
   SessionState& m_session;
   AgentRecord& m_record;
   AgentRun m_run;
+  std::vector<ToolSchema> m_schemas;  // offered with each request: the parts' at first, anew after a change
   Conversation m_conversation;
   ContextWindow m_context;
   LastTurnNotice m_notice;
