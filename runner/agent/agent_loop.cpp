@@ -71,7 +71,7 @@ AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy
 
 AgentRun AgentLoop::run(const AgentRequest& request, const ToolScope& scope, SessionState& session,
                         AgentRecord& record) {
-  const LoopParts parts{m_model, m_tools, m_policy, m_clock, m_observers, m_schemas};
+  const LoopParts parts{m_model, m_tools, m_policy, m_clock, m_observers, m_schemas, m_updates};
   return LoopRun(parts, request, scope, session, record).run();
 }
 
@@ -163,8 +163,8 @@ std::optional<AgentStop> LoopRun::limit_reached() const {
 /// The tools changed since the last request (an MCP server listed again after list_changed): the
 /// next request offers the registry's tools as they are now, and the transcript says what changed.
 void LoopRun::refresh_tools() {
-  if (!m_request.tool_updates) return;
-  std::vector<ToolsChange> changes = m_request.tool_updates->update();
+  if (!m_parts.updates) return;
+  std::vector<ToolsChange> changes = m_parts.updates->update();
   if (changes.empty()) return;
   m_schemas = m_parts.tools.schemas();
   m_context.set_fixed_bytes(fixed_bytes(m_request.system_prompt, m_schemas));

@@ -34,7 +34,6 @@ struct LastTurnNoticeSettings {
 };
 
 class FinishReview;
-class ToolUpdates;
 
 /// Everything one run of the agent loop is given, beyond its tools and the model.
 struct AgentRequest {
@@ -45,8 +44,6 @@ struct AgentRequest {
   LastTurnNoticeSettings notice;
   std::vector<std::string> secret_values;  // redacted from every tool result before the model sees it
   std::vector<FinishReview*> reviews;      // run in order when the model ends its turn; none owned
-  ToolUpdates* tool_updates = nullptr;     // asked before each model request whether the tools changed
-                                           // (an MCP server's list_changed); not owned, may be null
 };
 
 }  // namespace agent_run

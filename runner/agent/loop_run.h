@@ -20,6 +20,7 @@ struct LoopParts {
   const Clock& clock;
   const std::vector<AgentObserver*>& observers;
   const std::vector<ToolSchema>& schemas;
+  ToolUpdates* updates;  // null: the tools never change
 };
 
 /// One run of the agent loop: the conversation, how full it is, and the steps of a turn. run()

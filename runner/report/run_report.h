@@ -145,9 +145,8 @@ struct McpServerRecord {
   std::string transport;  // stdio | http
   bool required = false;
   bool sandboxed = false;   // a stdio server that ran inside the attempt's sandbox
-  std::string status;       // connected | failed (its tools were missing) | stopped (exited 0 mid-attempt) |
-                            // crashed (ended otherwise mid-attempt)
-  std::string error;        // why it failed or ended early; empty when connected
+  std::string status;       // connected | failed (its tools were missing)
+  std::string error;        // why it failed, or why it was closed early
   std::string server_name;  // what it said about itself at initialize
   std::string server_version;
   std::string protocol_version;
