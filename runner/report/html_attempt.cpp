@@ -217,9 +217,13 @@ std::string facts_html(const AttemptResult& attempt) {
   return "<p class=\"note\">" + facts + "</p>";
 }
 
-/// The attempt's MCP servers: each one's status, what it offered, and why it failed or ended.
+/// The attempt's MCP servers when one failed, stopped or crashed: each one's status, what it
+/// offered, and why it failed or ended.
 std::string mcp_html(const AttemptResult& attempt) {
-  if (attempt.mcp_servers.empty()) return {};
+  if (std::all_of(attempt.mcp_servers.begin(), attempt.mcp_servers.end(),
+                  [](const McpServerRecord& server) { return server.status == "connected"; })) {
+    return {};
+  }
   std::string html = "<h3>MCP servers</h3><ul class=\"mcp\">";
   for (const McpServerRecord& server : attempt.mcp_servers) {
     html += "<li>" + code(server.name) + " " + html_text(server.status);
