@@ -7,6 +7,7 @@
 #include "base/cancellation.h"
 #include "base/redaction.h"
 #include "tools/diagnostics_hook.h"
+#include "tools/tool_updates.h"
 
 #include <cstdio>
 
@@ -70,7 +71,7 @@ AgentLoop::AgentLoop(ModelClient& model, const ToolRegistry& tools, const Policy
 
 AgentRun AgentLoop::run(const AgentRequest& request, const ToolScope& scope, SessionState& session,
                         AgentRecord& record) {
-  const LoopParts parts{m_model, m_tools, m_policy, m_clock, m_observers, m_schemas};
+  const LoopParts parts{m_model, m_tools, m_policy, m_clock, m_observers, m_schemas, m_updates};
   return LoopRun(parts, request, scope, session, record).run();
 }
 
@@ -86,7 +87,7 @@ AgentRun AgentLoop::run(const std::string& prompt, const Limits& limits, const T
 LoopRun::LoopRun(const LoopParts& parts, const AgentRequest& request, const ToolScope& scope, SessionState& session,
                  AgentRecord& record)
     : m_parts(parts), m_request(request), m_scope(scope), m_session(session),
-      m_record(record), m_conversation{request.system_prompt, {Message{Role::user, request.prompt, {}, {}, {}}}},
+      m_record(record), m_schemas(parts.schemas), m_conversation{request.system_prompt, {Message{Role::user, request.prompt, {}, {}, {}}}},
       m_context(request.context, parts.model.context_window(), fixed_bytes(request.system_prompt, parts.schemas)),
       m_notice(request.notice), m_started(parts.clock.now()), m_deadline(m_started + request.limits.time) {}
 
@@ -94,6 +95,7 @@ AgentRun LoopRun::run() {
   start();
   while (!m_record.stop_reason) {
     if (stopped_before_turn()) break;
+    refresh_tools();
     send_notice_if_due();
     if (!make_room()) break;  // it stopped the attempt: nothing more would fit
     auto turn = ask_model(m_conversation, false);
@@ -125,7 +127,7 @@ AgentRun LoopRun::run() {
 void LoopRun::start() {
   start_status(m_session.status, m_request.limits);
   m_record.context.window = m_context.window();
-  notify([&](AgentObserver& o) { o.started(m_conversation, m_parts.schemas); });
+  notify([&](AgentObserver& o) { o.started(m_conversation, m_schemas); });
   m_parts.model.set_deadline(m_deadline);
 }
 
@@ -158,6 +160,18 @@ std::optional<AgentStop> LoopRun::limit_reached() const {
   return std::nullopt;
 }
 
+/// The tools changed since the last request (an MCP server listed again after list_changed): the
+/// next request offers the registry's tools as they are now, and the transcript says what changed.
+void LoopRun::refresh_tools() {
+  if (!m_parts.updates) return;
+  std::vector<ToolsChange> changes = m_parts.updates->update();
+  if (changes.empty()) return;
+  m_schemas = m_parts.tools.schemas();
+  m_context.set_fixed_bytes(fixed_bytes(m_request.system_prompt, m_schemas));
+  const int next_turn = m_record.turns + 1;
+  notify([&](AgentObserver& o) { o.tools_changed(next_turn, changes, m_schemas); });
+}
+
 void LoopRun::send_notice_if_due() {
   const int next_turn = m_record.turns + 1;
   auto notice = m_notice.due(next_turn, m_request.limits, m_record, elapsed());
@@ -175,7 +189,7 @@ Expected<ModelTurn> LoopRun::ask_model(const Conversation& conversation, bool co
     notify([&](AgentObserver& o) { o.request(turn_number, m_parts.model.model_name(), conversation, size); });
   }
   const Clock::SteadyTime started = m_parts.clock.now();
-  auto turn = m_parts.model.complete(conversation, m_parts.schemas);
+  auto turn = m_parts.model.complete(conversation, m_schemas);
   ModelCallRecord call = m_parts.model.last_call();
   call.turn = turn_number;
   call.purpose = compaction ? "compaction" : "turn";

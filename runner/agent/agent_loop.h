@@ -14,6 +14,8 @@
 
 namespace agent_run {
 
+class ToolUpdates;
+
 /// How the agent loop went beyond what its AgentRecord says: the stop explained, the model's last
 /// words and where its time went.
 struct AgentRun {
@@ -45,6 +47,10 @@ class AgentLoop {
   AgentRun run(const std::string& prompt, const Limits& limits, const ToolScope& scope, SessionState& session,
                AgentRecord& record);
 
+  /// Asked before each model request whether the tools changed (an MCP server's list_changed):
+  /// when they did, the request offers the registry's tools as they are then. Not owned; null: never.
+  void take_tool_updates(ToolUpdates* updates) { m_updates = updates; }
+
  private:
   ModelClient& m_model;
   const ToolRegistry& m_tools;
@@ -52,6 +58,7 @@ class AgentLoop {
   const Clock& m_clock;
   std::vector<AgentObserver*> m_observers;
   std::vector<ToolSchema> m_schemas;
+  ToolUpdates* m_updates = nullptr;
 };
 
 }  // namespace agent_run

@@ -5,6 +5,7 @@
 #include "report/outcome.h"
 #include "report/run_report.h"
 #include "tools/tool_call.h"
+#include "tools/tool_updates.h"
 
 #include <cstdint>
 #include <string>
@@ -33,6 +34,10 @@ class AgentObserver {
   /// The conversation was pruned or compacted (or could not be) to stay inside the context window;
   /// `conversation` is what it became. A compaction's model call is in `event.cost_usd`.
   virtual void context_changed(const ContextEvent& /*event*/, const Conversation& /*conversation*/) {}
+  /// Before the request for `turn`, the tools offered changed (`changes`); `tools` is what the model
+  /// is offered from this request on.
+  virtual void tools_changed(int /*turn*/, const std::vector<ToolsChange>& /*changes*/,
+                             const std::vector<ToolSchema>& /*tools*/) {}
   /// The agent was told before `turn` that its budget is nearly spent.
   virtual void notice(int /*turn*/, const std::string& /*text*/) {}
   /// A review (`output_schema`, `checks`) sent the agent's finished work back after `turn` with `message`.

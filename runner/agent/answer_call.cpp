@@ -44,8 +44,12 @@ AnsweredCall answer_call(const ToolCall& call, int turn, const ToolRegistry& too
     std::string by = decision.rule_id.empty() ? "" : " by rule '" + decision.rule_id + "'";
     answered.output = ToolOutput{"Denied" + by + ": " + decision.reason + ". The call was not run.", true, {}, {}};
   } else if (tool == nullptr) {
+    // A tool of a server that did not start says so, and why, rather than that it never existed.
+    std::optional<std::string> why = tools.unavailable_because(call.name);
     answered.output =
-        ToolOutput{"There is no tool named '" + call.name + "' in this task. The call was not run.", true, {}, {}};
+        ToolOutput{why ? "The tool '" + call.name + "' is unavailable: " + *why + ". The call was not run."
+                       : "There is no tool named '" + call.name + "' in this task. The call was not run.",
+                   true, {}, {}};
   } else {
     const Clock::SteadyTime started = clock.now();
     answered.output = tool->run(call.input, scope, session, timeout);

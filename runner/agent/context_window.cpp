@@ -48,6 +48,8 @@ ContextWindow::ContextWindow(ContextSettings settings, std::optional<std::int64_
     : m_settings(settings), m_window(settings.window ? settings.window : model_window),
       m_fixed_tokens(estimated_tokens(fixed_bytes)) {}
 
+void ContextWindow::set_fixed_bytes(std::size_t fixed_bytes) { m_fixed_tokens = estimated_tokens(fixed_bytes); }
+
 std::int64_t ContextWindow::estimate(const Message& message) const {
   std::int64_t images = 0;
   for (const ToolResult& result : message.tool_results) images += static_cast<std::int64_t>(result.images.size());

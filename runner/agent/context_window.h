@@ -34,6 +34,8 @@ class ContextWindow {
   /// `fixed_bytes`: the system prompt and tool schemas, sent with every request.
   ContextWindow(ContextSettings settings, std::optional<std::int64_t> model_window, std::size_t fixed_bytes);
 
+  /// What every request carries besides the messages changed (the tools offered).
+  void set_fixed_bytes(std::size_t fixed_bytes);
   /// Counts the messages `conversation` gained since the last call.
   void count_new(const Conversation& conversation);
   /// The last message changed (a notice was added to it): counts it again.

@@ -20,6 +20,7 @@ struct LoopParts {
   const Clock& clock;
   const std::vector<AgentObserver*>& observers;
   const std::vector<ToolSchema>& schemas;
+  ToolUpdates* updates;  // null: the tools never change
 };
 
 /// One run of the agent loop: the conversation, how full it is, and the steps of a turn. run()
@@ -35,6 +36,7 @@ class LoopRun {
   // agent_loop.cpp: the turn.
   void start();
   bool stopped_before_turn();
+  void refresh_tools();
   void send_notice_if_due();
   Expected<ModelTurn> ask_model(const Conversation& conversation, bool compaction);
   void stop_on_model_error(const Error& error);
@@ -66,6 +68,7 @@ class LoopRun {
   SessionState& m_session;
   AgentRecord& m_record;
   AgentRun m_run;
+  std::vector<ToolSchema> m_schemas;  // offered with each request: the parts' at first, anew after a change
   Conversation m_conversation;
   ContextWindow m_context;
   LastTurnNotice m_notice;

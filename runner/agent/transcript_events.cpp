@@ -141,6 +141,26 @@ Json notice_event(int turn, const std::string& text) {
   return Json::object().set("type", "notice").set("turn", turn).set("text", text);
 }
 
+Json tools_changed_event(int turn, const std::vector<ToolsChange>& changes, const std::vector<ToolSchema>& tools) {
+  Json list = Json::array();
+  for (const ToolsChange& change : changes) {
+    Json added = Json::array();
+    for (const std::string& name : change.added) added.push(name);
+    Json removed = Json::array();
+    for (const std::string& name : change.removed) removed.push(name);
+    Json entry = Json::object().set("source", change.source).set("added", std::move(added)).set("removed", std::move(removed));
+    if (!change.error.empty()) entry.set("error", change.error);
+    list.push(std::move(entry));
+  }
+  Json names = Json::array();
+  for (const ToolSchema& tool : tools) names.push(tool.name);
+  return Json::object()
+      .set("type", "tools_changed")
+      .set("turn", turn)
+      .set("changes", std::move(list))
+      .set("tools", std::move(names));
+}
+
 Json sent_back_event(int turn, const std::string& review, const std::string& message) {
   return Json::object().set("type", "sent_back").set("turn", turn).set("review", review).set("message", message);
 }

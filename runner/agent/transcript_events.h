@@ -4,6 +4,7 @@
 #include "model/conversation.h"
 #include "report/model_call.h"
 #include "report/run_report.h"
+#include "tools/tool_updates.h"
 
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ Json stop_event(AgentStop stop, const std::string& message);
 Json context_event_json(const ContextEvent& event);
 /// The notice that the agent's budget is nearly spent, added to the next request.
 Json notice_event(int turn, const std::string& text);
+/// The tools offered changed before the request for `turn`: what each source added and removed,
+/// and every tool offered from then on.
+Json tools_changed_event(int turn, const std::vector<ToolsChange>& changes, const std::vector<ToolSchema>& tools);
 /// A review that sent the agent's finished work back (output_schema, checks), with its message.
 Json sent_back_event(int turn, const std::string& review, const std::string& message);
 

@@ -30,6 +30,11 @@ void TranscriptRecorder::context_changed(const ContextEvent& event, const Conver
   (void)conversation;
 }
 
+void TranscriptRecorder::tools_changed(int turn, const std::vector<ToolsChange>& changes,
+                                       const std::vector<ToolSchema>& tools) {
+  m_writer.record(tools_changed_event(turn, changes, tools));
+}
+
 void TranscriptRecorder::notice(int turn, const std::string& text) { m_writer.record(notice_event(turn, text)); }
 
 void TranscriptRecorder::sent_back(int turn, const std::string& review, const std::string& message) {

@@ -21,6 +21,7 @@ class TranscriptRecorder final : public AgentObserver {
   void model_error(const ModelCallRecord& call) override;
   void tool_result(const ToolCall& call, const ToolCallRecord& record, const ToolResult& result) override;
   void context_changed(const ContextEvent& event, const Conversation& conversation) override;
+  void tools_changed(int turn, const std::vector<ToolsChange>& changes, const std::vector<ToolSchema>& tools) override;
   void notice(int turn, const std::string& text) override;
   void sent_back(int turn, const std::string& review, const std::string& message) override;
   void stop(AgentStop stop, const std::string& message) override;

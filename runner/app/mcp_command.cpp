@@ -127,6 +127,9 @@ McpLaunchContext launch_context(const CliOptions& options, const ProgramContext&
   context.workspace = std::filesystem::weakly_canonical(options.workspace.value_or("."), ec);
   context.cancellation = &cancellation;
   context.elicitation = answer_with_defaults;
+  // One list or call needs no roots, and a server offered them may linger after its stdin closes
+  // (server-everything does), so the command would wait out the whole stop grace.
+  context.offer_roots = false;
   return context;
 }
 

@@ -43,6 +43,7 @@ McpLaunchContext launch_context(const ToolScope& scope, const SessionState& sess
 struct Started {
   std::unique_ptr<McpClient> client;
   std::vector<McpToolInfo> tools;
+  std::uint64_t listed_at = 0;
   std::string error;
   long long startup_ms = 0;
 };
@@ -52,7 +53,7 @@ Started start_server(const McpServerSpec& spec, const McpLaunchContext& context)
   Started started;
   auto client = connect_server(spec, context);
   if (client) {
-    auto tools = (*client)->list_tools();
+    auto tools = (*client)->list_tools(&started.listed_at);
     if (tools) {
       started.client = std::move(*client);
       started.tools = std::move(*tools);
@@ -89,7 +90,8 @@ bool left_out_by_tools_key(const std::optional<std::vector<std::string>>& listed
 }  // namespace
 
 AttemptMcpServers::AttemptMcpServers(const Task& task, const ToolScope& scope, const SessionState& session,
-                                     const AttemptSettings& settings, ToolRegistry& tools) {
+                                     const AttemptSettings& settings, ToolRegistry& tools)
+    : m_registry(tools), m_listed(task.tools) {
   if (task.mcp_servers.empty()) return;
   const McpLaunchContext context = launch_context(scope, session, settings);
   std::vector<std::future<Started>> starting;
@@ -103,7 +105,12 @@ AttemptMcpServers::AttemptMcpServers(const Task& task, const ToolScope& scope, c
     server.record.status = server.client ? "connected" : "failed";
     server.record.error = started.error;
     server.tools = std::move(started.tools);
-    if (server.client) offer_tools(server, task.tools, tools);
+    server.listed_at = started.listed_at;
+    if (server.client) {
+      offer_tools(server);
+    } else {
+      tools.mark_unavailable(mcp_tool_name(server.spec.name, ""), server.record.error);
+    }
     m_servers.push_back(std::move(server));
   }
 }
@@ -114,8 +121,7 @@ AttemptMcpServers::~AttemptMcpServers() {
   }
 }
 
-void AttemptMcpServers::offer_tools(Server& server, const std::optional<std::vector<std::string>>& listed,
-                                    ToolRegistry& tools) {
+void AttemptMcpServers::offer_tools(Server& server) {
   const McpServerInfo& info = server.client->server();
   server.record.server_name = info.name;
   server.record.server_version = info.version;
@@ -126,12 +132,12 @@ void AttemptMcpServers::offer_tools(Server& server, const std::optional<std::vec
     std::optional<std::string> problem =
         tool.problem.empty() ? mcp_tool_name_problem(server.spec.name, tool.name) : std::optional(tool.problem);
     if (!problem && !seen.insert(tool.name).second) problem = "the server lists it twice";
-    if (!problem && left_out_by_tools_key(listed, name)) problem = "the task's tools: does not name it";
+    if (!problem && left_out_by_tools_key(m_listed, name)) problem = "the task's tools: does not name it";
     if (problem) {
       server.record.skipped_tools.push_back(tool.name + ": " + *problem);
       continue;
     }
-    tools.add(std::make_unique<McpTool>(server.spec.name, tool, *server.client));
+    m_registry.add(std::make_unique<McpTool>(server.spec.name, tool, *server.client));
     server.record.tools.push_back(name);
   }
 }
@@ -142,6 +148,50 @@ std::vector<std::string> AttemptMcpServers::unavailable() const {
     if (!server.client) lines.push_back(server.record.error + "; its tools (mcp__" + server.spec.name + "__*) are not offered");
   }
   return lines;
+}
+
+std::vector<std::string> AttemptMcpServers::skipped_tools() const {
+  std::vector<std::string> lines;
+  for (const Server& server : m_servers) {
+    for (const McpToolInfo& tool : server.tools) {
+      if (tool.problem.empty() && !mcp_tool_name_problem(server.spec.name, tool.name)) continue;
+      std::string why = tool.problem.empty() ? *mcp_tool_name_problem(server.spec.name, tool.name) : tool.problem;
+      lines.push_back("MCP server '" + server.spec.name + "': its tool '" + tool.name + "' is not offered: " + why);
+    }
+  }
+  return lines;
+}
+
+std::vector<ToolsChange> AttemptMcpServers::update() {
+  std::vector<ToolsChange> changes;
+  for (Server& server : m_servers) {
+    if (!server.client || server.client->closed_because()) continue;
+    const std::uint64_t now = server.client->tools_generation();
+    if (now == server.listed_at) continue;
+    ToolsChange change{"MCP server '" + server.spec.name + "'", {}, {}, ""};
+    auto listed = server.client->list_tools(&server.listed_at);
+    if (!listed) {
+      server.listed_at = now;  // not asked again until the server announces another change
+      change.error = listed.error().message;
+      changes.push_back(std::move(change));
+      continue;
+    }
+    const std::vector<std::string> before = server.record.tools;
+    for (const std::string& name : before) m_registry.remove(name);
+    server.record.tools.clear();
+    server.record.skipped_tools.clear();
+    server.tools = std::move(*listed);
+    offer_tools(server);
+    const std::vector<std::string>& after = server.record.tools;
+    for (const std::string& name : after) {
+      if (std::find(before.begin(), before.end(), name) == before.end()) change.added.push_back(name);
+    }
+    for (const std::string& name : before) {
+      if (std::find(after.begin(), after.end(), name) == after.end()) change.removed.push_back(name);
+    }
+    changes.push_back(std::move(change));
+  }
+  return changes;
 }
 
 std::optional<std::string> AttemptMcpServers::required_failure() const {
@@ -158,10 +208,14 @@ void AttemptMcpServers::finish(AttemptResult& result) {
   m_finished = true;
   for (Server& server : m_servers) {
     if (server.client) {
-      // A server gone before agent-run closed it crashed (or was refused) mid-attempt.
+      // A server gone before agent-run closed it ended mid-attempt: stopped when it exited with 0
+      // by itself, else crashed (a signal, another code, a lost connection, garbage on its stdout).
       if (std::optional<std::string> gone = server.client->closed_because()) {
-        server.record.status = "crashed";
+        const bool clean = server.client->transport().facts().ending == "exited with code 0";
+        server.record.status = clean ? "stopped" : "crashed";
         server.record.error = "MCP server '" + server.spec.name + "' ended during the attempt: " + *gone;
+        result.warnings.push_back(server.record.error + "; its tools (mcp__" + server.spec.name +
+                                  "__*) failed from then on");
       }
       server.client->close();
       McpServerLog log = server.client->log();

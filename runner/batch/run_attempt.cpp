@@ -340,11 +340,13 @@ bool Attempt::run_agent() {
   }
   const std::vector<std::string> unavailable = mcp.unavailable();
   for (const std::string& line : unavailable) m_result.warnings.push_back(line);
+  for (const std::string& line : mcp.skipped_tools()) m_result.warnings.push_back(line);
   std::vector<std::unique_ptr<FinishReview>> reviews;
   const AgentRequest request = agent_request(tools, unavailable, reviews);
   std::vector<AgentObserver*> observers = {&transcript, &m_reporter};
   if (m_observer) observers.push_back(m_observer.get());
   AgentLoop loop(*model->client, tools, *m_plan.policy, *m_settings.clock, observers);
+  loop.take_tool_updates(&mcp);  // a server's list_changed: listed again, offered from the next request
   m_agent = loop.run(request, scope, session, m_result);
   if (model->replay_warnings) {
     for (const std::string& warning : model->replay_warnings()) m_result.warnings.push_back(warning);

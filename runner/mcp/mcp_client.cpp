@@ -105,13 +105,16 @@ Expected<void> McpClient::accept_server(const JsonRpcMessage& answer) {
   return {};
 }
 
-Expected<std::vector<McpToolInfo>> McpClient::list_tools() {
+Expected<std::vector<McpToolInfo>> McpClient::list_tools(std::uint64_t* listed_at) {
   // A change announced while the list was being read may have come too late for it: read again.
   constexpr int k_rounds = 3;
   for (int round = 1;; ++round) {
     std::uint64_t before = tools_generation();
     Expected<std::vector<McpToolInfo>> tools = list_every_page();
-    if (!tools || tools_generation() == before || round == k_rounds) return tools;
+    if (!tools || tools_generation() == before || round == k_rounds) {
+      if (tools && listed_at) *listed_at = before;
+      return tools;
+    }
   }
 }
 

@@ -78,8 +78,10 @@ class McpClient final : private TransportListener {
   McpClient& operator=(const McpClient&) = delete;
 
   const McpServerInfo& server() const { return m_server; }
-  /// Every tool the server offers now; an error for a broken or enormous list.
-  Expected<std::vector<McpToolInfo>> list_tools();
+  /// Every tool the server offers now; an error for a broken or enormous list. `listed_at`, when
+  /// given, gets the tools_generation() the list is current for: a later announcement makes
+  /// tools_generation() differ from it.
+  Expected<std::vector<McpToolInfo>> list_tools(std::uint64_t* listed_at = nullptr);
   /// Calls a tool; whatever goes wrong comes back as a failed result, never as an exception.
   McpCallResult call_tool(const std::string& name, const Json& arguments, std::chrono::milliseconds timeout);
   Expected<void> ping(std::chrono::milliseconds timeout);

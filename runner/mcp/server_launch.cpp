@@ -76,7 +76,7 @@ Expected<std::string> expand_variables(std::string_view text, const std::vector<
 
 Expected<std::unique_ptr<McpClient>> connect_server(const McpServerSpec& spec, const McpLaunchContext& context) {
   McpClientSettings settings;
-  settings.offer.root = context.workspace;
+  if (context.offer_roots) settings.offer.root = context.workspace;
   settings.offer.elicitation = context.elicitation;
   settings.startup_timeout = spec.startup_timeout.value_or(context.startup_timeout);
   auto transport = spec.is_stdio() ? stdio_transport(spec, context, settings.secrets)

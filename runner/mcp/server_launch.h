@@ -20,6 +20,8 @@ struct McpLaunchContext {
   std::vector<std::string> environment;  // KEY=VALUE: a stdio server's environment before its `env`
   std::vector<std::string> variables;    // KEY=VALUE: where `${VAR}` is looked up (agent-run's own)
   std::filesystem::path workspace;       // a stdio server's default folder, and the root offered
+  bool offer_roots = true;               // false: no `roots` capability (a server may then wait for more
+                                         // after its stdin ends, as server-everything does when it has roots)
   LaunchWrapper sandbox;                 // puts a stdio server into the sandbox; empty: no sandbox
   const Cancellation* cancellation = nullptr;
   ElicitationHandler elicitation;                    // empty: elicitations are declined

@@ -31,6 +31,9 @@ McpToolInfo read_tool(const Json& entry, std::size_t index) {
   const Json* schema = entry.find("inputSchema");
   tool.problem = schema_problem(schema);
   if (schema) tool.input_schema = *schema;
+  // A schema that says nothing of its type (`{}`, only `properties`) describes an object's fields;
+  // model APIs want the type said, so it is.
+  if (tool.problem.empty() && !tool.input_schema.find("type")) tool.input_schema.set("type", "object");
   const Json* execution = entry.find("execution");
   if (tool.problem.empty() && execution && execution->is_object() && execution->get_string("taskSupport") == "required") {
     tool.problem = "it must be called as an MCP task (execution.taskSupport: required), which agent-run does not support";

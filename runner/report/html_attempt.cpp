@@ -217,6 +217,26 @@ std::string facts_html(const AttemptResult& attempt) {
   return "<p class=\"note\">" + facts + "</p>";
 }
 
+/// The attempt's MCP servers when one failed, stopped or crashed: each one's status, what it
+/// offered, and why it failed or ended.
+std::string mcp_html(const AttemptResult& attempt) {
+  if (std::all_of(attempt.mcp_servers.begin(), attempt.mcp_servers.end(),
+                  [](const McpServerRecord& server) { return server.status == "connected"; })) {
+    return {};
+  }
+  std::string html = "<h3>MCP servers</h3><ul class=\"mcp\">";
+  for (const McpServerRecord& server : attempt.mcp_servers) {
+    html += "<li>" + code(server.name) + " " + html_text(server.status);
+    if (server.status == "connected" || !server.tools.empty()) {
+      html += " \xC2\xB7 " + std::to_string(server.tools.size()) + " tools";
+    }
+    if (!server.skipped_tools.empty()) html += " \xC2\xB7 " + std::to_string(server.skipped_tools.size()) + " not offered";
+    if (!server.error.empty()) html += "<br><span class=\"note\">" + html_text(server.error) + "</span>";
+    html += "</li>";
+  }
+  return html + "</ul>";
+}
+
 std::string summary_html(const AttemptResult& attempt, const AttemptView& view) {
   std::string why = attempt.outcome == Outcome::passed ? "" : html_text(to_string(attempt.outcome_type)) + " \xC2\xB7 ";
   return "<summary><span class=\"outcome-" + std::string(to_string(attempt.outcome)) + "\">" +
@@ -246,7 +266,7 @@ std::string attempt_html(const AttemptResult& attempt, const AttemptView& view) 
   if (!attempt.message.empty()) {
     html += "<p><b>" + html_text(to_string(attempt.outcome_type)) + "</b>: " + html_text(attempt.message) + "</p>";
   }
-  html += facts_html(attempt) + timeline_html(attempt);
+  html += facts_html(attempt) + mcp_html(attempt) + timeline_html(attempt);
   if (!attempt.final_message.empty()) {
     html += "<h3>Final message</h3><blockquote>" +
             html_text(cap_head_tail(attempt.final_message, k_final_message_bytes, 0)) + "</blockquote>";

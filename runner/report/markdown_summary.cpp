@@ -372,6 +372,25 @@ Section denials_section(const RunReport& report) {
   return section;
 }
 
+/// A row per MCP server that failed to start or ended during an attempt, with why: its tools were
+/// missing or failed, which explains much of what the agent did.
+Section mcp_section(const RunReport& report) {
+  Section section{{"### MCP servers unavailable\n\n" + table_head({"Attempt", "Server", "Status", "Why"}, "llll")},
+                  "MCP servers"};
+  bool show_model = several_models(report);
+  for (const AttemptResult& attempt : report.attempts) {
+    for (const McpServerRecord& server : attempt.mcp_servers) {
+      if (server.status == "connected") continue;
+      section.blocks.push_back("| " + markdown_text(attempt_label(attempt, show_model), 200) + " | " +
+                               markdown_text(server.name, 100) + " | " + markdown_text(server.status, 20) + " | " +
+                               markdown_text(server.error, 400) + " |\n");
+    }
+  }
+  if (section.blocks.size() == 1) return {};
+  section.blocks.back() += "\n";
+  return section;
+}
+
 Section final_messages_section(const RunReport& report) {
   Section section{{"### Final messages\n\n"}, "final messages"};
   bool show_model = several_models(report);
@@ -395,6 +414,7 @@ std::string summary_markdown(const RunReport& report, std::size_t max_bytes) {
   budget.add(task_aggregates_section(report), max_bytes * 2 / 10);
   budget.add(repeats_section(report), max_bytes / 10);
   budget.add(failures_section(report), max_bytes * 4 / 10);
+  budget.add(mcp_section(report), max_bytes / 20);
   budget.add(denials_section(report), max_bytes / 20);
   budget.add(final_messages_section(report), max_bytes);
   return budget.take();

@@ -38,6 +38,13 @@ ToolOutput McpTool::run(const Json& input, const ToolScope&, SessionState&, std:
   McpCallResult result = m_client.call_tool(m_info.name, input, timeout);
   ToolOutput output;
   output.content = call_result_text(result);
+  if (!result.error.empty()) {
+    // A server that ended mid-attempt fails every call the same way: say so, and why, once plainly.
+    if (std::optional<std::string> gone = m_client.closed_because()) {
+      output.content = "The MCP server '" + m_server + "' is unavailable: it ended during the attempt (" + *gone +
+                       "); none of its tools can be called any more.";
+    }
+  }
   output.is_error = result.is_error;
   output.images = images_of(result);
   output.error = result.error;

@@ -11,6 +11,21 @@ void ToolRegistry::add(std::unique_ptr<Tool> tool) {
   m_tools.emplace_back(std::move(name), std::move(tool));
 }
 
+bool ToolRegistry::remove(std::string_view name) {
+  return std::erase_if(m_tools, [&](const auto& entry) { return entry.first == name; }) > 0;
+}
+
+void ToolRegistry::mark_unavailable(std::string prefix, std::string why) {
+  m_unavailable.emplace_back(std::move(prefix), std::move(why));
+}
+
+std::optional<std::string> ToolRegistry::unavailable_because(std::string_view name) const {
+  for (const auto& [prefix, why] : m_unavailable) {
+    if (name.starts_with(prefix)) return why;
+  }
+  return std::nullopt;
+}
+
 Tool* ToolRegistry::find(std::string_view name) const {
   for (const auto& [tool_name, tool] : m_tools) {
     if (tool_name == name) return tool.get();

@@ -14,6 +14,13 @@ namespace agent_run {
 class ToolRegistry {
  public:
   void add(std::unique_ptr<Tool> tool);
+  /// Takes the tool named `name` out; false when there was none.
+  bool remove(std::string_view name);
+  /// The tools whose names start with `prefix` (`mcp__SERVER__`) are missing because of `why`: a
+  /// call of one is answered with it rather than with "no such tool".
+  void mark_unavailable(std::string prefix, std::string why);
+  /// Why the missing tool `name` is missing, when mark_unavailable said so.
+  std::optional<std::string> unavailable_because(std::string_view name) const;
   /// The tool named `name`, or nullptr.
   Tool* find(std::string_view name) const;
   /// The schemas of every registered tool, in registration order.
@@ -22,6 +29,7 @@ class ToolRegistry {
 
  private:
   std::vector<std::pair<std::string, std::unique_ptr<Tool>>> m_tools;
+  std::vector<std::pair<std::string, std::string>> m_unavailable;  // prefix, why
 };
 
 /// The built-in tools a task enables: its `tools:` list, or by default those the tool table marks

@@ -63,6 +63,33 @@ BOOST_AUTO_TEST_CASE(a_server_named_in_a_task_file_is_reached_with_config) {
   BOOST_TEST(result.output == "The sum of 4 and 3 is 7.\n");
 }
 
+BOOST_AUTO_TEST_CASE(call_offers_the_server_no_roots) {
+  TempFolder cwd;
+  // Its one tool answers with the capabilities agent-run sent at initialize.
+  cwd.write("caps.py", R"(import json, sys
+capabilities = None
+for line in sys.stdin:
+    message = json.loads(line)
+    method, id = message.get("method"), message.get("id")
+    if method == "initialize":
+        capabilities = message["params"]["capabilities"]
+        result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}}}
+    elif method == "tools/list":
+        result = {"tools": [{"name": "caps", "inputSchema": {"type": "object"}}]}
+    elif method == "tools/call":
+        result = {"content": [{"type": "text", "text": json.dumps(sorted(capabilities))}]}
+    elif id is None:
+        continue
+    else:
+        result = {}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": id, "result": result}) + "\n")
+    sys.stdout.flush()
+)");
+  CommandResult result = stdout_of({"mcp", "call", "caps", "{}", "--", "/usr/bin/python3", "caps.py"}, cwd.path());
+  BOOST_TEST(result.exit_code == 0, result.output);
+  BOOST_TEST(result.output == "[\"elicitation\"]\n");
+}
+
 BOOST_AUTO_TEST_CASE(list_prints_every_tool_with_its_schema) {
   TempFolder cwd;
   CommandResult result = run_agent_run(with_everything({"mcp", "list"}), cwd.path());

@@ -17,7 +17,8 @@ constexpr const char* k_policy = R"(version: 1
 unmatched: deny
 rules:
   - id: echo-and-sum
-    allow: ["mcp__everything__echo", "mcp__everything__get-sum", "mcp__dies__boom"]
+    allow: ["mcp__everything__echo", "mcp__everything__get-sum", "mcp__dies__boom", "mcp__grower", "mcp__odd",
+            "mcp__quits"]
   - id: no-env
     deny: mcp__everything__get-env
     message: the server's environment is off limits
@@ -45,6 +46,8 @@ struct Run {
   Json attempt;
   std::string transcript;
   std::string junit;
+  std::string summary;  // summary.md
+  std::string html;     // report.html
 };
 
 Run run_task(const std::string& task) {
@@ -58,6 +61,8 @@ Run run_task(const std::string& task) {
   run.attempt = report->find("attempts")->as_array().at(0);
   run.transcript = out.read(run.attempt.get_string("transcript_path"));
   run.junit = out.read("junit.xml");
+  run.summary = out.read("summary.md");
+  run.html = out.read("report.html");
   CommandResult schema = run_shell(
       "/usr/bin/python3 " + shell_quote((source_root() / "test/fixtures/report/validate_json_schema.py").string()) +
           " " + shell_quote((source_root() / "reports/report.schema.json").string()) + " report.json",
@@ -74,9 +79,120 @@ const Json& call_named(const Json& attempt, const std::string& name) {
   return attempt;
 }
 
+/// A python3 MCP server of the tests' own: it offers `tools` (a Python list literal) and runs `on_call`
+/// (Python statements that may use `name`, `tools`, `send`, `changed`, and set `text`) for a tools/call.
+std::string python_server(const std::string& tools, const std::string& on_call) {
+  return "import json, sys\ntools = " + tools + R"(
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+for line in sys.stdin:
+    message = json.loads(line)
+    method, id = message.get("method"), message.get("id")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": message["params"]["protocolVersion"],
+              "capabilities": {"tools": {"listChanged": True}}, "serverInfo": {"name": "mine", "version": "1"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": id, "result": {"tools": tools}})
+    elif method == "tools/call":
+        name = message["params"]["name"]
+        text = name + " ran"
+)" + on_call + R"(
+        send({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}})
+    elif id is not None:
+        send({"jsonrpc": "2.0", "id": id, "result": {}})
+)";
+}
+
+/// `NAME: {command: python3, args: [SCRIPT], sandbox: off}`, the script written into `folder`.
+std::string python_entry(TempFolder& folder, const std::string& name, const std::string& script) {
+  const std::filesystem::path path = folder.write(name + ".py", script);
+  return "  " + name + ": {command: /usr/bin/python3, args: [" + Json(path.string()).dump() + "], sandbox: off}\n";
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(mcp_task_binary)
+
+BOOST_AUTO_TEST_CASE(a_tool_a_server_adds_and_announces_mid_attempt_is_offered_from_the_next_request) {
+  TempFolder scripts;
+  // `grow` adds `fresh` and says so (notifications/tools/list_changed) before it answers.
+  const std::string server = python_server("[{'name': 'grow', 'inputSchema': {'type': 'object'}}]",
+                                           "        if name == 'grow':\n"
+                                           "            tools.append({'name': 'fresh', 'inputSchema': {'type': 'object'}})\n"
+                                           "            send(changed)\n");
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\nmcp_servers:\n" +
+                     python_entry(scripts, "grower", server) +
+                     "script:\n  - call: {tool: mcp__grower__grow, input: {}}\n"
+                     "  - call: {tool: mcp__grower__fresh, input: {}}\n  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 0);
+  BOOST_TEST(run.transcript.find("There is no tool named") == std::string::npos, run.transcript);
+  BOOST_TEST(run.transcript.find("fresh ran") != std::string::npos);
+  // The transcript says what changed, before the request that offered it first.
+  const std::size_t changed = run.transcript.find("\"type\":\"tools_changed\"");
+  BOOST_REQUIRE(changed != std::string::npos);
+  const std::string line = run.transcript.substr(changed, run.transcript.find('\n', changed) - changed);
+  BOOST_TEST(line.find("\"added\":[\"mcp__grower__fresh\"]") != std::string::npos, line);
+  BOOST_TEST(line.find("\"turn\":2") != std::string::npos, line);
+  BOOST_TEST(line.find("\"source\":\"MCP server 'grower'\"") != std::string::npos, line);
+  std::vector<std::string> offered;
+  for (const Json& tool : run.attempt.find("mcp_servers")->as_array().at(0).find("tools")->as_array()) {
+    offered.push_back(tool.as_string());
+  }
+  BOOST_TEST((offered == std::vector<std::string>{"mcp__grower__grow", "mcp__grower__fresh"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_tool_without_an_object_schema_is_left_out_alone_with_a_warning_naming_it) {
+  TempFolder scripts;
+  const std::string server = python_server("[{'name': 'bad'}, {'name': 'stringy', 'inputSchema': {'type': 'string'}}, "
+                                           "{'name': 'good', 'inputSchema': {'type': 'object'}}]",
+                                           "");
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\nmcp_servers:\n" +
+                     python_entry(scripts, "odd", server) +
+                     "script:\n  - call: {tool: mcp__odd__good, input: {}}\n  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 0);
+  const Json& record = run.attempt.find("mcp_servers")->as_array().at(0);
+  BOOST_TEST(record.get_string("status") == "connected");
+  BOOST_TEST(record.find("tools")->as_array().size() == 1u);
+  BOOST_TEST(run.transcript.find("good ran") != std::string::npos);
+  // The model never sees the string schema: the prompt's tool list has only the good tool.
+  BOOST_TEST(run.transcript.find("mcp__odd__stringy") == std::string::npos);
+  const Json::Array& warnings = run.attempt.find("warnings")->as_array();
+  auto warned = [&](const std::string& text) {
+    return std::any_of(warnings.begin(), warnings.end(),
+                       [&](const Json& w) { return w.as_string().find(text) != std::string::npos; });
+  };
+  BOOST_TEST(warned("MCP server 'odd': its tool 'bad' is not offered: it has no inputSchema object"));
+  BOOST_TEST(warned("MCP server 'odd': its tool 'stringy' is not offered: its inputSchema's type is \"string\""));
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_exits_cleanly_mid_attempt_is_stopped_and_its_tools_say_it_is_unavailable) {
+  TempFolder scripts;
+  const std::string server = python_server("[{'name': 'bye', 'inputSchema': {'type': 'object'}}]",
+                                           "        sys.exit(0)\n");
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\nmcp_servers:\n" +
+                     python_entry(scripts, "quits", server) +
+                     "script:\n  - call: {tool: mcp__quits__bye, input: {}}\n"
+                     "  - call: {tool: mcp__quits__bye, input: {}}\n  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  const Json& record = run.attempt.find("mcp_servers")->as_array().at(0);
+  BOOST_TEST(record.get_string("status") == "stopped");
+  BOOST_TEST(record.get_string("error").find("ended during the attempt: it exited with code 0") != std::string::npos,
+             record.get_string("error"));
+  BOOST_TEST(run.transcript.find("The MCP server 'quits' is unavailable: it ended during the attempt") !=
+                 std::string::npos,
+             run.transcript);
+  const Json::Array& warnings = run.attempt.find("warnings")->as_array();
+  BOOST_TEST(std::any_of(warnings.begin(), warnings.end(), [](const Json& w) {
+    return w.as_string().find("MCP server 'quits' ended during the attempt") != std::string::npos;
+  }));
+  BOOST_TEST(run.summary.find("| quits | stopped |") != std::string::npos, run.summary);
+  BOOST_TEST(run.html.find("<h3>MCP servers</h3>") != std::string::npos);
+  BOOST_TEST(run.html.find("quits") != std::string::npos);
+}
 
 BOOST_AUTO_TEST_CASE(the_agent_calls_an_allowed_mcp_tool_and_is_denied_another) {
   Run run = run_task(mcp_task(everything_entry()));
@@ -161,7 +277,11 @@ BOOST_AUTO_TEST_CASE(a_server_that_cannot_start_leaves_its_tools_out_and_says_wh
   const Json& server = run.attempt.find("mcp_servers")->as_array().at(0);
   BOOST_TEST(server.get_string("status") == "failed");
   BOOST_TEST(server.get_string("error").find("not found on PATH") != std::string::npos, server.get_string("error"));
-  BOOST_TEST(run.transcript.find("There is no tool named 'mcp__everything__echo'") != std::string::npos);
+  // The model's error for its tool says the server is unavailable, and why.
+  BOOST_TEST(run.transcript.find("The tool 'mcp__everything__echo' is unavailable: MCP server 'everything'") !=
+                 std::string::npos,
+             run.transcript);
+  BOOST_TEST(run.transcript.find("There is no tool named") == std::string::npos);
   // Said everywhere a person or the model looks: the console, the attempt's warnings, JUnit, the system prompt.
   BOOST_TEST(run.result.output.find("warning: MCP server 'everything'") != std::string::npos, run.result.output);
   const Json::Array& warnings = run.attempt.find("warnings")->as_array();
@@ -172,6 +292,10 @@ BOOST_AUTO_TEST_CASE(a_server_that_cannot_start_leaves_its_tools_out_and_says_wh
   BOOST_TEST(run.junit.find("<property name=\"mcp.unavailable\" value=\"everything (failed)\"/>") != std::string::npos,
              run.junit);
   BOOST_TEST(run.transcript.find("- unavailable: MCP server 'everything'") != std::string::npos);
+  BOOST_TEST(run.summary.find("### MCP servers unavailable") != std::string::npos, run.summary);
+  BOOST_TEST(run.summary.find("| everything | failed |") != std::string::npos, run.summary);
+  BOOST_TEST(run.html.find("<h3>MCP servers</h3>") != std::string::npos);
+  BOOST_TEST(run.html.find("not found on PATH") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_server_that_dies_mid_attempt_is_recorded_as_crashed) {
@@ -204,6 +328,7 @@ for line in sys.stdin:
   BOOST_TEST(record.get_string("error").find("dying on purpose") != std::string::npos, record.get_string("error"));
   BOOST_TEST(run.result.output.find("warning: MCP server 'dies' ended during the attempt") != std::string::npos);
   BOOST_TEST(run.junit.find("value=\"dies (crashed)\"") != std::string::npos, run.junit);
+  BOOST_TEST(run.summary.find("| dies | crashed |") != std::string::npos, run.summary);
 }
 
 BOOST_AUTO_TEST_CASE(a_required_server_that_cannot_start_makes_the_attempt_an_error) {

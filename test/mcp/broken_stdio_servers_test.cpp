@@ -282,6 +282,18 @@ BOOST_AUTO_TEST_CASE(a_tool_that_cannot_be_offered_is_marked_and_the_others_are_
   BOOST_TEST((*tools)[5].problem.empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_schema_without_a_type_is_offered_as_an_object_s) {
+  ScriptServer server("serve(lambda message: None, tools=[{'name': 'bare', 'inputSchema': {}}, {'name': 'fields', "
+                      "'inputSchema': {'properties': {'a': {'type': 'string'}}}}])\n");
+  auto client = connect_stdio(server.command());
+  auto tools = client->list_tools();
+  BOOST_REQUIRE_MESSAGE(tools.has_value(), (tools ? std::string() : tools.error().message));
+  BOOST_REQUIRE(tools->size() == 2u);
+  BOOST_TEST((*tools)[0].problem.empty());
+  BOOST_TEST((*tools)[0].input_schema.dump() == R"({"type":"object"})");
+  BOOST_TEST((*tools)[1].input_schema.dump() == R"({"properties":{"a":{"type":"string"}},"type":"object"})");
+}
+
 BOOST_AUTO_TEST_CASE(a_server_that_refuses_newer_versions_is_asked_for_older_ones) {
   ScriptServer server(R"(while True:
     message = read()

@@ -71,4 +71,15 @@ BOOST_AUTO_TEST_CASE(a_later_change_shows_in_the_generation_and_the_next_list) {
   BOOST_TEST(names(*tools) == (std::vector<std::string>{"grow", "late", "tool2"}));
 }
 
+BOOST_AUTO_TEST_CASE(a_list_says_which_generation_it_is_current_for) {
+  TempFolder folder;
+  auto client = connect_stdio(python_command(folder.write("server.py", k_growing_server)));
+  std::uint64_t listed_at = 99;
+  BOOST_REQUIRE(client->list_tools(&listed_at).has_value());
+  // The change announced during the first read was read again: the list is current, nothing to redo.
+  BOOST_TEST(listed_at == client->tools_generation());
+  (void)client->call_tool("grow", Json::object(), 30s);
+  BOOST_TEST(client->tools_generation() == listed_at + 1);  // a later change: the list is stale
+}
+
 BOOST_AUTO_TEST_SUITE_END()
