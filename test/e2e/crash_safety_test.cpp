@@ -2,6 +2,7 @@
 #include "base/json.h"
 #include "report/report_reader.h"
 #include "support/fixtures.h"
+#include "support/skip_variables.h"
 #include "support/process_probes.h"
 #include "support/waiting.h"
 
@@ -249,8 +250,8 @@ class SmallDisk {
 BOOST_AUTO_TEST_CASE(a_full_disk_while_writing_reports_keeps_the_last_valid_report_and_exits_3) {
   test::TempFolder temp;
   SmallDisk disk(temp.path() / "disk", "256k");
-  if (!disk.mounted() && std::getenv(k_skip_mount_variable)) {
-    BOOST_TEST_MESSAGE("skipped (" << k_skip_mount_variable << " is set): cannot mount a tmpfs: " << disk.error());
+  if (!disk.mounted() && test::skip_requested(k_skip_mount_variable)) {
+    BOOST_TEST_MESSAGE("skipped (" << k_skip_mount_variable << "=1): cannot mount a tmpfs: " << disk.error());
     return;
   }
   BOOST_REQUIRE_MESSAGE(disk.mounted(), "cannot mount a tmpfs for the test ("
