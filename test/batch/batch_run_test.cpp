@@ -235,8 +235,10 @@ class PhaseClock final : public Clock {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(durations_are_measured_phase_by_phase_on_the_attempts_clock) {
-  BatchFixture fixture({{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - \"true\"\nchecks:\n  - run: \"true\"\n"
-                                   "script:\n  - say: Done.\n"}});
+  BatchFixture fixture(std::map<std::string, std::string>{
+      {"t.yaml",
+       "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - \"true\"\nchecks:\n  - run: \"true\"\n"
+       "script:\n  - say: Done.\n"}});
   PhaseClock clock;
   fixture.settings.clock = &clock;
   const std::map<std::string, std::chrono::milliseconds> spent = {{"workspace", std::chrono::milliseconds(1200)},
