@@ -214,7 +214,7 @@ const std::vector<OptionSpec>& option_table() {
        [](CliOptions& o, const std::string&) -> Expected<void> { o.json = true; return {}; }},
       {"--no-diagnostics", nullptr, "no per-edit diagnostics (language servers and linters) in this run",
        [](CliOptions& o, const std::string&) -> Expected<void> { o.no_diagnostics = true; return {}; }},
-      {"--sandbox", "on|off", "run and tool: commands and checks in bubblewrap (on, the default sandbox, whatever the tasks and policies say) or not (off: recorded and warned about); policy explain: decide as inside the sandbox (on, the default) or outside it",
+      {"--sandbox", "on|off", "run and tool (and validate, which then warns of no program the sandbox would hide): commands and checks in bubblewrap (on, the default sandbox, whatever the tasks and policies say) or not (off: recorded and warned about); policy explain: decide as inside the sandbox (on, the default) or outside it",
        [](CliOptions& o, const std::string& v) -> Expected<void> {
          if (v != "on" && v != "off") return make_error("--sandbox needs on or off, got '" + v + "'");
          o.sandbox = v == "on";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/expected.h"
+#include "exec/sandbox.h"
 #include "model/model_names.h"
 #include "model/price_table.h"
 #include "policy/policy.h"
@@ -24,6 +25,8 @@ struct InputReviewSettings {
   bool replay_flag = false;  // --replay DIR: every attempt replays from it, the tasks' `replay:` is not read
   // The run's environment: the PATH a project gate's checker is looked for on; nullptr: not looked for.
   const std::vector<std::string>* environment = nullptr;
+  // --sandbox on|off over every task's and policy's `sandbox:`: off, no program is hidden by one.
+  std::optional<SandboxSpec> sandbox_flag;
 };
 
 /// Every task file of a run, and the policy that governs each, loaded and validated up front.

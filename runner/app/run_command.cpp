@@ -96,7 +96,7 @@ Expected<RunInputs> gather_inputs(const CliOptions& options, const ProgramContex
   }
   AR_TRY_ASSIGN(run.prices, run_price_table(options, run.configuration));
   const InputReviewSettings review{&run.prices, checks_required(options, run.configuration), options.replay.has_value(),
-                                   &context.environment};
+                                   &context.environment, sandbox_flag(options.sandbox)};
   AR_TRY_ASSIGN(run.loaded, load_inputs(options.files, options.policy, options.models, run.configuration.defaults,
                                         std::move(ad_hoc), &review));
   for (const std::string& warning : run.loaded.warnings) context.err << "agent-run: " << warning << "\n";

@@ -3,6 +3,7 @@
 #include "app/load_inputs.h"
 #include "app/mcp_call_check.h"
 #include "app/run_configuration.h"
+#include "batch/sandbox_setup.h"
 #include "task/configuration_loader.h"
 #include "base/files.h"
 #include "base/count_text.h"
@@ -84,7 +85,8 @@ int validate_command(const CliOptions& options, const ProgramContext& context) {
       prices = builtin_price_table();
       all_valid = false;
     }
-    const InputReviewSettings review{&*prices, checks_required(options, *configuration), false, &context.environment};
+    const InputReviewSettings review{&*prices, checks_required(options, *configuration), false, &context.environment,
+                                     sandbox_flag(options.sandbox)};
     auto inputs = load_inputs(task_files, options.policy, options.models, configuration->defaults, {}, &review);
     if (!inputs) {
       context.err << inputs.error().message << "\n";

@@ -1,5 +1,6 @@
 #include "app/input_review.h"
 #include "app/load_inputs.h"
+#include "batch/sandbox_setup.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -139,6 +140,33 @@ BOOST_AUTO_TEST_CASE(every_problem_in_every_file_is_said_at_once) {
   BOOST_TEST(error.find(second + ":2:19: 'workspace.repo':") != std::string::npos, error);
   BOOST_TEST(error.find(third + ":3:18: 'script[0].call.tool': unknown tool 'raed_file'") != std::string::npos,
              error);
+}
+
+// A check whose program lies under /tmp outside the workspace: the sandbox hides it (validate and a
+// run warn), unless the run turns the sandbox off (--sandbox off), when nothing is hidden.
+BOOST_AUTO_TEST_CASE(a_check_program_the_sandbox_hides_is_a_warning_unless_the_sandbox_is_turned_off) {
+  Project project;
+  project.folder.write("policy.yaml", "version: 1\nunmatched: deny\n");
+  TempFolder tmp(std::filesystem::path("/tmp"));
+  const std::string check = tmp.write("check.sh", "#!/bin/sh\nexit 0\n").string();
+  std::filesystem::permissions(check, std::filesystem::perms::owner_all);
+  std::string file = project.task("t.yaml", "prompt: p\npolicy: ../policy.yaml\n" + std::string(k_script) +
+                                                "checks:\n  - run: " + check + "\n");
+  const std::vector<std::string> environment = {"PATH=/usr/bin:/bin"};
+  auto warnings_with = [&](std::optional<SandboxSpec> flag) {
+    InputReviewSettings review{&project.prices, ChecksRequired::no, false, &environment, flag};
+    auto loaded = load_inputs({file}, std::nullopt, {}, Task{}, {}, &review);
+    BOOST_REQUIRE_MESSAGE(loaded.has_value(), (loaded ? std::string() : loaded.error().message));
+    std::string warnings;
+    for (const std::string& warning : loaded->warnings) warnings += warning + "\n";
+    return warnings;
+  };
+  const std::string sandboxed = warnings_with(std::nullopt);
+  BOOST_TEST(sandboxed.find(file + ": warning: 'checks[0]' (`" + check + "`) runs " + check +
+                            ", which is under /tmp on this machine") != std::string::npos,
+             sandboxed);
+  BOOST_TEST(warnings_with(sandbox_flag(true)) == sandboxed);  // --sandbox on: the same
+  BOOST_TEST(warnings_with(sandbox_flag(false)) == "");        // --sandbox off: nothing is hidden
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -202,26 +202,63 @@ BOOST_AUTO_TEST_CASE(progress_reports_the_phases_and_turns_of_an_attempt) {
       boost::test_tools::per_element());
 }
 
-// The attempt's clock moves only in its phases here (as the progress sink hears them), so each
-// duration is exactly the time spent in what it measures.
+// The attempt's clock moves only inside its phases here, once each, by an amount of the phase's
+// own: right after the phase's first reading (its start), so that it lies between the start and
+// the end the phase measures. The workspace is measured from the attempt's start, read before its
+// phase is announced: its time passes at the announcement. Each duration is then exactly the time
+// spent in what it measures, and one taken from the wrong readings (or not at all) differs.
+namespace {
+
+class PhaseClock final : public Clock {
+ public:
+  SteadyTime now() const override {
+    const SteadyTime read = m_now;
+    m_now += m_pending;  // after the reading: the phase's next reading sees it
+    m_pending = {};
+    return read;
+  }
+  WallTime wall_now() const override { return WallTime{} + (m_now - SteadyTime{}); }
+  /// The phase now starting will take `spent`: after the clock's next reading, or at once (`at_once`).
+  void spend(std::chrono::milliseconds spent, bool at_once) {
+    if (at_once) {
+      m_now += spent;
+    } else {
+      m_pending = spent;
+    }
+  }
+
+ private:
+  mutable SteadyTime m_now{std::chrono::hours(1)};
+  mutable std::chrono::milliseconds m_pending{};
+};
+
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(durations_are_measured_phase_by_phase_on_the_attempts_clock) {
-  BatchFixture fixture({{"t.yaml", test::sleeping_task("0")}});
-  test::FakeClock clock;
+  BatchFixture fixture(std::map<std::string, std::string>{
+      {"t.yaml",
+       "prompt: p\npolicy: ../policy.yaml\nsetup:\n  - \"true\"\nchecks:\n  - run: \"true\"\n"
+       "script:\n  - say: Done.\n"}});
+  PhaseClock clock;
   fixture.settings.clock = &clock;
   const std::map<std::string, std::chrono::milliseconds> spent = {{"workspace", std::chrono::milliseconds(1200)},
                                                                   {"setup", std::chrono::milliseconds(30)},
-                                                                  {"agent", std::chrono::milliseconds(400)},
                                                                   {"checks", std::chrono::milliseconds(50)},
                                                                   {"cleanup", std::chrono::milliseconds(700)}};
   std::string last_phase;
   ProgressSink sink = [&](const AttemptProgress& progress) {
-    if (progress.phase != last_phase && spent.count(progress.phase)) clock.advance(spent.at(progress.phase));
+    if (progress.phase != last_phase && spent.count(progress.phase)) {
+      clock.spend(spent.at(progress.phase), progress.phase == "workspace");
+    }
     last_phase = progress.phase;
   };
   AttemptResult result = run_attempt(fixture.plans().front(), fixture.settings, sink);
   BOOST_TEST((result.outcome_type == OutcomeType::passed), result.message);
   BOOST_TEST(result.durations.workspace_ms == 1200);  // from the attempt's start to its workspace
-  BOOST_TEST(result.durations.total_ms == 1200 + 30 + 400 + 50 + 700);
+  BOOST_TEST(result.durations.setup_ms == 30);
+  BOOST_TEST(result.durations.checks_ms == 50);
+  BOOST_TEST(result.durations.cleanup_ms == 700);
+  BOOST_TEST(result.durations.total_ms == 1200 + 30 + 50 + 700);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

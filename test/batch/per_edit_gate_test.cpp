@@ -49,7 +49,7 @@ class FakeLinter {
     BOOST_REQUIRE(write_file_atomically(m_folder / "pyflakes3", k_pyflakes).has_value());
     fs::permissions(m_folder / "pyflakes3", fs::perms::owner_all);
     for (const std::string& program : npm_programs) {
-      const fs::path installed = source_root() / ".tools/node_modules/.bin" / program;
+      const fs::path installed = tools_folder() / "node_modules/.bin" / program;
       BOOST_REQUIRE_MESSAGE(fs::exists(installed), program + " is not installed: run ci/install-diagnostics-tools.sh");
       fs::create_symlink(installed, m_folder / program);
     }

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path npm_bin() { return source_root() / ".tools/node_modules/.bin"; }
+fs::path npm_bin() { return tools_folder() / "node_modules/.bin"; }
 
 /// A folder outside /tmp (so the sandbox sees it) holding links to the checkers a test allows,
 /// first on PATH; then the machine's /usr/bin and /bin (pyflakes3, go, node, sh, but no language server).

@@ -18,7 +18,7 @@ extern char** environ;
 namespace agent_run::test {
 
 /// The folder ci/install-diagnostics-tools.sh installs the npm servers into.
-inline std::filesystem::path npm_tools_bin() { return source_root() / ".tools/node_modules/.bin"; }
+inline std::filesystem::path npm_tools_bin() { return tools_folder() / "node_modules/.bin"; }
 
 /// This process's environment with `path` as PATH.
 inline std::vector<std::string> environment_with_path(const std::string& path) {

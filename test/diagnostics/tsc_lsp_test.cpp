@@ -13,7 +13,7 @@ BOOST_AUTO_TEST_SUITE(tsc_lsp_server)
 BOOST_AUTO_TEST_CASE(typescript_7_is_its_own_pull_server) {
   const char* path = ::getenv("PATH");
   std::vector<std::string> environment =
-      environment_with_path((source_root() / ".tools/ts7/node_modules/.bin").string() + ":" + npm_tools_bin().string() +
+      environment_with_path((tools_folder() / "ts7/node_modules/.bin").string() + ":" + npm_tools_bin().string() +
                             ":" + (path ? path : ""));
   require_program("tsc", environment);
   TempFolder workspace;

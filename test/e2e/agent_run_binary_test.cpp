@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(validate_warns_at_the_check_whose_project_gate_checker_is_n
              validated.output);
   // With the project's own tsc in node_modules/.bin, the named checker is found and nothing is said.
   fs::create_directories(repo.path() / "node_modules/.bin");
-  fs::create_symlink(source_root() / ".tools/node_modules/.bin/tsc", repo.path() / "node_modules/.bin/tsc");
+  fs::create_symlink(tools_folder() / "node_modules/.bin/tsc", repo.path() / "node_modules/.bin/tsc");
   CommandResult found = run_shell(
       "PATH=/usr/bin:/bin " + shell_quote(test::agent_run_binary()) + " validate tasks/named.yaml", repo.path());
   BOOST_TEST(found.output == "tasks/named.yaml: valid task 'named'\n", found.output);

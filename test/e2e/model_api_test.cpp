@@ -322,6 +322,14 @@ BOOST_AUTO_TEST_CASE(a_server_that_goes_silent_ends_the_attempt_in_bounded_time)
   BOOST_TEST(tries[0].get_string("error_type") == "timeout");
   BOOST_TEST(tries[0].get_string("request_id") == "req_e2e_silent");
   BOOST_TEST(tries[0].find("wait_ms")->as_int() > 0);
+  // The bound: each try ended by the 300 ms idle timeout, not by the default 90 s one nor by the
+  // end of the stream (which never comes). Within 10 s: the idle timeout with a loaded machine's
+  // slack, and far below what any other limit would give.
+  for (const Json& failed : tries) {
+    const std::int64_t took = failed.find("duration_ms")->as_int();
+    BOOST_TEST(took >= 300, "a try that ended before its idle timeout: " << took << " ms");
+    BOOST_TEST(took < 10000, "a try the idle timeout did not end: " << took << " ms");
+  }
   check_report_schema();
 }
 

@@ -4,6 +4,7 @@
 #include "exec/process_group.h"
 #include "exec/process_table.h"
 #include "support/fixtures.h"
+#include "support/skip_variables.h"
 #include "support/loopback_listener.h"
 #include "support/process_probes.h"
 #include "support/sandbox_support.h"
@@ -340,8 +341,8 @@ BOOST_AUTO_TEST_CASE(root_without_cap_sys_admin_as_in_a_container_still_gets_its
   // Only root can drop CAP_SYS_ADMIN as a container does: elsewhere this fails, unless the variable
   // says that tests needing root may be skipped here (docs/developing.md).
   BOOST_REQUIRE_MESSAGE(fs::exists("/usr/bin/setpriv"), "no /usr/bin/setpriv (util-linux)");
-  if (::getuid() != 0 && std::getenv("AGENT_RUN_SKIP_ROOT_TESTS")) {
-    BOOST_TEST_MESSAGE("skipped (AGENT_RUN_SKIP_ROOT_TESTS is set): not root, so CAP_SYS_ADMIN cannot be dropped");
+  if (::getuid() != 0 && test::skip_requested("AGENT_RUN_SKIP_ROOT_TESTS")) {
+    BOOST_TEST_MESSAGE("skipped (AGENT_RUN_SKIP_ROOT_TESTS=1): not root, so CAP_SYS_ADMIN cannot be dropped");
     return;
   }
   BOOST_REQUIRE_MESSAGE(::getuid() == 0, "not root: only root can drop CAP_SYS_ADMIN as a container does; set "

@@ -59,7 +59,81 @@ RunReport full_report() {
   diagnostics.compared = true;
   diagnostics.duration_ms = 640;
   first.edits[0].diagnostics = diagnostics;
+  first.message = "every check passed";  // a passed attempt says nothing; the reader must keep it when one does
+  first.tool_calls[0].rule_id = "reads";
+  first.tool_calls[0].reason = "allowed by rule 'reads'";
+  ToolCallRecord mcp_call{2, "call_3", "mcp__github__get_issue", "#12", "allowed", "rule", "github", "allowed", 900, 0, true};
+  mcp_call.mcp_server = "github";
+  mcp_call.mcp_tool = "get_issue";
+  mcp_call.error = "the server closed the connection";
+  first.tool_calls.push_back(mcp_call);
+  first.edits[0].diagnostics->note = "checked against the file before the edit";
+  first.edits[0].diagnostics->problems[1].code = "F401";
+  first.edits[0].diagnostics->resolved[0].code = "E999";
+  first.setup[0].output_tail = "Successfully installed demo\n";
+  first.model_calls[1].failed_tries.push_back(ModelTryRecord{1, 500, "api_error", "Internal", "req_3", 1000, 80});
+  first.edits[0].checks = {CheckRecord{"ruff check src/a.py", false, 1, false, 45, "src/a.py:3:5: F821\n"}};
+  first.durations.baseline_ms = 870;
+  first.output_path = "attempts/fix-bug/1/output.json";
+  first.structured_output = Json::object().set("verdict", "approve").set("notes", Json(Json::Array{Json("parser")}));
+  first.check_rounds = {CheckRound{1, 3, false, {CheckRecord{"python3 -m pytest -q", false, 1, false, 90, "FAILED\n"}}, true},
+                        CheckRound{2, 5, true, {first.checks[0]}, false}};
+  first.system_prompt_sha256 = std::string(64, 'e');
+  first.instruction_files = {"AGENTS.md", "src/AGENTS.md"};
+  first.context.window = 200000;
+  first.context.prunings = 1;
+  first.context.compactions = 1;
+  first.context.events = {ContextEvent{4, "compacted", 190000, 40000, 3, 0.02, "the window was nearly full"}};
+  first.sandbox.kind = "bubblewrap";
+  first.sandbox.why_none = "not sandboxed before setup";  // a string the reader must not lose, however odd here
+  first.sandbox.set_by = "policies/default.yaml:17";
+  first.sandbox.bubblewrap = "0.8.0";
+  first.sandbox.masked = {".env", "config/secrets.yaml"};
+  first.sandbox.masked_total = 2;
+  first.sandbox.masked_later = {LateMaskRecord{"notes/.env", "rule 'secrets'", "agent", "2026-08-22T10:00:02Z"}};
+  first.sandbox.masked_later_total = 1;
+  first.sandbox.read_only = {".github/workflows"};
+  first.sandbox.survey_complete = false;
+  first.sandbox.survey_note = "the walk stopped at 100000 entries";
+  first.patch_withheld = {WithheldPath{".env", "hidden by rule 'secrets'"}};
+  McpServerRecord server;
+  server.name = "github";
+  server.transport = "stdio";
+  server.required = true;
+  server.sandboxed = true;
+  server.status = "connected";
+  server.error = "closed early: the attempt ended";
+  server.server_name = "github-mcp";
+  server.server_version = "1.2.3";
+  server.protocol_version = "2025-06-18";
+  server.startup_ms = 340;
+  server.tools = {"mcp__github__get_issue"};
+  server.skipped_tools = {"delete_repo: not allowed by the policy"};
+  server.stderr_tail = "listening\n";
+  server.stderr_bytes = 10;
+  server.ending = "exited 0";
+  server.log = {McpLogRecord{"info", "github", "ready"}};
+  server.log_count = 1;
+  server.elicitations = {McpElicitationRecord{"Which repo?", "decline", "deny", "no human"}};
+  first.mcp_servers = {server};
   return report;
+}
+
+/// The paths in `json` of every empty array, empty object, empty string and null: what a reader
+/// could drop unseen, since a round trip of an empty field reads back as empty again.
+void collect_empty(const Json& json, const std::string& path, std::vector<std::string>& empty) {
+  if (json.is_null() || (json.is_string() && json.as_string().empty()) ||
+      (json.is_array() && json.as_array().empty()) || (json.is_object() && json.as_object().empty())) {
+    empty.push_back(path);
+    return;
+  }
+  if (json.is_array()) {
+    for (std::size_t i = 0; i < json.as_array().size(); ++i) {
+      collect_empty(json.as_array()[i], path + "[" + std::to_string(i) + "]", empty);
+    }
+  } else if (json.is_object()) {
+    for (const auto& [key, value] : json.as_object()) collect_empty(value, path + "." + key, empty);
+  }
 }
 
 std::string error_reading(const std::string& text) {
@@ -108,6 +182,41 @@ BOOST_AUTO_TEST_CASE(what_the_writer_writes_the_reader_reads_back_field_for_fiel
   BOOST_TEST(!read->attempts[1].sandboxed);
   BOOST_TEST(first.final_message == "Fixed the parser.\nEvery test passes.");
   BOOST_TEST(read->attempts[1].n == 2);
+  BOOST_REQUIRE(first.sandbox.masked_later.size() == 1u);
+  BOOST_TEST(first.sandbox.masked_later[0].first_masked_at == "2026-08-22T10:00:02Z");
+  BOOST_REQUIRE(first.patch_withheld.size() == 1u);
+  BOOST_TEST(first.patch_withheld[0].why == "hidden by rule 'secrets'");
+  BOOST_REQUIRE(first.structured_output.has_value());
+  BOOST_TEST(first.structured_output->get_string("verdict") == "approve");
+  BOOST_REQUIRE(first.check_rounds.size() == 2u);
+  BOOST_TEST(first.check_rounds[0].fed_back);
+  BOOST_TEST(first.check_rounds[0].checks.at(0).output_tail == "FAILED\n");
+  BOOST_REQUIRE(first.edits[0].checks.size() == 1u);
+  BOOST_TEST(first.edits[0].checks[0].run == "ruff check src/a.py");
+  BOOST_TEST(first.durations.baseline_ms == 870);
+  BOOST_TEST(first.output_path == "attempts/fix-bug/1/output.json");
+  BOOST_REQUIRE(first.mcp_servers.size() == 1u);
+  BOOST_TEST(first.mcp_servers[0].elicitations.at(0).reason == "no human");
+}
+
+// The round trip above sees a field the reader drops only when the sample fills it: the first
+// attempt of full_report() leaves nothing empty but what is listed here (each empty by its nature
+// in that attempt), so a new field of the report must be filled in above before this passes.
+BOOST_AUTO_TEST_CASE(the_round_trips_sample_leaves_no_field_of_its_first_attempt_empty) {
+  std::vector<std::string> empty;
+  collect_empty(report_to_json(full_report()).find("attempts")->as_array().at(0), "attempt", empty);
+  std::string listed;
+  for (const std::string& path : empty) listed += path + "\n";
+  BOOST_TEST_INFO("empty:\n" << listed);
+  BOOST_TEST(empty ==
+                 (std::vector<std::string>{
+                     "attempt.model_calls[0].error",                       // it succeeded (model_calls[1] has one)
+                     "attempt.model_calls[0].failed_tries[1].request_id",  // a reset connection: no reply
+                     "attempt.model_calls[1].request_id",                  // it failed: no reply to name
+                     "attempt.model_calls[1].response_model",              // (model_calls[0] has each)
+                     "attempt.model_calls[1].stop_reason",
+                 }),
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(an_older_report_is_read_with_its_0_based_repeat_index_as_n) {

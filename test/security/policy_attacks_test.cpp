@@ -5,6 +5,7 @@
 // every attack was denied (or, for the file tools, answered without the hidden files), that no
 // canary reached any answer, that nothing outside the workspace changed, and that no connection
 // reached the loopback listener; positive controls must keep working.
+#include "policy/policy_loader.h"
 #include "security/security_fixture.h"
 #include "support/fixtures.h"
 
@@ -42,6 +43,17 @@ fs::path without_the_sandbox(const test::SecurityFixture& scene, const std::stri
   yaml = std::regex_replace(yaml, std::regex("\nsandboxed_bash: allow"), "");
   fs::path file = scene.root() / "policies" / (name + "-off.yaml");
   std::ofstream(file) << yaml;
+  // What the copy says, read by the runner's own loader: a stock policy that writes either key
+  // another way (a block mapping, a comment after it) would otherwise keep its sandbox unseen, and
+  // the "outside the sandbox" runs would run inside it.
+  auto loaded = load_policy_file(file);
+  BOOST_REQUIRE_MESSAGE(loaded.has_value(), file.string() << ": " << (loaded ? std::string() : loaded.error().message));
+  BOOST_REQUIRE_MESSAGE(loaded->sandbox && loaded->sandbox->mode == SandboxMode::off,
+                        file.string() << ": the copy of " << name << " does not turn the sandbox off");
+  BOOST_REQUIRE_MESSAGE(loaded->sandboxed_bash == SandboxedBash::rules,
+                        file.string() << ": the copy of " << name << " still has sandboxed_bash: allow");
+  BOOST_REQUIRE_MESSAGE(loaded->rules.size() == load_policy_file(scene.policy(name)).value().rules.size(),
+                        file.string() << ": the copy of " << name << " lost rules");
   return file;
 }
 

@@ -90,6 +90,12 @@ std::filesystem::path source_root() { return AGENT_RUN_SOURCE_ROOT; }
 
 std::string agent_run_binary() { return AGENT_RUN_BINARY; }
 
+std::filesystem::path tools_folder() {
+  std::error_code ec;
+  std::filesystem::path resolved = std::filesystem::canonical(source_root() / ".tools", ec);
+  return ec ? source_root() / ".tools" : resolved;  // not installed: the tests that need it say so
+}
+
 std::string junit_schema() { return JUNIT_SCHEMA; }
 
 std::filesystem::path visible_scratch() {

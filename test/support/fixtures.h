@@ -48,6 +48,11 @@ std::string shell_quote(const std::string& word);
 /// The project's source folder (for stock policies, examples and schemas).
 std::filesystem::path source_root();
 
+/// The project's npm tools (.tools: language servers, checkers, MCP servers), the link resolved:
+/// what a sandbox is given must not name a path under /tmp that only leads elsewhere (a clone under
+/// /tmp whose .tools links to a folder the sandbox sees).
+std::filesystem::path tools_folder();
+
 /// The agent-run binary this build made. (The build's paths live in fixtures.cpp alone, so that the
 /// other test objects are the same in every checkout and ccache shares them between worktrees.)
 std::string agent_run_binary();

@@ -37,7 +37,7 @@ std::filesystem::path require_installed(const std::string& package) {
 
 }  // namespace
 
-std::filesystem::path mcp_node_modules() { return source_root() / ".tools/mcp/node_modules"; }
+std::filesystem::path mcp_node_modules() { return tools_folder() / "mcp/node_modules"; }
 
 std::vector<std::string> server_environment() {
   std::vector<std::string> environment;

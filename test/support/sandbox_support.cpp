@@ -2,6 +2,7 @@
 
 #include "base/files.h"
 #include "exec/sandbox_probe.h"
+#include "support/skip_variables.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,10 +14,7 @@ namespace agent_run::test {
 
 namespace {
 
-bool skipping_allowed() {
-  const char* skip = std::getenv(k_skip_sandbox_tests);
-  return skip != nullptr && std::string(skip) == "1";
-}
+bool skipping_allowed() { return skip_requested(k_skip_sandbox_tests); }
 
 /// The probe's folder under /tmp, removed when the test process ends.
 struct ProbeFolder {
