@@ -13,7 +13,6 @@ namespace agent_run {
 struct GitIndexView {
   std::filesystem::path index;  // the repository's own index file: the copy is bound over it
   std::filesystem::path copy;   // the copy, every hidden tracked path in it marked skip-worktree
-  std::size_t skipped = 0;      // how many entries were marked
 };
 
 /// The view of the index of the repository at `workspace` in which the tracked files that the
