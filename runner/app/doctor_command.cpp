@@ -116,8 +116,8 @@ void report_checker(Findings& findings, const std::string& what, const std::stri
   if (!path) return;
   if (sandbox == nullptr) return findings.ok(what, path->string() + " (sandbox not checked)");
   if (visible_in_sandbox(*sandbox, path->string(), environment)) return findings.ok(what, path->string() + ", visible in the sandbox");
-  findings.warn(what, path->string() + " is on the host but hidden in the sandbox (move it out of /tmp, /var/tmp "
-                                       "or /run, e.g. to /usr/local/bin)");
+  findings.warn(what, path->string() + " is on the host but hidden in the sandbox (name its folder in the task's "
+                                       "`sandbox: {read: [...]}`, or install it under /usr/local)");
 }
 
 void check_languages(Findings& findings, const fs::path& workspace, AttemptSandbox* sandbox,

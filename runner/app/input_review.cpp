@@ -1,7 +1,6 @@
 #include "app/input_review.h"
 
 #include "batch/attempt_session.h"
-#include "batch/hidden_programs.h"
 #include "batch/project_gate.h"
 #include "model/model_names.h"
 #include "model/replay_client.h"
@@ -52,21 +51,6 @@ void review_gates(const Task& task, const std::filesystem::path& repo, const std
   if (auto unrunnable = unrunnable_gate(task, repo, gate_environment(task, settings))) {
     review.warnings.push_back(unrunnable->where + ": warning: " + unrunnable->why +
                               "; unless setup installs it, each attempt ends before the agent's first turn");
-  }
-}
-
-/// A check's program, a checker or an MCP server command that resolves on this machine under a folder
-/// the sandbox replaces (/tmp, /var/tmp): a warning, since setup may still put it where the sandbox sees it.
-void review_hidden_programs(const Task& task, const Policy& policy, const std::filesystem::path& repo,
-                            const std::vector<std::string>& environment,
-                            const std::optional<SandboxSpec>& sandbox_flag, InputReview& review) {
-  AttemptSettings settings;
-  settings.environment = environment;
-  const SandboxSpec sandbox = attempt_sandbox(task, policy, sandbox_flag);  // --sandbox off: nothing is hidden
-  if (auto hidden = program_hidden_by_sandbox(task, sandbox, gate_environment(task, settings), repo, repo)) {
-    review.warnings.push_back(hidden->where + ": warning: " + hidden->why +
-                              "; unless setup puts it where the sandbox sees it, each attempt ends before the "
-                              "agent's first turn");
   }
 }
 
@@ -156,9 +140,6 @@ InputReview review_inputs(const LoadedInputs& inputs, const std::vector<std::str
     if (i >= inputs.file_tasks) continue;  // the -p task: its folder was checked, it has no script
     auto repo = review_workspace(task, review);
     if (repo && settings.environment) review_gates(task, *repo, *settings.environment, review);
-    if (repo && settings.environment && inputs.policy_of[i]) {
-      review_hidden_programs(task, *inputs.policy_of[i], *repo, *settings.environment, settings.sandbox_flag, review);
-    }
     review_script(task, model_override, review);
     review_replay(task, model_override, settings.replay_flag, review);
   }

@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "batch/attempt_session.h"
 #include "batch/sandbox_setup.h"
+#include "batch/task_programs.h"
 #include "diagnostics/edit_checker.h"
 #include "exec/child_process.h"
 #include "exec/sandbox_probe.h"
@@ -37,6 +38,7 @@ struct SessionFolder {
 struct ToolSession {
   SessionFolder scratch;                  // the sandbox's folder goes here
   std::optional<StartedSandbox> sandbox;  // the attempt's sandbox, as a run would have it; none when off
+  SandboxSite site;                       // where it is, for what the session says of it
   SandboxSpec sandbox_spec;
   LoadedInputs inputs;  // the --task file and its policy (or --policy), when given
   Task task;            // an empty task without --task: no keys, nothing of its own to protect
@@ -96,12 +98,14 @@ Expected<void> open_sandbox(const CliOptions& options, const ProgramContext& pro
   site.runner_home = settings.runner_home;
   site.scratch = *scratch;
   site.environment = session.scope.environment;
+  site.shown = task_shown_folders(session.task, site.spec, site.environment, site.workspace, settings.runner_home);
   auto started = start_sandbox(site);
   if (!started) {
     return make_error("the sandbox (" + sandbox_asker(site.spec) + ") cannot start: " + started.error().message + "; " +
                       sandbox_advice(started.error().message, read_machine_facts(false)));
   }
   session.sandbox = std::move(*started);
+  session.site = site;
   SandboxRecord record = sandbox_record(site, &*session.sandbox, "");
   program.err << "agent-run tool: sandbox: bubblewrap, network " << record.network << ", writes: " << record.write
               << ", " << record.masked_total << (record.masked_total == 1 ? " path" : " paths") << " masked";
@@ -235,6 +239,11 @@ int tool_command(const CliOptions& options, const ProgramContext& program, std::
   }
   AttemptResult ended;  // what the session tools recorded; `agent-run tool` prints results as it goes
   finish_session(session.state, ended);
+  if (session.sandbox) {
+    session.sandbox->sandbox->stop();  // what the last calls created read-only is removed
+    for (const std::string& warning : removed_warnings(*session.sandbox, session.site))
+      program.err << "agent-run tool: warning: " << warning << "\n";
+  }
   if (cancellation.cancelled()) return exit_code_for_signal(cancellation.signal());
   return static_cast<int>(exit_code);
 }

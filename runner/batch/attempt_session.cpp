@@ -4,6 +4,9 @@
 #include "exec/sandbox.h"
 #include "policy/scope_context.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace agent_run {
 
 namespace {
@@ -32,10 +35,17 @@ void add_escapes(const ProcessTableSummary& processes, AttemptResult& result) {
 }  // namespace
 
 SandboxSpec attempt_sandbox(const Task& task, const Policy& policy, const std::optional<SandboxSpec>& flag) {
-  if (flag) return *flag;
-  if (task.sandbox) return *task.sandbox;
-  if (policy.sandbox) return *policy.sandbox;
-  return SandboxSpec{};
+  SandboxSpec spec = flag ? *flag : task.sandbox ? *task.sandbox : policy.sandbox ? *policy.sandbox : SandboxSpec{};
+  // The folders a task and its policy show add up, whoever decided the rest.
+  for (const std::optional<SandboxSpec>* named : {&policy.sandbox, &task.sandbox}) {
+    if (!*named) continue;
+    for (const auto [from, into] : {std::pair{&(*named)->read, &spec.read}, std::pair{&(*named)->read_write, &spec.read_write}}) {
+      for (const std::string& folder : *from) {
+        if (std::find(into->begin(), into->end(), folder) == into->end()) into->push_back(folder);
+      }
+    }
+  }
+  return spec;
 }
 
 std::vector<std::filesystem::path> attempt_protected_paths(const Task& task, const Policy& policy,

@@ -16,7 +16,8 @@ namespace agent_run {
 // The process and session tools' part of one attempt (run_attempt.cpp calls these).
 
 /// The attempt's sandbox: --sandbox when given, else the task's `sandbox:`, else its policy's, else the
-/// default (bubblewrap, network off, writes to the workspace).
+/// default (bubblewrap, network off, writes to the workspace); its `read` and `read_write` folders are
+/// those of the policy and the task together.
 SandboxSpec attempt_sandbox(const Task& task, const Policy& policy, const std::optional<SandboxSpec>& flag);
 
 /// The paths an attempt never writes, whatever the policy says: its policy file, its task file and

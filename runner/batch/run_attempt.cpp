@@ -15,11 +15,11 @@
 #include "batch/attempt_steps.h"
 #include "batch/check_feedback.h"
 #include "batch/edit_check_runner.h"
-#include "batch/hidden_programs.h"
 #include "batch/patch_secrets.h"
 #include "batch/project_gate.h"
 #include "batch/run_budget.h"
 #include "batch/sandbox_setup.h"
+#include "batch/task_programs.h"
 #include "exec/child_environment.h"
 #include "task/task_loader.h"
 #include "tools/diagnostics_hook.h"
@@ -212,6 +212,7 @@ SandboxSite Attempt::sandbox_site() const {
   site.environment = child_environment(
       {m_settings.environment, m_plan.task->secrets, TaskSecrets::withheld, ChildPlace::runner, env_names(*m_plan.task)});
   site.clock = m_settings.clock;
+  site.shown = task_shown_folders(*m_plan.task, m_sandbox, site.environment, m_workspace->root(), m_settings.runner_home);
   return site;
 }
 
@@ -297,13 +298,6 @@ bool Attempt::run_agent() {
                 unrunnable->where + ": " + unrunnable->why + "; the attempt ended before the agent's first turn");
     return false;
   }
-  // A check's program, checker or MCP server that the sandbox hides could never run: end it here too.
-  if (auto hidden = program_hidden_by_sandbox(*m_plan.task, m_sandbox, gate_environment(*m_plan.task, m_settings),
-                                              resolved_path(m_workspace->root()), m_workspace->root())) {
-    set_outcome(m_result, hidden->mcp_server ? OutcomeType::mcp_unavailable : OutcomeType::check_not_judged,
-                hidden->where + ": " + hidden->why + "; the attempt ended before the agent's first turn");
-    return false;
-  }
   auto model = make_attempt_model(m_plan, m_settings, m_workspace->root());
   if (!model) {
     set_outcome(m_result, OutcomeType::model_unavailable, model.error().message);
@@ -360,6 +354,7 @@ bool Attempt::run_agent() {
   if (m_agent_sandbox) {
     m_agent_sandbox->sandbox->stop();  // its survey stays, for the checks' sandbox
     record_later_masks(m_result.sandbox, sandbox_site(), *m_agent_sandbox, "agent");
+    for (std::string& warning : removed_warnings(*m_agent_sandbox, sandbox_site())) m_result.warnings.push_back(std::move(warning));
   }
   m_result.durations.model_ms = m_agent.model_ms;
   m_result.durations.tools_ms = m_agent.tools_ms;
@@ -419,6 +414,7 @@ void Attempt::end_commands() {
   m_check_sandbox->sandbox->stop();  // its survey stays, for the patch
   record_later_masks(m_result.sandbox, sandbox_site(), *m_check_sandbox, "checks",
                      m_agent_sandbox ? &*m_agent_sandbox : nullptr);
+  for (std::string& warning : removed_warnings(*m_check_sandbox, sandbox_site())) m_result.warnings.push_back(std::move(warning));
 }
 
 void Attempt::save_patch() {

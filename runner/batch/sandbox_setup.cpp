@@ -76,6 +76,7 @@ SandboxRequest request_for(const SandboxSite& site, const Survey& survey) {
   request.survey = &survey;
   request.home_cache = site.home_cache;
   request.file_views = git_index_views(site, survey);
+  request.shown = site.shown;
   return request;
 }
 
@@ -128,6 +129,10 @@ SandboxRecord sandbox_record(const SandboxSite& site, const StartedSandbox* star
   list_into(record.masked, layout.masked_files, site);
   record.masked_total = layout.masked_folders.size() + layout.masked_files.size();
   list_into(record.read_only, layout.read_only, site);
+  for (const ShownFolder& folder : layout.shown) {
+    if (record.shown.size() >= SandboxRecord::k_max_listed) break;
+    record.shown.push_back({folder.target.string(), folder.why, folder.writable});
+  }
   record.survey_complete = started->survey.complete;
   record.survey_note = started->survey.incomplete_reason;
   return record;
@@ -160,6 +165,15 @@ void record_later_masks(SandboxRecord& record, const SandboxSite& site, const St
       record.masked_later.push_back({path, mask.why, during, format_utc(mask.first_masked)});
     }
   }
+}
+
+std::vector<std::string> removed_warnings(const StartedSandbox& started, const SandboxSite& site) {
+  std::vector<std::string> warnings;
+  for (const RemovedLater& removed : started.sandbox->removed_later()) {
+    warnings.push_back("removed " + shown(removed.path, site) + ", which a command created: rule '" + removed.why +
+                       "' keeps it read-only, and a read-only path that did not exist cannot be created either");
+  }
+  return warnings;
 }
 
 PatchFilter patch_filter(const Policy& policy, const fs::path& workspace, const std::vector<fs::path>& protected_paths,

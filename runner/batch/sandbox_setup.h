@@ -4,6 +4,7 @@
 #include "batch/attempt_plan.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/mount_survey.h"
+#include "exec/shown_folders.h"
 #include "policy/policy.h"
 #include "report/run_report.h"
 #include "workspace/workspace.h"
@@ -32,6 +33,7 @@ struct SandboxSite {
   std::vector<std::string> environment;                // the holder's (PATH finds bubblewrap and util-linux)
   const Clock* clock = nullptr;                        // dates late masks; nullptr: the machine's
   std::optional<std::filesystem::path> home_cache;     // HOME/.cache in each of the attempt's sandboxes
+  std::vector<ShownFolder> shown;                      // the task's programs' folders, `sandbox: {read, read_write}`
 };
 
 /// A running sandbox and the survey it was laid out from.
@@ -57,6 +59,10 @@ SandboxRecord sandbox_record(const SandboxSite& site, const StartedSandbox* star
 /// masked that the agent's start (`before`) did not. A path already listed keeps its first entry.
 void record_later_masks(SandboxRecord& record, const SandboxSite& site, const StartedSandbox& started,
                         const std::string& during, const StartedSandbox* before = nullptr);
+
+/// The warning for each read-only path a command of `started` created and the sandbox removed
+/// (AttemptSandbox::removed_later): CI configuration, and whatever else the policy keeps read-only.
+std::vector<std::string> removed_warnings(const StartedSandbox& started, const SandboxSite& site);
 
 /// Why no sandbox was used for `spec` (mode off): "sandbox: off (FILE:LINE)" or "--sandbox off".
 std::string why_unsandboxed(const SandboxSpec& spec);

@@ -1,9 +1,11 @@
 #include "exec/attempt_sandbox.h"
 
 #include "base/files.h"
+#include "base/paths.h"
 #include "base/json.h"
 #include "base/text.h"
 #include "exec/child_environment.h"
+#include "exec/spawn.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -114,6 +116,11 @@ Expected<std::unique_ptr<AttemptSandbox>> AttemptSandbox::start(SandboxRequest r
   std::unique_ptr<AttemptSandbox> sandbox(new AttemptSandbox());
   sandbox->m_folder = *folder;
   request.attempt_folder = *folder;
+  // The programs the commands find on PATH, and the tool roots they are pointed at, work inside.
+  std::optional<fs::path> home;
+  if (auto value = environment_value(environment, "HOME"); value && value->starts_with('/')) home = fs::path(*value);
+  for (ShownFolder& shown : program_folders(moved_into_sandbox(environment), home))
+    request.shown.push_back(std::move(shown));
   AR_TRY(make_sandbox_folder(*folder));
   auto layout = make_sandbox_layout(request);
   if (!layout) return layout.error();
@@ -164,6 +171,16 @@ void AttemptSandbox::stop() {
   if (m_holder) {
     m_holder->kill_and_reap();  // bubblewrap's --die-with-parent takes the sandbox down with it
     m_holder.reset();
+    // What the last commands created read-only goes too, now that nothing inside can write.
+    std::lock_guard lock(m_survey_mutex);
+    if (m_resurvey) {
+      SurveyRequest request = *m_resurvey;
+      request.previous = &m_last_survey;
+      if (auto survey = survey_paths(request)) {
+        m_last_survey = std::move(*survey);
+        remove_created_read_only();
+      }
+    }
   }
   m_holder_child = -1;
   if (!m_folder.empty()) remove_tree(m_folder);
@@ -190,8 +207,42 @@ std::vector<std::string> AttemptSandbox::wrap_argv(const std::vector<std::string
 void AttemptSandbox::mask_late_paths(SurveyRequest request, Survey at_start, const Clock& clock) {
   std::lock_guard lock(m_survey_mutex);
   m_resurvey = std::move(request);
+  m_read_only_at_start.clear();
+  for (const SurveyedPath& path : at_start.read_only) m_read_only_at_start.insert(path.relative);
   m_last_survey = std::move(at_start);
   m_clock = &clock;
+}
+
+std::vector<RemovedLater> AttemptSandbox::removed_later() const {
+  std::lock_guard lock(m_survey_mutex);
+  return m_removed_later;
+}
+
+void AttemptSandbox::remove_created_read_only() const {
+  // Outer paths first: a new .github/ goes with the workflow in it.
+  std::vector<const SurveyedPath*> created;
+  for (const SurveyedPath& path : m_last_survey.read_only) {
+    if (path.rule == "protected path" || !is_at_or_under(path.absolute, m_layout.workspace)) continue;
+    if (path.absolute == m_layout.workspace || m_read_only_at_start.count(path.relative) != 0) continue;
+    created.push_back(&path);
+  }
+  std::sort(created.begin(), created.end(), [](const SurveyedPath* a, const SurveyedPath* b) {
+    return a->absolute.native().size() < b->absolute.native().size();
+  });
+  std::vector<fs::path> removed;
+  for (const SurveyedPath* path : created) {
+    if (std::any_of(removed.begin(), removed.end(), [&](const fs::path& outer) { return is_at_or_under(path->absolute, outer); }))
+      continue;
+    std::error_code ec;
+    fs::remove_all(path->absolute, ec);  // a link is removed, never followed
+    if (ec) continue;
+    removed.push_back(path->absolute);
+    m_removed_later.push_back({path->absolute, path->rule, m_clock->wall_now()});
+  }
+  if (removed.empty()) return;
+  std::erase_if(m_last_survey.read_only, [&](const SurveyedPath& path) {
+    return std::any_of(removed.begin(), removed.end(), [&](const fs::path& outer) { return is_at_or_under(path.absolute, outer); });
+  });
 }
 
 std::vector<MaskedLater> AttemptSandbox::masked_later() const {
@@ -206,6 +257,7 @@ LateMasks AttemptSandbox::late_masks() const {
   SurveyRequest request = *m_resurvey;
   request.previous = &m_last_survey;
   if (auto survey = survey_paths(request)) m_last_survey = std::move(*survey);  // else: the last one's
+  remove_created_read_only();
   std::vector<MaskCandidate> candidates;
   for (const SurveyedPath& path : m_last_survey.hidden) candidates.push_back({path.absolute, path.rule});
   for (PlannedMask& mask : plan_masks(candidates, m_layout)) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,15 @@ struct MaskedLater {
   bool folder = false;
   std::string why;                // what hides it: the rule id, "moved from .env (secrets)", ...
   Clock::WallTime first_masked;  // by `clock` of mask_late_paths
+};
+
+/// A path the policy keeps read-only that did not exist when the sandbox started and a command
+/// created (a new `.gitlab-ci.yml`: only what exists can be mounted read-only), and when it was
+/// removed: before the next command entered, or when the sandbox stopped.
+struct RemovedLater {
+  std::filesystem::path path;
+  std::string why;  // the rule that keeps it read-only
+  Clock::WallTime removed_at;
 };
 
 class AttemptSandbox {
@@ -61,6 +71,8 @@ class AttemptSandbox {
   void mask_late_paths(SurveyRequest request, Survey at_start, const Clock& clock);
   /// Each path masked after the start, in the order commands first masked it.
   std::vector<MaskedLater> masked_later() const;
+  /// Each read-only path a command created that was removed, in order (with mask_late_paths only).
+  std::vector<RemovedLater> removed_later() const;
 
   const SandboxLayout& layout() const { return m_layout; }
   /// The holder's sandboxed child, whose namespaces commands enter.
@@ -74,8 +86,11 @@ class AttemptSandbox {
  private:
   AttemptSandbox() = default;
   Expected<void> launch(const std::vector<std::string>& environment);
-  /// The hidden paths a survey finds now that the holder's mounts do not mask.
+  /// The hidden paths a survey finds now that the holder's mounts do not mask; removes the read-only
+  /// paths created since the start first.
   LateMasks late_masks() const;
+  /// Removes what remove_created_read_only finds in m_last_survey (the mutex held).
+  void remove_created_read_only() const;
 
   SandboxLayout m_layout;
   std::filesystem::path m_folder;
@@ -88,6 +103,8 @@ class AttemptSandbox {
   mutable Survey m_last_survey;             // hidden identities carry over to the next survey
   const Clock* m_clock = nullptr;           // mask_late_paths's
   mutable std::vector<MaskedLater> m_masked_later;
+  std::set<std::string> m_read_only_at_start;  // workspace-relative: what existed read-only at the start
+  mutable std::vector<RemovedLater> m_removed_later;
 };
 
 /// `spec` as an attempt runs it: inside `sandbox` (the agent's, or the checks' fresh one) when there

@@ -37,6 +37,11 @@ constexpr std::array<ToolRoot, 5> k_tool_roots = {ToolRoot{"PYENV_ROOT", ".pyenv
                                                   ToolRoot{"NVM_DIR", ".nvm"}, ToolRoot{"SDKMAN_DIR", ".sdkman"},
                                                   ToolRoot{"GOMODCACHE", "go/pkg/mod"}};
 
+/// Variables that name a folder of a tool's installation or its packages (GOPATH a list of them).
+constexpr std::array<std::string_view, 10> k_tool_root_names = {"GOROOT",     "GOPATH",      "GOMODCACHE", "CARGO_HOME",
+                                                                "RUSTUP_HOME", "PYENV_ROOT", "VIRTUAL_ENV", "NVM_DIR",
+                                                                "SDKMAN_DIR", "JAVA_HOME"};
+
 /// The allow list, by exact name: a shell's and the ordinary tools' variables, then the tool roots
 /// and language settings that carry no secret, then agent-run's own markers (the process tables'
 /// and the scratch folder's, which find what a command left running).
@@ -122,6 +127,22 @@ std::vector<std::string> child_environment(const ChildEnvironmentSpec& spec) {
 std::vector<std::string> moved_into_sandbox(std::vector<std::string> environment) {
   move_into_sandbox(environment);
   return environment;
+}
+
+std::vector<std::pair<std::string, std::filesystem::path>> tool_root_folders(const std::vector<std::string>& environment) {
+  std::vector<std::pair<std::string, std::filesystem::path>> folders;
+  for (const std::string& entry : environment) {
+    std::string_view name = name_of(entry);
+    if (!listed(name, k_tool_root_names)) continue;
+    std::string_view value = value_of(entry);
+    for (std::size_t start = 0; start <= value.size();) {
+      std::size_t end = std::min(value.find(':', start), value.size());
+      std::string_view folder = value.substr(start, end - start);
+      if (folder.starts_with('/')) folders.emplace_back(std::string(name), std::filesystem::path(folder).lexically_normal());
+      start = end + 1;
+    }
+  }
+  return folders;
 }
 
 std::vector<std::string> values_of(const std::vector<std::string>& environment, const std::vector<std::string>& names) {

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace agent_run {
@@ -52,6 +54,11 @@ bool allowed_for_commands(std::string_view name);
 /// the machine's HOME held. Nothing else is dropped: what it holds of the task's secrets was decided
 /// by whoever built it (the checks get them, the agent's commands do not).
 std::vector<std::string> moved_into_sandbox(std::vector<std::string> environment);
+
+/// The folders the tool-root variables of `environment` name, with the variable: GOROOT, each entry
+/// of GOPATH, GOMODCACHE, CARGO_HOME, RUSTUP_HOME, PYENV_ROOT, VIRTUAL_ENV, NVM_DIR, SDKMAN_DIR and
+/// JAVA_HOME, when absolute. The sandbox shows them (exec/shown_folders).
+std::vector<std::pair<std::string, std::filesystem::path>> tool_root_folders(const std::vector<std::string>& environment);
 
 /// The values of the variables named `names` in `environment`: what to redact from output.
 std::vector<std::string> values_of(const std::vector<std::string>& environment, const std::vector<std::string>& names);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace agent_run {
 
@@ -24,11 +25,14 @@ enum class SandboxWrite {
 };
 
 /// The sandbox an attempt's commands run in: the `sandbox:` key of a task or policy, `--sandbox`,
-/// or the default (bubblewrap, network off, writes to the workspace).
+/// or the default (bubblewrap, network off, writes to the workspace, nothing shown beyond the
+/// system's tree, the workspace and the task's programs).
 struct SandboxSpec {
   SandboxMode mode = SandboxMode::bubblewrap;
   SandboxNetwork network = SandboxNetwork::off;
   SandboxWrite write = SandboxWrite::workspace;
+  std::vector<std::string> read;        // `read:` folders of the machine shown read-only (absolute, or ~/ for HOME)
+  std::vector<std::string> read_write;  // `read_write:` folders shown writable
   std::string set_by = "default";  // who said so: "tasks/t.yaml:9", "policies/p.yaml:3", "--sandbox off", "default"
 };
 

@@ -35,24 +35,54 @@ std::optional<fs::path> private_folder_holding(const fs::path& path) {
   return std::nullopt;
 }
 
+bool shown_inside(const fs::path& path, const SandboxLayout& layout) {
+  if (is_at_or_under(path, layout.workspace)) return true;
+  for (const fs::path& folder : layout.emptied) {
+    if (is_at_or_under(path, folder)) return false;
+  }
+  for (const ShownFolder& folder : layout.shown) {
+    if (is_at_or_under(path, folder.target)) return true;
+  }
+  for (const auto& [source, target] : layout.read_only_binds) {
+    if (is_at_or_under(path, target)) return true;
+  }
+  for (const fs::path& folder : private_folders()) {
+    if (is_at_or_under(path, folder)) return false;
+  }
+  return layout.spec.write == SandboxWrite::anywhere || in_system_folders(path);
+}
+
 namespace {
+
+/// Whether a command inside may write at `path` (shown): in the workspace, a writable shown folder,
+/// or anywhere with `write: anywhere`.
+bool writable_inside(const fs::path& path, const SandboxLayout& layout) {
+  if (layout.spec.write == SandboxWrite::anywhere) return true;
+  if (is_at_or_under(path, layout.workspace)) return layout.spec.write != SandboxWrite::none;
+  return std::any_of(layout.shown.begin(), layout.shown.end(), [&](const ShownFolder& folder) {
+    return folder.writable && is_at_or_under(path, folder.target);
+  });
+}
 
 bool exists_unfollowed(const fs::path& path) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(path, ec));
 }
 
-/// Whether a mount at `path` would be seen at all: not inside a folder the sandbox replaces (those
-/// are empty inside) unless inside the workspace, which is bound back.
-bool visible_inside(const fs::path& path, const SandboxLayout& layout) {
-  if (is_at_or_under(path, layout.workspace)) return true;
-  for (const fs::path& folder : private_folders()) {
-    if (is_at_or_under(path, folder)) return false;
+/// The request's shown folders that exist, outside the workspace (which is shown whole), outside the
+/// system's tree unless writable (it is shown read-only already), without repeats. With `write:
+/// anywhere` the machine's tree is there whole: only those in a private folder are bound back.
+void add_shown(const SandboxRequest& request, SandboxLayout& layout) {
+  const bool whole_machine = request.spec.write == SandboxWrite::anywhere;
+  std::vector<ShownFolder> shown;
+  for (const ShownFolder& folder : request.shown) {
+    std::error_code ec;
+    if (!fs::exists(folder.source, ec) || is_at_or_under(folder.target, request.workspace)) continue;
+    if (whole_machine ? !private_folder_holding(folder.target) : !folder.writable && in_system_folders(folder.target))
+      continue;
+    shown.push_back(folder);
   }
-  for (const fs::path& folder : layout.emptied) {
-    if (is_at_or_under(path, folder)) return false;
-  }
-  return true;
+  layout.shown = without_repeats(std::move(shown));
 }
 
 void add_unique(std::vector<fs::path>& paths, const fs::path& path) {
@@ -67,7 +97,7 @@ void add_emptied(const SandboxRequest& request, SandboxLayout& layout) {
   for (const fs::path& root : candidates) {
     std::error_code ec;
     if (!fs::is_directory(root, ec) || root == "/" || is_at_or_under(request.workspace, root)) continue;
-    if (!visible_inside(root, layout)) continue;
+    if (!shown_inside(root, layout)) continue;
     add_unique(layout.emptied, root);
   }
 }
@@ -91,7 +121,7 @@ Expected<void> add_git_folders(const SandboxRequest& request, SandboxLayout& lay
 void add_file_views(const SandboxRequest& request, SandboxLayout& layout) {
   if (!request.file_views) return;
   for (auto& [made, over] : request.file_views(request.attempt_folder)) {
-    if (exists_unfollowed(over) && visible_inside(over, layout)) layout.read_only_binds.emplace_back(made, over);
+    if (exists_unfollowed(over) && shown_inside(over, layout)) layout.read_only_binds.emplace_back(made, over);
   }
 }
 
@@ -101,15 +131,12 @@ void add_read_only(const SandboxRequest& request, SandboxLayout& layout) {
   for (const fs::path& path : request.protected_paths) {
     std::error_code ec;
     fs::path resolved = fs::weakly_canonical(path, ec);
-    if (ec || !exists_unfollowed(resolved) || !visible_inside(resolved, layout)) continue;
-    // Read-only already unless the workspace holds it or everything is writable.
-    if (is_at_or_under(resolved, request.workspace) || request.spec.write == SandboxWrite::anywhere) {
-      add_unique(layout.read_only, resolved);
-    }
+    if (ec || !exists_unfollowed(resolved) || !shown_inside(resolved, layout)) continue;
+    if (writable_inside(resolved, layout)) add_unique(layout.read_only, resolved);
   }
   if (!request.survey) return;
   for (const SurveyedPath& path : request.survey->read_only) {
-    if (exists_unfollowed(path.absolute) && visible_inside(path.absolute, layout)) {
+    if (exists_unfollowed(path.absolute) && shown_inside(path.absolute, layout)) {
       add_unique(layout.read_only, path.absolute);
     }
   }
@@ -149,6 +176,23 @@ void append(std::vector<std::string>& argv, std::initializer_list<std::string> w
   argv.insert(argv.end(), words.begin(), words.end());
 }
 
+/// An empty root with the system's tree in it: each folder of system_folders() bound read-only, each
+/// link among them (/bin -> usr/bin) made again as the same link.
+void append_system_tree(std::vector<std::string>& argv) {
+  append(argv, {"--tmpfs", "/"});
+  for (const fs::path& folder : system_folders()) {
+    std::error_code ec;
+    fs::file_status status = fs::symlink_status(folder, ec);
+    if (ec) continue;
+    if (fs::is_symlink(status)) {
+      fs::path target = fs::read_symlink(folder, ec);
+      if (!ec) append(argv, {"--symlink", target.string(), folder.string()});
+    } else if (fs::is_directory(status)) {
+      append(argv, {"--ro-bind", folder.string(), folder.string()});
+    }
+  }
+}
+
 /// The step of the entry, in the command's own mount namespace (unshare's --mount-proc made it,
 /// private) and before setpriv drops the capabilities, that masks `late`: `f:PATH` gets the token
 /// (the empty mode-000 file) bound over it, `d:PATH` an empty read-only mode-000 tmpfs. The paths
@@ -180,7 +224,7 @@ std::vector<PlannedMask> plan_masks(const std::vector<MaskCandidate>& candidates
     fs::path target = fs::canonical(candidate.path, ec);  // every link followed here, never by a mount
     struct stat status {};
     if (ec || ::lstat(target.c_str(), &status) != 0) continue;  // leads nowhere: nothing to read
-    if (!visible_inside(target, layout) || is_at_or_under(layout.workspace, target)) continue;
+    if (!shown_inside(target, layout) || is_at_or_under(layout.workspace, target)) continue;
     spots.push_back({target, S_ISDIR(status.st_mode), candidate.why});
   }
   // Folders before files, outer folders before inner ones, so that coverage is known when it is asked.
@@ -237,6 +281,7 @@ Expected<SandboxLayout> make_sandbox_layout(const SandboxRequest& request) {
   layout.home_cache = request.home_cache;
   layout.mask_file = request.attempt_folder / "masked";
   layout.token = fs::path("/run") / ("agent-run-" + request.attempt_folder.filename().string());
+  add_shown(request, layout);
   add_emptied(request, layout);
   AR_TRY(add_git_folders(request, layout));
   add_file_views(request, layout);
@@ -255,13 +300,19 @@ std::vector<std::string> holder_argv(const SandboxLayout& layout, const fs::path
       "--unshare-ipc",     "--unshare-uts",     "--unshare-pid"};
   if (layout.spec.network == SandboxNetwork::off) argv.push_back("--unshare-net");
   append(argv, {"--cap-drop", "ALL"});
-  append(argv, {layout.spec.write == SandboxWrite::anywhere ? "--bind" : "--ro-bind", "/", "/"});
+  const bool whole_machine = layout.spec.write == SandboxWrite::anywhere;
+  if (whole_machine) append(argv, {"--bind", "/", "/"});
+  else append_system_tree(argv);
   append(argv, {"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"});
   std::error_code ec;
-  if (!fs::is_symlink("/var/run", ec) && fs::is_directory("/var/run", ec)) append(argv, {"--tmpfs", "/var/run"});
+  if (whole_machine && !fs::is_symlink("/var/run", ec) && fs::is_directory("/var/run", ec))
+    append(argv, {"--tmpfs", "/var/run"});
   append(argv, {"--ro-bind", layout.mask_file.string(), layout.token.string()});
   append(argv, {"--bind", layout.private_tmp.string(), "/tmp", "--tmpfs", "/var/tmp"});
   if (layout.home_cache) append(argv, {"--bind", layout.home_cache->string(), std::string(k_sandbox_home) + "/.cache"});
+  // After the private folders: a folder shown from the machine's /tmp (a clone there) is bound back.
+  for (const ShownFolder& folder : layout.shown)
+    append(argv, {folder.writable ? "--bind" : "--ro-bind", folder.source.string(), folder.target.string()});
   for (const fs::path& folder : layout.emptied) append(argv, {"--tmpfs", folder.string()});
   const std::string workspace = layout.workspace.string();
   append(argv, {layout.spec.write == SandboxWrite::none ? "--ro-bind" : "--bind", workspace, workspace});
@@ -275,6 +326,8 @@ std::vector<std::string> holder_argv(const SandboxLayout& layout, const fs::path
   }
   for (const fs::path& file : layout.masked_files)
     append(argv, {"--ro-bind", layout.mask_file.string(), file.string()});
+  // The root's empty folder read-only once every mount point in it is made: nothing is written there.
+  if (!whole_machine) append(argv, {"--remount-ro", "/"});
   // bubblewrap writes its info (fd 1) before it mounts anything: only the holder's own line on
   // stderr, printed once everything is in place, says that the sandbox is ready to enter.
   append(argv, {"--chdir", workspace, "--info-fd", "1", "--", "/bin/sh", "-c",

@@ -2,6 +2,7 @@
 
 #include "exec/mount_survey.h"
 #include "exec/sandbox.h"
+#include "exec/shown_folders.h"
 
 #include <sys/types.h>
 
@@ -33,12 +34,16 @@ struct SandboxRequest {
   const Survey* survey = nullptr;                          // hidden and read-only paths in and around the workspace
   std::optional<std::filesystem::path> home_cache;  // bound read-write at HOME/.cache: build caches one attempt's sandboxes share
   SandboxFileViews file_views;                      // made when the sandbox's folder exists; none when empty
+  std::vector<ShownFolder> shown;  // beside the system's tree: the task's programs, `sandbox: {read, read_write}`
 };
 
-/// The sandbox as data, in mount order (later mounts win): what bubblewrap is told.
+/// The sandbox as data, in mount order (later mounts win): what bubblewrap is told. Its root is an
+/// empty read-only folder in which only the system's tree (exec/shown_folders), the shown folders,
+/// the private folders and the workspace appear; with `write: anywhere`, the machine's whole tree.
 struct SandboxLayout {
   SandboxSpec spec;
   std::filesystem::path workspace;
+  std::vector<ShownFolder> shown;  // after the private folders, before the workspace
   std::filesystem::path private_tmp;           // bound at /tmp (HOME is its `home` folder)
   std::optional<std::filesystem::path> home_cache;  // bound at HOME/.cache (GOCACHE, pip's, ...)
   std::filesystem::path mask_file;             // an empty file with mode 000, bound over each masked file
@@ -74,10 +79,15 @@ std::vector<PlannedMask> plan_masks(const std::vector<MaskCandidate>& candidates
 
 /// The folder of the machine that every sandbox replaces with an empty one of its own (/tmp, /var/tmp,
 /// /run, /proc, /dev) and that holds `path` (absolute; its links are resolved first, as far as it
-/// exists), or nullopt. What lies there on the machine is not there inside the sandbox, unless it is
-/// in the workspace, which is bound back: a program, a checker or an MCP server under /tmp runs on
-/// the machine and is "not found" in the sandbox.
+/// exists), or nullopt. What lies there on the machine is not there inside the sandbox unless it is
+/// bound back: the workspace, or a shown folder.
 std::optional<std::filesystem::path> private_folder_holding(const std::filesystem::path& path);
+
+/// Whether `path` (absolute, links resolved) is there inside a sandbox laid out as `layout`: in the
+/// workspace, a shown folder or a bound git folder, else in the system's tree (the whole machine with
+/// `write: anywhere`), and neither in an emptied folder nor in a private one (/tmp, /var/tmp, /run,
+/// /proc, /dev: empty inside).
+bool shown_inside(const std::filesystem::path& path, const SandboxLayout& layout);
 
 /// At most this many masks (each bubblewrap mount re-reads the mount table: 400 take 0.2 s a start).
 inline constexpr std::size_t k_max_masks = 1000;
@@ -86,7 +96,7 @@ inline constexpr std::size_t k_max_masks = 1000;
 const std::vector<std::string>& home_credential_paths();
 
 /// The layout for `request`: only paths that exist are mounted over (bubblewrap would create a
-/// missing one on the machine). Fails when the policy hides more than k_max_masks paths. Writes the
+/// missing one on the machine); a shown folder inside the workspace, or one missing, is left out. Fails when the policy hides more than k_max_masks paths. Writes the
 /// sanitized git config into the attempt folder.
 Expected<SandboxLayout> make_sandbox_layout(const SandboxRequest& request);
 

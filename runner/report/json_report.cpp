@@ -263,6 +263,10 @@ Json late_mask_to_json(const LateMaskRecord& mask) {
       .set("first_masked_at", mask.first_masked_at);
 }
 
+Json shown_to_json(const ShownRecord& shown) {
+  return Json::object().set("path", shown.path).set("why", shown.why).set("writable", shown.writable);
+}
+
 Json sandbox_to_json(const SandboxRecord& sandbox) {
   Json json = Json::object();
   json.set("kind", sandbox.kind)
@@ -276,6 +280,7 @@ Json sandbox_to_json(const SandboxRecord& sandbox) {
       .set("masked_later", array_of(sandbox.masked_later, late_mask_to_json))
       .set("masked_later_total", sandbox.masked_later_total)
       .set("read_only", strings_json(sandbox.read_only))
+      .set("shown", array_of(sandbox.shown, shown_to_json))
       .set("survey_complete", sandbox.survey_complete)
       .set("survey_note", sandbox.survey_note);
   return json;

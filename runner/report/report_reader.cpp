@@ -198,6 +198,13 @@ SandboxRecord read_sandbox(FieldReader& in, const Json& json, const std::string&
   });
   in.read(json, "masked_later_total", path, sandbox.masked_later_total);
   in.read_strings(json, "read_only", path, sandbox.read_only);
+  in.for_each(json, "shown", path, [&](const Json& item, const std::string& at) {
+    ShownRecord shown;
+    in.read(item, "path", at, shown.path);
+    in.read(item, "why", at, shown.why);
+    in.read(item, "writable", at, shown.writable);
+    sandbox.shown.push_back(std::move(shown));
+  });
   in.read(json, "survey_complete", path, sandbox.survey_complete);
   in.read(json, "survey_note", path, sandbox.survey_note);
   return sandbox;

@@ -98,6 +98,13 @@ struct LateMaskRecord {
   std::string first_masked_at;  // UTC, ISO 8601: when the first command that masked it started
 };
 
+/// A folder of the machine the sandbox showed beside its system folders and the workspace.
+struct ShownRecord {
+  std::string path;  // where it appeared inside (absolute)
+  std::string why;   // "PATH", "GOROOT", "'checks[0]' (`make`)", "sandbox.read (tasks/t.yaml:7)"
+  bool writable = false;
+};
+
 /// Which sandbox an attempt's commands (bash, background processes, checks) ran in, or why none,
 /// and what it kept from them.
 struct SandboxRecord {
@@ -112,6 +119,7 @@ struct SandboxRecord {
   std::vector<LateMaskRecord> masked_later;  // masked after the start, for later commands (the first k_max_listed)
   std::size_t masked_later_total = 0;
   std::vector<std::string> read_only;  // paths kept read-only inside the workspace (the first k_max_listed)
+  std::vector<ShownRecord> shown;      // folders shown beside the system's and the workspace (the first k_max_listed)
   bool survey_complete = true;         // false: the walk of the workspace stopped early
   std::string survey_note;             // why it stopped
 

@@ -62,6 +62,10 @@ struct LateMaskScene {
     layout.workspace = workspace.path();
     layout.runner_home = home.path();
     layout.survey = &*first;
+    // Beside the workspace, HOME and the folder of files beside it are shown (as `sandbox.read`
+    // would show them), so that their secrets need the masks under test.
+    layout.shown = {ShownFolder{home.path(), home.path(), false, "sandbox.read"},
+                    ShownFolder{outside.path(), outside.path(), false, "sandbox.read"}};
     auto started = AttemptSandbox::start(layout, scratch.path(), test::test_environment());
     if (started) (*started)->mask_late_paths(survey, *first, clock);
     return started;

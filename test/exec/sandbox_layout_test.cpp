@@ -34,7 +34,12 @@ BOOST_AUTO_TEST_CASE(the_holder_mounts_in_order_and_later_mounts_win) {
   std::string line = join(holder_argv(small_layout(), "/usr/bin/bwrap", "/usr/bin/sleep"), " ");
   BOOST_TEST(line.starts_with(
       "/usr/bin/bwrap --die-with-parent --new-session --unshare-user --uid 0 --gid 0 --unshare-ipc --unshare-uts "
-      "--unshare-pid --unshare-net --cap-drop ALL --ro-bind / / --dev /dev --proc /proc --tmpfs /run "));
+      "--unshare-pid --unshare-net --cap-drop ALL --tmpfs / --ro-bind /usr /usr --ro-bind /etc /etc "));
+  // Only the system's tree is there of the machine, and the root stays empty and read-only.
+  BOOST_TEST(line.find("--ro-bind / /") == std::string::npos);
+  BOOST_TEST(line.find(" --dev /dev --proc /proc --tmpfs /run ") != std::string::npos);
+  BOOST_TEST(line.find("--ro-bind /srv/scratch/sandbox-1/masked /srv/ws/.env --remount-ro / --chdir") !=
+             std::string::npos, line);
   BOOST_TEST(
       line.find("--ro-bind /srv/scratch/sandbox-1/masked /run/agent-run-sandbox-1 "
                 "--bind /srv/scratch/sandbox-1/tmp /tmp --tmpfs /var/tmp --tmpfs /srv/source "
@@ -42,7 +47,7 @@ BOOST_AUTO_TEST_CASE(the_holder_mounts_in_order_and_later_mounts_win) {
                 "--ro-bind /srv/source/.git /srv/source/.git "
                 "--ro-bind /srv/scratch/sandbox-1/git-config /srv/source/.git/config "
                 "--perms 000 --tmpfs /srv/ws/secrets --remount-ro /srv/ws/secrets "
-                "--ro-bind /srv/scratch/sandbox-1/masked /srv/ws/.env "
+                "--ro-bind /srv/scratch/sandbox-1/masked /srv/ws/.env --remount-ro / "
                 "--chdir /srv/ws --info-fd 1 -- /bin/sh -c echo agent-run-sandbox-ready >&2 && exec \"$0\" "
                 "infinity /usr/bin/sleep") != std::string::npos,
       line);
@@ -118,6 +123,13 @@ BOOST_AUTO_TEST_CASE(the_layout_mounts_only_over_paths_that_exist_and_skips_what
   request.survey = &survey;
   request.protected_paths = {workspace.path() / "policy.yaml", "/etc/agent-run-missing-policy.yaml"};
   request.git_config = workspace.path() / ".git" / "config";
+  // HOME is not there inside: nothing of it needs a mask.
+  auto hidden_home = make_sandbox_layout(request);
+  BOOST_REQUIRE(hidden_home.has_value());
+  BOOST_TEST(hidden_home->masked_files == std::vector<fs::path>{workspace.path() / ".env"}, boost::test_tools::per_element());
+  BOOST_TEST(hidden_home->masked_folders.empty());
+  // A shown folder that holds HOME's credential folders gets them masked.
+  request.shown = {ShownFolder{home.path(), home.path(), false, "sandbox.read"}};
   auto layout = make_sandbox_layout(request);
   BOOST_REQUIRE(layout.has_value());
   BOOST_TEST(layout->masked_files == (std::vector<fs::path>{workspace.path() / ".env", home.path() / ".netrc"}),
@@ -151,6 +163,8 @@ BOOST_AUTO_TEST_CASE(masks_are_planned_at_what_links_lead_to_and_only_where_one_
   fs::create_symlink("/tmp", ws / "tmp");                    // and a /tmp of its own
   SandboxLayout layout;
   layout.workspace = ws;
+  layout.shown = {ShownFolder{outside.path(), outside.path(), false, "sandbox.read"},
+                  ShownFolder{home.path(), home.path(), false, "sandbox.read"}};
   layout.masked_folders = {home.path() / ".ssh"};  // as agent-run's HOME masks it
   std::vector<MaskCandidate> candidates;
   for (const char* name : {"key.txt", "sshdir", "hop2", "hop1", "outdir", "dangling", "up", "self", "environ", "tmp"})
@@ -166,7 +180,7 @@ BOOST_AUTO_TEST_CASE(masks_are_planned_at_what_links_lead_to_and_only_where_one_
   // A file inside a folder planned in the same round is covered by it; the outer folder comes first.
   std::vector<PlannedMask> nested =
       plan_masks({{outside.path() / "dir/x", "file"}, {ws / "outdir", "inner"}, {outside.path(), "outer"}},
-                 SandboxLayout{.workspace = ws});
+                 SandboxLayout{.workspace = ws, .shown = layout.shown});
   BOOST_REQUIRE_EQUAL(nested.size(), 1u);
   BOOST_TEST(nested[0].path == outside.path());
 }

@@ -81,7 +81,7 @@ const std::vector<Case>& attacks() {
       {"read_a_pem_file", [](auto&) { return "cat certs/server.pem"; }, "Permission denied"},
       {"read_a_hidden_folder", [](auto&) { return "cat .aws/credentials"; }, "Permission denied"},
       {"read_agent_run_s_ssh_key", [](auto& s) { return "cat " + quoted(s.home() / ".ssh/id_rsa"); },
-       "Permission denied"},
+       "No such file"},  // agent-run's HOME is not there inside
       {"read_a_file_under_the_machine_s_tmp", [](auto& s) { return "cat " + quoted(s.tmp_outside() / "outside.txt"); },
        "No such file"},
       {"read_every_process_environment",
@@ -99,13 +99,13 @@ const std::vector<Case>& attacks() {
       {"connect_to_an_abstract_socket",
        [](auto& s) { return s.abstract_socket().connect_command() + " || echo blocked"; }, "blocked"},
       {"write_beside_the_workspace", [](auto& s) { return "echo x > " + quoted(s.outside() / "victim/a"); },
-       "Read-only file system"},
+       "Directory nonexistent"},  // what lies beside the workspace is not there inside
       {"plant_a_git_hook", [](auto&) { return "echo 'touch pwned' > .git/hooks/pre-commit"; }, "Read-only file system"},
       {"rewrite_the_git_config", [](auto&) { return "echo '[core]' >> .git/config"; }, "Read-only file system"},
       {"change_ci_configuration", [](auto&) { return "echo x >> .github/workflows/ci.yml"; }, "Read-only file system"},
       {"rewrite_the_policy",
        [](auto& s) { return "echo 'unmatched: allow' >> " + quoted(s.root() / "open-policy.yaml"); },
-       "Read-only file system"},
+       "Read-only file system"},  // not there: the empty folders above the workspace are read-only
       {"remount_the_root_writable", [](auto&) { return "mount -o remount,rw / 2>&1 || echo blocked"; }, "blocked"},
       {"unmount_a_mask", [](auto&) { return "umount .env 2>&1 || echo blocked"; }, "blocked"},
       {"hold_a_capability", [](auto&) { return "grep CapEff /proc/self/status"; }, "CapEff:\t0000000000000000"},
@@ -179,13 +179,13 @@ BOOST_AUTO_TEST_CASE(red_team_scripts_fail_inside_the_sandbox_and_leak_nothing) 
   const std::string victim = quoted(scene.outside() / "victim/a");
   const std::string policy_file = quoted(scene.root() / "open-policy.yaml");
   const std::vector<std::pair<std::string, std::string>> scripts = {
-      {"env -S 'sh -c \"echo x > " + victim + "\"'", "Read-only file system"},
-      {"echo " + victim + " | xargs sh -c 'echo x > \"$0\"'", "Read-only file system"},
-      {"find src -maxdepth 0 -fprint " + victim, "Read-only file system"},
-      {"tar cf - src | tar xf - --to-command='sh -c \"cat > " + victim + "\"'", "Read-only file system"},
-      {"exec 3>" + victim, "Read-only file system"},
-      {"ln -sfn " + quoted(scene.outside() / "victim") + " out; echo x > out/a", "Read-only file system"},
-      {"ln -sf " + policy_file + " p.yaml; sed -i --follow-symlinks s/deny/allow/ p.yaml", "Read-only file system"},
+      {"env -S 'sh -c \"echo x > " + victim + "\"'", "Directory nonexistent"},
+      {"echo " + victim + " | xargs sh -c 'echo x > \"$0\"'", "Directory nonexistent"},
+      {"find src -maxdepth 0 -fprint " + victim, "No such file"},
+      {"tar cf - src | tar xf - --to-command='sh -c \"cat > " + victim + "\"'", "Directory nonexistent"},
+      {"exec 3>" + victim, "Directory nonexistent"},
+      {"ln -sfn " + quoted(scene.outside() / "victim") + " out; echo x > out/a", "Directory nonexistent"},
+      {"ln -sf " + policy_file + " p.yaml; sed -i --follow-symlinks s/deny/allow/ p.yaml", "No such file"},
       {"git -c core.fsmonitor='touch " + quoted(scene.outside() / "pwned") + "' status; echo git-done", "git-done"},
       {"bash -c 'echo x > /dev/tcp/127.0.0.1/" + std::to_string(scene.listener().port()) + "'", "Connection refused"},
   };
@@ -254,9 +254,10 @@ BOOST_AUTO_TEST_CASE(a_scripted_run_records_its_sandbox_runs_its_checks_inside_a
   std::string masked;
   for (const Json& path : sandbox.find("masked")->as_array()) masked += path.as_string() + "\n";
   BOOST_TEST_INFO(masked);
-  for (const char* path : {".env\n", "notes/alias.txt\n", "certs/server.pem\n", ".aws\n", "~/.ssh\n"}) {
+  for (const char* path : {".env\n", "notes/alias.txt\n", "certs/server.pem\n", ".aws\n"}) {
     BOOST_TEST(masked.find(path) != std::string::npos, path);
   }
+  BOOST_TEST(masked.find("~/") == std::string::npos);  // agent-run's HOME is not there: nothing of it to mask
   bool withheld = false;
   for (const Json& change : run.attempt.find("patch_withheld")->as_array()) {
     withheld |= change.get_string("path") == ".env.local" && change.get_string("why") == "hidden by rule 'secrets'";

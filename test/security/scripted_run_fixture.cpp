@@ -58,10 +58,17 @@ void check_answer(const Call& call, Expect expect, const Answer& answer) {
   } else if (expect == Expect::withheld) {
     BOOST_TEST(answer.decision == "allowed");
     BOOST_TEST(answer.content.find("that the policy hides (rule 'secrets')") != std::string::npos);
-  } else if (expect == Expect::ran || expect == Expect::refused) {
-    const std::string evidence = expect == Expect::ran ? call.evidence : "Read-only file system";
+  } else if (expect == Expect::ran) {
     BOOST_TEST(answer.decision == "allowed");
-    BOOST_TEST(answer.content.find(evidence) != std::string::npos, "the answer shows '" << evidence << "'");
+    BOOST_TEST(answer.content.find(call.evidence) != std::string::npos, "the answer shows '" << call.evidence << "'");
+  } else if (expect == Expect::refused) {
+    // A read-only mount (the workspace's .git, the empty folders above it), or a path that is not
+    // there inside at all (beside the workspace).
+    BOOST_TEST(answer.decision == "allowed");
+    const bool refused = answer.content.find("Read-only file system") != std::string::npos ||
+                         answer.content.find("Directory nonexistent") != std::string::npos ||
+                         answer.content.find("No such file or directory") != std::string::npos;
+    BOOST_TEST(refused, "the answer shows no refused write:\n" << answer.content);
   }
 }
 
@@ -118,7 +125,10 @@ void check_planted_test_ran_confined(const TaskRun& run, const std::vector<Call>
     if (chosen[i].label != "plant a test for the checks" || answers[i].decision != "allowed") continue;
     std::string output;
     for (const Json& check : run.attempt.find("checks")->as_array()) output += check.get_string("output_tail");
-    BOOST_TEST(output.find("Read-only file system") != std::string::npos, "the planted test's output:\n" << output);
+    const bool refused = output.find("Read-only file system") != std::string::npos ||
+                         output.find("No such file or directory: '") != std::string::npos &&
+                             output.find("/outside/victim/a'") != std::string::npos;  // not there inside
+    BOOST_TEST(refused, "the planted test's output:\n" << output);
   }
 }
 

@@ -16,7 +16,8 @@ namespace agent_run::test {
 // report (the decision) and transcript (what the model saw), and the scene is checked after it.
 
 /// What a call must come to in one mode. `ran`: allowed, and its answer holds the call's
-/// `evidence`; `refused`: allowed, and the kernel refused its write ("Read-only file system");
+/// `evidence`; `refused`: allowed, and the kernel refused its write ("Read-only file system", or the
+/// path is not there inside: "Directory nonexistent", "No such file or directory");
 /// `withheld`: allowed, and the answer says that hidden files were left out; `any`: allowed or
 /// denied (the kernel stands between it and the canaries either way); `skip`: not in this run.
 enum class Expect { denied, ran, refused, withheld, any, skip };
