@@ -93,6 +93,8 @@ RunReport full_report() {
   first.sandbox.masked_later = {LateMaskRecord{"notes/.env", "rule 'secrets'", "agent", "2026-08-22T10:00:02Z"}};
   first.sandbox.masked_later_total = 1;
   first.sandbox.read_only = {".github/workflows"};
+  first.sandbox.shown = {ShownRecord{"/srv/fixtures", "sandbox.read (tasks/t.yaml:7)", false},
+                         ShownRecord{"/srv/cache", "sandbox.read_write (tasks/t.yaml:8)", true}};
   first.sandbox.survey_complete = false;
   first.sandbox.survey_note = "the walk stopped at 100000 entries";
   first.patch_withheld = {WithheldPath{".env", "hidden by rule 'secrets'"}};
