@@ -281,7 +281,8 @@ BOOST_AUTO_TEST_CASE(durations_are_measured_phase_by_phase_on_the_attempts_clock
 // attempts 1, 2, 4, ..., 64, and at the end), each attempt once to the journal, and the report read
 // back holds them all.
 BOOST_AUTO_TEST_CASE(a_run_of_64_attempts_writes_its_reports_whole_a_logarithmic_number_of_times) {
-  BatchFixture fixture({{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nscript:\n  - say: Done.\n"}});
+  BatchFixture fixture(
+      std::map<std::string, std::string>{{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nscript:\n  - say: Done.\n"}});
   CountingFolder counting(fixture.out);
   fixture.settings.reports = &counting;
   PlanOptions options;

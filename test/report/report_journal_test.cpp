@@ -19,6 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// The content of `file`, or "" when it cannot be read.
+std::string text_of(const fs::path& file) {
+  auto text = read_file(file);
+  return text ? *text : std::string();
+}
+
 /// The report's attempts as `task #n outcome`.
 std::vector<std::string> attempts_of(const RunReport& report) {
   std::vector<std::string> out;
@@ -37,7 +43,7 @@ RunReport read_back(const fs::path& folder) {
 
 /// How many attempts report.json itself holds, without its journal.
 std::size_t attempts_in_report_json(const fs::path& folder) {
-  auto json = parse_json(read_file(folder / "report.json").value_or(""));
+  auto json = parse_json(text_of(folder / "report.json"));
   BOOST_REQUIRE(json.has_value());
   return json->find("attempts")->as_array().size();
 }
@@ -105,7 +111,7 @@ BOOST_AUTO_TEST_CASE(an_attempt_in_both_report_json_and_the_journal_is_read_once
 BOOST_AUTO_TEST_CASE(a_journal_that_continues_another_report_json_adds_nothing) {
   RunBetweenRewrites run;
   run.append(run.later[0], 7000);
-  std::string stale = read_file(run.reports.journal()).value_or("");
+  std::string stale = text_of(run.reports.journal());
   // A resumed run dropped rename #1 and wrote its own report; killed before its journal replaced the old one.
   run.written.duration_ms = 9000;
   auto rewritten = run.reports.write(run.written, Journal::restarted);
