@@ -62,10 +62,11 @@ def main():
         ended = time.time()
         text = completed.stdout.decode(errors="replace")
         peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+        cpu = sum(float(m) for m in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", text))
         with open(os.path.join(out, "report.json")) as report:
             attempts = json.load(report)["attempts"]
-        report_figures(options, completed.returncode, started, ended, int(peak.group(1)) if peak else 0, attempts,
-                       out)
+        report_figures(options, completed.returncode, started, ended, int(peak.group(1)) if peak else 0, cpu,
+                       attempts, out)
     finally:
         if options.keep:
             print("kept", temp)
@@ -73,7 +74,7 @@ def main():
             shutil.rmtree(temp, ignore_errors=True)
 
 
-def report_figures(options, code, started, ended, peak_kib, attempts, out):
+def report_figures(options, code, started, ended, peak_kib, cpu, attempts, out):
     wall = ended - started
     attempts_s = sum(a["durations"]["total_ms"] for a in attempts) / 1000 / options.jobs
     last_end = max(epoch_s(a["started_at"]) + a["durations"]["total_ms"] / 1000 for a in attempts)
@@ -88,7 +89,8 @@ def report_figures(options, code, started, ended, peak_kib, attempts, out):
           "beyond it %.1f%%  (target <= %d%%)" % (len(attempts), options.jobs, code, wall, attempts_s,
                                                     100 * beyond, 100 * TARGET_BEYOND))
     print("  after the last attempt ended: %.1f s  (target <= %.0f s; to the second)" % (tail, TARGET_TAIL_S))
-    print("  peak memory of agent-run: %.1f MB; reports: %s" % (peak_kib / 1024, sizes))
+    print("  peak memory of agent-run: %.1f MB; CPU (user + system, its children included): %.1f s; reports: %s" %
+          (peak_kib / 1024, cpu, sizes))
     missed = [name for name, ok in (("time beyond the attempts", beyond <= TARGET_BEYOND),
                                     ("time after the last attempt", tail <= TARGET_TAIL_S),
                                     ("every attempt reported", len(attempts) == options.scale)) if not ok]
