@@ -47,15 +47,23 @@ class ReportInProgress {
   RunReport m_report;
 };
 
-/// Whether the write after an attempt also rewrites summary.md and report.html: after each of the
-/// first k_pages_always attempts, then whenever the report has grown by a tenth since they were last
-/// written (with thousands of attempts, a few dozen rewrites instead of thousands). `written_at` is
-/// the attempt count of their last write. The run's last write always rewrites them.
-ReportPages pages_due(std::size_t attempts, std::size_t& written_at) {
-  constexpr std::size_t k_pages_always = 100;
-  if (attempts > k_pages_always && attempts - written_at < written_at / 10) return ReportPages::kept;
+/// Whether the reports are rewritten whole after an attempt (the journal has it either way): when the
+/// report holds twice the attempts it held when they were last written (`written_at`), so a run of N
+/// attempts rewrites them about log2(N) times and writes O(N) bytes in all.
+bool rewrite_due(std::size_t attempts, std::size_t& written_at) {
+  if (attempts < 2 * written_at) return false;
   written_at = attempts;
-  return ReportPages::written;
+  return true;
+}
+
+/// Records a finished attempt that `building` already holds: appended to the journal, and the
+/// reports rewritten when due. When the journal cannot take it, the reports are rewritten whole, so
+/// that what finished is on disk in one or the other; the error is then theirs.
+Expected<void> record(const ReportFolder& reports, const AttemptResult& finished, const RunReport& building,
+                      std::size_t& written_at) {
+  bool appended = reports.append(finished, building.duration_ms).has_value();
+  if (!rewrite_due(building.attempts.size(), written_at) && appended) return {};
+  return reports.write(building, Journal::restarted);
 }
 
 }  // namespace
@@ -65,8 +73,8 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
   const Clock::SteadyTime started = settings.clock->now();
   const long long earlier_ms = report.duration_ms;  // a resumed run's previous sessions
   ReportInProgress building(plans, std::move(report));
-  std::size_t pages_written_at = building.report().attempts.size();
-  AR_TRY(settings.reports->write(building.report()));
+  std::size_t written_at = building.report().attempts.size();
+  AR_TRY(settings.reports->write(building.report(), Journal::restarted));
   EventQueue events;
   std::optional<Error> write_failure;
   BudgetWatch spending(budget, started);
@@ -96,8 +104,8 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
         check_budget();
         building.add(std::move(event->result));
         building.report().duration_ms = earlier_ms + elapsed_ms(started, settings.clock->now());
-        ReportPages pages = pages_due(building.report().attempts.size(), pages_written_at);
-        if (auto written = settings.reports->write(building.report(), pages); !written && !write_failure) {
+        if (auto written = record(*settings.reports, finished, building.report(), written_at);
+            !written && !write_failure) {
           write_failure = written.error();
           pool.stop_taking();
         }
@@ -117,7 +125,7 @@ Expected<RunReport> run_batch(const std::vector<AttemptPlan>& plans, const Attem
   done.interrupted = settings.cancellation && settings.cancellation->cancelled() &&
                      settings.cancellation->signal() != k_max_time_stop;
   if (write_failure) return *write_failure;
-  AR_TRY(settings.reports->write(done));
+  AR_TRY(settings.reports->write(done, Journal::removed));
   observer.run_finished(done);
   return std::move(done);
 }

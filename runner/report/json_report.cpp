@@ -290,50 +290,6 @@ Json withheld_to_json(const WithheldPath& withheld) {
   return Json::object().set("path", withheld.path).set("why", withheld.why);
 }
 
-Json attempt_to_json(const AttemptResult& attempt) {
-  Json json = Json::object();
-  json.set("task_id", attempt.task_id)
-      .set("task_file", attempt.task_file)
-      .set("task_sha256", attempt.task_sha256)
-      .set("policy_file", attempt.policy_file)
-      .set("policy_sha256", attempt.policy_sha256)
-      .set("model", attempt.model)
-      .set("n", attempt.n)
-      .set("outcome", to_string(attempt.outcome))
-      .set("outcome_type", to_string(attempt.outcome_type))
-      .set("message", attempt.message)
-      .set("started_at", attempt.started_at)
-      .set("stop_reason", attempt.stop_reason ? to_string(*attempt.stop_reason) : "")
-      .set("final_message", attempt.final_message)
-      .set("turns", attempt.turns)
-      .set("tool_calls", array_of(attempt.tool_calls, tool_call_to_json))
-      .set("edits", array_of(attempt.edits, edit_to_json))
-      .set("usage", usage_to_json(attempt.usage))
-      .set("durations", durations_to_json(attempt.durations))
-      .set("setup", array_of(attempt.setup, check_to_json))
-      .set("checks", array_of(attempt.checks, check_to_json))
-      .set("patch", patch_to_json(attempt.patch))
-      .set("transcript_path", attempt.transcript_path)
-      .set("patch_path", attempt.patch_path)
-      .set("commit", attempt.commit
-                         ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
-                         : Json(nullptr))
-      .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
-      .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }))
-      .set("todos", array_of(attempt.todos, todo_to_json))
-      .set("questions", array_of(attempt.questions, question_to_json))
-      .set("background_processes", array_of(attempt.background_processes, background_process_to_json))
-      .set("escaped_processes", array_of(attempt.escaped_processes, escaped_process_to_json))
-      .set("sandboxed", attempt.sandboxed)
-      .set("sandbox", sandbox_to_json(attempt.sandbox))
-      .set("environment", Json::object().set("dropped", array_of(attempt.environment_dropped, [](const std::string& name) {
-             return Json(name);
-           })))
-      .set("patch_withheld", array_of(attempt.patch_withheld, withheld_to_json))
-      .set("mcp_servers", array_of(attempt.mcp_servers, mcp_server_to_json));
-  set_agent_extras(attempt, json);
-  return json;
-}
 
 Json totals_to_json(const RunTotals& totals) {
   Json tool_calls = Json::object();
@@ -385,6 +341,51 @@ Json run_to_json(const RunReport& report) {
 }
 
 }  // namespace
+
+Json attempt_to_json(const AttemptResult& attempt) {
+  Json json = Json::object();
+  json.set("task_id", attempt.task_id)
+      .set("task_file", attempt.task_file)
+      .set("task_sha256", attempt.task_sha256)
+      .set("policy_file", attempt.policy_file)
+      .set("policy_sha256", attempt.policy_sha256)
+      .set("model", attempt.model)
+      .set("n", attempt.n)
+      .set("outcome", to_string(attempt.outcome))
+      .set("outcome_type", to_string(attempt.outcome_type))
+      .set("message", attempt.message)
+      .set("started_at", attempt.started_at)
+      .set("stop_reason", attempt.stop_reason ? to_string(*attempt.stop_reason) : "")
+      .set("final_message", attempt.final_message)
+      .set("turns", attempt.turns)
+      .set("tool_calls", array_of(attempt.tool_calls, tool_call_to_json))
+      .set("edits", array_of(attempt.edits, edit_to_json))
+      .set("usage", usage_to_json(attempt.usage))
+      .set("durations", durations_to_json(attempt.durations))
+      .set("setup", array_of(attempt.setup, check_to_json))
+      .set("checks", array_of(attempt.checks, check_to_json))
+      .set("patch", patch_to_json(attempt.patch))
+      .set("transcript_path", attempt.transcript_path)
+      .set("patch_path", attempt.patch_path)
+      .set("commit", attempt.commit
+                         ? Json::object().set("branch", attempt.commit->branch).set("sha", attempt.commit->sha)
+                         : Json(nullptr))
+      .set("model_calls", array_of(attempt.model_calls, model_call_to_json))
+      .set("warnings", array_of(attempt.warnings, [](const std::string& warning) { return Json(warning); }))
+      .set("todos", array_of(attempt.todos, todo_to_json))
+      .set("questions", array_of(attempt.questions, question_to_json))
+      .set("background_processes", array_of(attempt.background_processes, background_process_to_json))
+      .set("escaped_processes", array_of(attempt.escaped_processes, escaped_process_to_json))
+      .set("sandboxed", attempt.sandboxed)
+      .set("sandbox", sandbox_to_json(attempt.sandbox))
+      .set("environment", Json::object().set("dropped", array_of(attempt.environment_dropped, [](const std::string& name) {
+             return Json(name);
+           })))
+      .set("patch_withheld", array_of(attempt.patch_withheld, withheld_to_json))
+      .set("mcp_servers", array_of(attempt.mcp_servers, mcp_server_to_json));
+  set_agent_extras(attempt, json);
+  return json;
+}
 
 Json report_to_json(const RunReport& report) {
   Json json = Json::object();

@@ -24,7 +24,7 @@ constexpr const char* k_classname_prefix = "agent-run.";
 enum class ModelInName { omitted, shown };
 
 /// The attempts of one task, in the order the report lists them (pointers into the report: the
-/// document is written after every attempt, and a copy of the run's attempts each time is what
+/// document is written many times in a run, and a copy of the run's attempts each time is what
 /// made memory grow with the run).
 struct TaskGroup {
   std::string task_id;

@@ -1,9 +1,11 @@
 #include "report/report_folder.h"
 
+#include "base/digest.h"
 #include "base/files.h"
 #include "base/safe_open.h"
 #include "report/html_report.h"
 #include "report/markdown_summary.h"
+#include "report/report_journal.h"
 #include "report/report_writers.h"
 
 #include <unistd.h>
@@ -27,12 +29,22 @@ std::string ReportFolder::attempt_folder(const std::string& task_id, const std::
   return "attempts/" + task_id + "/" + name + "/" + repeat;
 }
 
-Expected<void> ReportFolder::write(const RunReport& report, ReportPages pages) const {
-  AR_TRY(write_file_atomically(m_root / "report.json",
-                               [&](const WritePiece& write) { write_report_json(report, write); }));
+Expected<void> ReportFolder::write(const RunReport& report, Journal journal) const {
+  Sha256 digest;
+  AR_TRY(write_file_atomically(m_root / "report.json", [&](const WritePiece& write) {
+    write_report_json(report, [&](std::string_view piece) {
+      digest.update(piece);
+      write(piece);
+    });
+  }));
+  if (journal == Journal::restarted) {
+    AR_TRY(write_file_atomically(this->journal(), journal_header(digest.hex())));
+  } else {
+    std::error_code ec;
+    std::filesystem::remove(this->journal(), ec);  // one left behind names another report.json: not read
+  }
   AR_TRY(write_file_atomically(m_root / "junit.xml",
                                [&](const WritePiece& write) { write_report_junit(report, write); }));
-  if (pages == ReportPages::kept) return {};
   AR_TRY(write_file_atomically(m_root / "summary.md", summary_markdown(report)));
   PatchReader read_patch = [this](const std::string& path, std::size_t max_bytes) {
     return read_part(path, max_bytes);
@@ -41,6 +53,12 @@ Expected<void> ReportFolder::write(const RunReport& report, ReportPages pages) c
                                [&](const WritePiece& write) { write_report_html(report, read_patch, write); }));
   return {};
 }
+
+Expected<void> ReportFolder::append(const AttemptResult& attempt, long long run_duration_ms) const {
+  return append_line(journal(), journal_line(attempt, run_duration_ms));
+}
+
+std::filesystem::path ReportFolder::journal() const { return journal_path(m_root / "report.json"); }
 
 std::string ReportFolder::files_line(const std::filesystem::path& root) {
   return "reports: " + (root / "report.json").string() + ", " + (root / "junit.xml").string() + ", " +

@@ -1,9 +1,14 @@
 #include "report/report_reader.h"
 
+#include "base/digest.h"
 #include "base/files.h"
 #include "report/field_reader.h"
 #include "report/problem_json.h"
+#include "report/report_journal.h"
 #include "report/report_schema.h"
+
+#include <algorithm>
+#include <set>
 
 namespace agent_run {
 
@@ -439,6 +444,48 @@ void read_run(FieldReader& in, const Json& run, RunReport& report) {
   }
 }
 
+/// The attempt's identity in a report: task id and content, model, number.
+std::string identity(const AttemptResult& attempt) {
+  return attempt.task_id + "\n" + attempt.task_sha256 + "\n" + attempt.model + "\n" + std::to_string(attempt.n);
+}
+
+/// Adds to `report` (read from `report_text`) the attempts of the journal at `journal` that it does
+/// not hold, and the run's duration when the last of them finished: when the journal continues this
+/// report.json (its first line names the file's SHA-256). A journal that is not there, a first line
+/// cut short and one that names another report.json add nothing; so does a last line without its
+/// newline (a run killed while appending it). A whole line that does not read is an error.
+Expected<void> add_journal(const std::filesystem::path& journal, std::string_view report_text, RunReport& report) {
+  std::error_code ec;
+  if (!std::filesystem::exists(journal, ec)) return {};
+  AR_TRY_ASSIGN(std::string text, read_file(journal));
+  std::size_t end = text.find('\n');
+  if (end == std::string::npos) return {};
+  auto header = parse_json(std::string_view(text).substr(0, end));
+  if (!header || !header->is_object()) return {};
+  if (header->get_string("schema") != k_journal_schema) {
+    return make_error(journal.string() + ":1: not a journal this version reads (schema '" +
+                      header->get_string("schema") + "', expected '" + std::string(k_journal_schema) + "')");
+  }
+  if (header->get_string("report_sha256") != sha256_hex(report_text)) return {};
+  std::set<std::string> held;
+  for (const AttemptResult& attempt : report.attempts) held.insert(identity(attempt));
+  for (std::size_t start = end + 1, line = 2; (end = text.find('\n', start)) != std::string::npos;
+       start = end + 1, ++line) {
+    const std::string where = journal.string() + ":" + std::to_string(line);
+    auto entry = parse_json(std::string_view(text).substr(start, end - start));
+    if (!entry) return make_error(where + ": not valid JSON: " + entry.error().message);
+    const Json* attempt_json = entry->find("attempt");
+    const Json* duration = entry->find("run_duration_ms");
+    if (!attempt_json || !duration || !duration->is_integer()) {
+      return make_error(where + ": expected an object with `attempt` and `run_duration_ms`");
+    }
+    AR_TRY_ASSIGN(AttemptResult attempt, attempt_from_json(*attempt_json, where));
+    report.duration_ms = std::max<long long>(report.duration_ms, duration->as_int());
+    if (held.insert(identity(attempt)).second) report.attempts.push_back(std::move(attempt));
+  }
+  return {};
+}
+
 }  // namespace
 
 Expected<RunReport> report_from_json(const Json& json, const std::string& source) {
@@ -457,12 +504,22 @@ Expected<RunReport> report_from_json(const Json& json, const std::string& source
   return report;
 }
 
+Expected<AttemptResult> attempt_from_json(const Json& json, const std::string& source) {
+  FieldReader in(source, false);
+  AttemptResult attempt = read_attempt(in, json, "attempt");
+  if (!in.ok()) return in.error();
+  return attempt;
+}
+
 Expected<RunReport> read_report_file(const std::filesystem::path& file) {
   auto text = read_file(file);
   if (!text) return text.error();
   auto json = parse_json(*text);
   if (!json) return make_error(file.string() + ": not valid JSON: " + json.error().message);
-  return report_from_json(*json, file.string());
+  auto report = report_from_json(*json, file.string());
+  if (!report) return report;
+  AR_TRY(add_journal(journal_path(file), *text, *report));
+  return report;
 }
 
 }  // namespace agent_run

@@ -9,7 +9,9 @@
 
 namespace agent_run {
 
-/// Reads a report.json back into a RunReport, for --resume and merge: strict about the schema
+/// Reads a report.json back into a RunReport, for --resume, merge and compare, with the attempts of
+/// the journal beside it that it does not hold yet (report_journal.h: what a run killed mid-way
+/// finished after its last rewrite of report.json): strict about the schema
 /// (`agent-run-report/2`, or the older `/1`, whose 0-based repeat_index becomes n) and the types of the fields it
 /// knows, silent about fields it does not know. Errors name the file and the field: `out/report.json:
 /// attempts[3].outcome: ...`.
@@ -17,5 +19,9 @@ Expected<RunReport> read_report_file(const std::filesystem::path& file);
 
 /// The same, from an already parsed document; `source` names it in errors.
 Expected<RunReport> report_from_json(const Json& json, const std::string& source);
+
+/// One attempt, as report.json's `attempts` (format 2) and the journal's lines hold it; `source`
+/// names it in errors (`out/report.journal.jsonl:3: attempt.outcome: ...`).
+Expected<AttemptResult> attempt_from_json(const Json& json, const std::string& source);
 
 }  // namespace agent_run

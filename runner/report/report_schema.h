@@ -11,4 +11,7 @@ constexpr std::string_view k_report_schema = "agent-run-report/2";
 /// instead of its number `n`, and no `final_message`.
 constexpr std::string_view k_report_schema_1 = "agent-run-report/1";
 
+/// The journal beside report.json (report_journal.h): its first line's `schema`.
+constexpr std::string_view k_journal_schema = "agent-run-journal/1";
+
 }  // namespace agent_run

@@ -41,6 +41,22 @@ std::size_t attempts_on_disk(const fs::path& out) {
   return report->attempts.size();
 }
 
+/// The report folder, counting its whole writes and the attempts appended to its journal.
+class CountingFolder final : public ReportFolder {
+ public:
+  using ReportFolder::ReportFolder;
+  Expected<void> write(const RunReport& report, Journal journal) const override {
+    ++whole_writes;
+    return ReportFolder::write(report, journal);
+  }
+  Expected<void> append(const AttemptResult& attempt, long long run_duration_ms) const override {
+    ++appended;
+    return ReportFolder::append(attempt, run_duration_ms);
+  }
+  mutable int whole_writes = 0;
+  mutable int appended = 0;
+};
+
 bool is_running(pid_t pid) {
   auto stat = read_file("/proc/" + std::to_string(pid) + "/stat");
   if (!stat) return false;
@@ -259,6 +275,26 @@ BOOST_AUTO_TEST_CASE(durations_are_measured_phase_by_phase_on_the_attempts_clock
   BOOST_TEST(result.durations.checks_ms == 50);
   BOOST_TEST(result.durations.cleanup_ms == 700);
   BOOST_TEST(result.durations.total_ms == 1200 + 30 + 50 + 700);
+}
+
+// 64 attempts: the reports are written whole a logarithmic number of times (at the start, after
+// attempts 1, 2, 4, ..., 64, and at the end), each attempt once to the journal, and the report read
+// back holds them all.
+BOOST_AUTO_TEST_CASE(a_run_of_64_attempts_writes_its_reports_whole_a_logarithmic_number_of_times) {
+  BatchFixture fixture(
+      std::map<std::string, std::string>{{"t.yaml", "prompt: p\npolicy: ../policy.yaml\nscript:\n  - say: Done.\n"}});
+  CountingFolder counting(fixture.out);
+  fixture.settings.reports = &counting;
+  PlanOptions options;
+  options.repeat = 64;
+  RecordingObserver observer;
+  auto report = run_batch(fixture.plans(options), fixture.settings, RunReport{}, observer, 2);
+  BOOST_REQUIRE(report.has_value());
+  BOOST_TEST(report->attempts.size() == 64u);
+  BOOST_TEST(counting.whole_writes <= 2 * 6 + 2);  // 2 log2(64) + 2
+  BOOST_TEST(counting.appended == 64);
+  BOOST_TEST(attempts_on_disk(fixture.out) == 64u);
+  BOOST_TEST(!fs::exists(counting.journal()));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
