@@ -212,7 +212,6 @@ SandboxSite Attempt::sandbox_site() const {
   site.environment = child_environment(
       {m_settings.environment, m_plan.task->secrets, TaskSecrets::withheld, ChildPlace::runner, env_names(*m_plan.task)});
   site.clock = m_settings.clock;
-  site.shown = task_shown_folders(*m_plan.task, m_sandbox, site.environment, m_workspace->root(), m_settings.runner_home);
   return site;
 }
 
@@ -221,6 +220,8 @@ SandboxSite Attempt::sandbox_site() const {
 bool Attempt::start_sandbox_for(const std::string& phase, std::optional<StartedSandbox>& into, const Survey* previous) {
   if (m_sandbox.mode == SandboxMode::off) return true;
   SandboxSite site = sandbox_site();
+  // Only a sandbox that starts needs them (PATH lookups, the gate's checker choice), not the records.
+  site.shown = task_shown_folders(*m_plan.task, m_sandbox, site.environment, m_workspace->root(), m_settings.runner_home);
   auto started = start_sandbox(site, previous);
   if (!started) {
     std::string message = "the sandbox for " + phase + " (" + sandbox_asker(m_sandbox) +

@@ -5,6 +5,7 @@
 #include "exec/spawn.h"
 
 #include <algorithm>
+#include <set>
 #include <system_error>
 
 namespace agent_run {
@@ -111,6 +112,7 @@ std::vector<ShownFolder> folders_for_program(const fs::path& path, const std::op
 std::vector<ShownFolder> program_folders(const std::vector<std::string>& environment,
                                          const std::optional<fs::path>& home) {
   std::vector<ShownFolder> folders;
+  std::set<fs::path> scanned;
   const std::string path = environment_value(environment, "PATH").value_or("");
   for (std::size_t start = 0; start <= path.size();) {
     std::size_t end = std::min(path.find(':', start), path.size());
@@ -119,7 +121,11 @@ std::vector<ShownFolder> program_folders(const std::vector<std::string>& environ
     std::error_code ec;
     if (!folder.is_absolute() || !fs::is_directory(folder, ec)) continue;
     add_program(folders, folder, home, "PATH");
-    if (fs::path resolved = resolved_or_empty(folder); !resolved.empty()) add_link_targets(folders, resolved, home);
+    // The distribution's own folders (/usr/bin, /usr/sbin: their links are dpkg's and lead into
+    // /usr or /etc) are not read, nor a folder twice (/bin is /usr/bin): every sandbox start pays this.
+    fs::path resolved = resolved_or_empty(folder);
+    if (resolved.empty() || resolved.parent_path() == "/usr" || !scanned.insert(resolved).second) continue;
+    add_link_targets(folders, resolved, home);
   }
   for (const auto& [name, folder] : tool_root_folders(environment)) {
     std::error_code ec;

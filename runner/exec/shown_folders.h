@@ -44,7 +44,8 @@ std::vector<ShownFolder> folders_for_program(const std::filesystem::path& path,
                                              const std::optional<std::filesystem::path>& home, const std::string& why);
 
 /// The folders the programs of `environment` (KEY=VALUE, as the sandbox's commands get it) need:
-/// each folder on PATH, the folders its entries' links lead to, and each tool root a variable names
+/// each folder on PATH, the folders its entries' links lead to (but for /usr/bin and /usr/sbin, the
+/// distribution's), and each tool root a variable names
 /// (GOROOT, VIRTUAL_ENV, RUSTUP_HOME, ...: exec/child_environment's list). Read-only; duplicates
 /// dropped; `home` is the machine's HOME (never shown whole).
 std::vector<ShownFolder> program_folders(const std::vector<std::string>& environment,

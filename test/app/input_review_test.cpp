@@ -142,28 +142,4 @@ BOOST_AUTO_TEST_CASE(every_problem_in_every_file_is_said_at_once) {
              error);
 }
 
-// A check whose program lies under /tmp outside the workspace: the sandbox shows the programs a task
-// names (bound back over its private /tmp), so validate has nothing to warn of, sandbox on or off.
-BOOST_AUTO_TEST_CASE(a_check_program_under_tmp_is_no_warning_since_the_sandbox_shows_it) {
-  Project project;
-  project.folder.write("policy.yaml", "version: 1\nunmatched: deny\n");
-  TempFolder tmp(std::filesystem::path("/tmp"));
-  const std::string check = tmp.write("check.sh", "#!/bin/sh\nexit 0\n").string();
-  std::filesystem::permissions(check, std::filesystem::perms::owner_all);
-  std::string file = project.task("t.yaml", "prompt: p\npolicy: ../policy.yaml\n" + std::string(k_script) +
-                                                "checks:\n  - run: " + check + "\n");
-  const std::vector<std::string> environment = {"PATH=/usr/bin:/bin"};
-  auto warnings_with = [&](std::optional<SandboxSpec> flag) {
-    InputReviewSettings review{&project.prices, ChecksRequired::no, false, &environment, flag};
-    auto loaded = load_inputs({file}, std::nullopt, {}, Task{}, {}, &review);
-    BOOST_REQUIRE_MESSAGE(loaded.has_value(), (loaded ? std::string() : loaded.error().message));
-    std::string warnings;
-    for (const std::string& warning : loaded->warnings) warnings += warning + "\n";
-    return warnings;
-  };
-  BOOST_TEST(warnings_with(std::nullopt) == "");
-  BOOST_TEST(warnings_with(sandbox_flag(true)) == "");
-  BOOST_TEST(warnings_with(sandbox_flag(false)) == "");
-}
-
 BOOST_AUTO_TEST_SUITE_END()

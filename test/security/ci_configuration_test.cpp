@@ -35,6 +35,16 @@ std::string creating_task(test::SecurityFixture& scene) {
          "tools: [bash]\n" + script + "  - say: Done.\n";
 }
 
+/// The task run in a scene without .github/ (the scene commits .github/workflows/ci.yml, a folder
+/// read-only already; these files are new), with `--sandbox on|off`; it made both calls.
+test::TaskRun run_creating(test::SecurityFixture& scene, const std::string& sandbox) {
+  fs::remove_all(scene.repository() / ".github");
+  test::TaskRun run = scene.run_task("ci-create-" + sandbox, creating_task(scene), {"--sandbox", sandbox});
+  BOOST_TEST_INFO(run.output);
+  BOOST_REQUIRE_EQUAL(test::answers_of(run).size(), 2u);
+  return run;
+}
+
 std::string warnings_of(const test::TaskRun& run) {
   std::string text;
   const Json* warnings = run.attempt.find("warnings");
@@ -51,12 +61,8 @@ BOOST_AUTO_TEST_SUITE(ci_configuration)
 BOOST_AUTO_TEST_CASE(ci_configuration_a_sandboxed_command_creates_is_removed_and_reported) {
   if (!test::sandbox_tests_can_run()) return;
   test::SecurityFixture scene;
-  // The scene's repository has .github/workflows/ci.yml: that folder is read-only already; these are new.
-  fs::remove_all(scene.repository() / ".github");
-  test::TaskRun run = scene.run_task("ci-create", creating_task(scene), {"--sandbox", "on"});
-  BOOST_TEST_INFO(run.output);
+  test::TaskRun run = run_creating(scene, "on");
   std::vector<test::Answer> answers = test::answers_of(run);
-  BOOST_REQUIRE_EQUAL(answers.size(), 2u);
   BOOST_TEST(answers[0].content.find("made") != std::string::npos, answers[0].content);  // the shell could write
   for (const char* file : {".github/workflows/x.yml", ".gitlab-ci.yml", ".circleci/config.yml"}) {
     BOOST_TEST(answers[1].content.find(std::string(file) + "': No such file or directory") != std::string::npos,
@@ -72,11 +78,8 @@ BOOST_AUTO_TEST_CASE(ci_configuration_a_sandboxed_command_creates_is_removed_and
 
 BOOST_AUTO_TEST_CASE(without_the_sandbox_the_same_commands_leave_the_ci_files_there) {
   test::SecurityFixture scene;
-  fs::remove_all(scene.repository() / ".github");
-  test::TaskRun run = scene.run_task("ci-create-off", creating_task(scene), {"--sandbox", "off"});
-  BOOST_TEST_INFO(run.output);
+  test::TaskRun run = run_creating(scene, "off");
   std::vector<test::Answer> answers = test::answers_of(run);
-  BOOST_REQUIRE_EQUAL(answers.size(), 2u);
   BOOST_TEST(answers[1].content.find("No such file") == std::string::npos, answers[1].content);
   BOOST_TEST(fs::exists(scene.repository() / ".gitlab-ci.yml"));
 }
