@@ -28,7 +28,7 @@ from benchmark_batch import spread_subfolders, time_git_worktree_add  # noqa: E4
 RG_WALK = ["rg", "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global",
            "-g", "!.git", "--encoding", "none", "--color", "never"]
 UNIT_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-SECTIONS = ["loop", "model", "grep", "files", "workspace", "startup", "batch", "build"]
+SECTIONS = ["loop", "model", "grep", "files", "workspace", "startup", "sandbox", "batch", "build"]
 
 
 class Bench:
@@ -286,6 +286,48 @@ def section_startup(bench):
     bench.table.add("startup", "validate %d task files" % count, t_validate * 1000, "ms", note="no peer")
 
 
+def section_sandbox(bench):
+    """Through the product's entry point, `agent-run tool` with the default sandbox: its start-up (one
+    read_file) on repositories of 1,000, 10,000 and 100,000 files against `--sandbox off` in the same run,
+    then grep and glob on a real tree against rg and `rg --files -g` (wall and peak memory)."""
+    call = json.dumps({"tool": "read_file", "input": {"path": "src/pkg_0000/mod_00000.py"}}) + "\n"
+    for files in (1000, 10000, 100000):
+        files = max(50, int(files * bench.scale))
+        repo = bench.path("sandbox-%d" % files)
+        trees.make_many_files_repository(repo, files)
+        calls = bench.path("sandbox-read.jsonl")
+        trees.write(calls, call)
+        on, off = (tool_command(bench, repo, calls, sandbox) for sandbox in ("default", "off"))
+        (t_on, _), (t_off, _) = bench.time([on, off])
+        figure = "sandbox start-up, agent-run tool read_file: %d files" % files
+        bench.table.add("sandbox", figure, t_on * 1000, "ms", "--sandbox off", t_off * 1000)
+        bench.table.add("sandbox", "beyond --sandbox off: %d files" % files, (t_on - t_off) * 1000, "ms",
+                        target=50 if files >= 100000 else None, note="the sandbox's own cost: survey, bubblewrap")
+        trees.remove(repo)
+    tree = bench.options.tool_tree
+    for tool, pattern, peer in (("grep", r"\w+_init\(", RG_WALK + ["-n", "--no-heading", "-e", r"\w+_init\("]),
+                                ("glob", "**/*.h", RG_WALK + ["--files", "-g", "*.h"])):
+        calls = bench.path("sandbox-%s.jsonl" % tool)
+        trees.write(calls, json.dumps({"tool": tool, "input": {"pattern": pattern}}) + "\n")
+        ours = tool_command(bench, tree, calls, "default")
+        (t_ours, _), (t_peer, _) = bench.time([ours, peer], cwd=tree)
+        m_ours, m_peer = bench.memory(ours, cwd=tree), bench.memory(peer, cwd=tree)
+        name = "rg" if tool == "grep" else "rg --files -g"
+        figure = "agent-run tool %s '%s' on %s" % (tool, pattern, tree)
+        bench.table.add("sandbox", figure, t_ours * 1000, "ms", name, t_peer * 1000,
+                        ratio_target=1.5 if tool == "grep" else 2.0, note="default sandbox")
+        bench.table.add("sandbox", figure + ", peak memory", m_ours, "MiB", name, m_peer,
+                        ratio_target=2.0 if tool == "grep" else None)
+
+
+def tool_command(bench, workspace, calls, sandbox):
+    """`agent-run tool` on `workspace` with the calls of the file `calls` (through sh, for the redirection);
+    `sandbox` "default" (no --sandbox: the default sandbox) or "off"."""
+    option = "" if sandbox == "default" else "--sandbox " + sandbox
+    return ["sh", "-c", 'exec "$0" tool --workspace "$1" %s --no-diagnostics < "$2" > /dev/null' % option,
+            bench.agent_run, workspace, calls]
+
+
 def section_batch(bench):
     """Peak memory of agent-run with 16 attempts at once (worktrees of a 2,000-file repository)."""
     repo = bench.path("batch-repo")
@@ -339,6 +381,7 @@ def main():
     parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated: " + ",".join(SECTIONS))
     parser.add_argument("--skip", default="", help="sections to leave out, e.g. build")
     parser.add_argument("--real-tree", default="/usr/lib/python3.11", help="an installed tree with binary files")
+    parser.add_argument("--tool-tree", default="/usr/include", help="the tree agent-run tool's grep and glob search")
     parser.add_argument("--smoke", action="store_true", help="tiny trees, one run: checks the harness, not targets")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     options = parser.parse_args()

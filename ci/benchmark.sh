@@ -6,7 +6,9 @@
 # rg --files --sortr modified (which stats every file, as the glob tool must) with peak memory on
 # generated trees and a real one, read_file paging of a 1 GB file, edit_file on a 10 MB file,
 # worktree creation against git worktree add and the patch against git diff on a 50,000-file
-# repository, start-up, validate of 1,000 task files, peak memory at -j 16, and the full build.
+# repository, start-up, validate of 1,000 task files, sandbox start-up through `agent-run tool` at
+# 1,000, 10,000 and 100,000 files against --sandbox off and its grep and glob against rg and
+# rg --files -g on /usr/include (--tool-tree), peak memory at -j 16, and the full build.
 # Exits 1 when a target is missed. Options go to bench/benchmark.py (--help): --only, --skip,
 # --runs, --real-tree, --smoke.
 set -euo pipefail

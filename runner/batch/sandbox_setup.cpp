@@ -83,9 +83,7 @@ SandboxRequest request_for(const SandboxSite& site, const Survey& survey) {
 }  // namespace
 
 PathClassifier policy_classifier(const Policy& policy, const DecisionContext& context) {
-  return [&policy, context](const fs::path& absolute, std::string_view) {
-    return classify_path(policy, absolute.string(), context);
-  };
+  return path_classifier(policy, context, SurveyedText::absolute);
 }
 
 Expected<StartedSandbox> start_sandbox(const SandboxSite& site, const Survey* previous) {

@@ -72,9 +72,16 @@ struct Survey {
   const SurveyedPath* hidden_file(FileIdentity identity) const;
 };
 
+/// What the survey knows of a path it hands its classifier. `as_written`: every folder above it is a
+/// real folder under a resolved root and the path is no symbolic link, so it reads the same with links
+/// resolved and a classifier may match it as written without looking at the disk. `may_resolve`: a
+/// symbolic link, or a path under a root that is not resolved; it may lead elsewhere.
+enum class PathForm { as_written, may_resolve };
+
 /// Decides one path for the survey: `absolute`, and `relative` to the workspace (empty for a path
 /// outside it). batch/ and app/ build it from the policy (policy/path_classes).
-using PathClassifier = std::function<PathVerdict(const std::filesystem::path& absolute, std::string_view relative)>;
+using PathClassifier =
+    std::function<PathVerdict(const std::string& absolute, std::string_view relative, PathForm form)>;
 
 /// What to survey.
 struct SurveyRequest {
@@ -90,6 +97,12 @@ struct SurveyRequest {
 /// a hidden folder (masked whole), and classifies each entry. Every name of a hidden regular file is
 /// hidden (hard links made before the survey), every other name of a read-only one read-only. Fails
 /// only when the workspace cannot be read at all.
+///
+/// The walk reads folders and looks at no entry it need not: a plain entry costs its name in the
+/// folder's listing (its type comes with it), and only a classified entry, a link or an entry of
+/// unknown type is looked at. When a hidden or read-only file has more than one name, or a file
+/// the previous survey hid is no longer its only name where it was, the workspace is walked once
+/// more looking at every file, so that every other name is found as before.
 Expected<Survey> survey_paths(const SurveyRequest& request);
 
 }  // namespace agent_run

@@ -1,9 +1,13 @@
 #include "policy/path_classes.h"
 
+#include "base/paths.h"
 #include "policy/rule_matching.h"
+#include "tools/protected_paths.h"
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <optional>
 #include <span>
 
 namespace agent_run {
@@ -22,10 +26,8 @@ bool names_any(const Rule& rule, std::span<const std::string_view> tools) {
   return std::any_of(tools.begin(), tools.end(), [&](std::string_view tool) { return rule_names_tool(rule, tool); });
 }
 
-/// The class of a path seen as `views`.
-PathVerdict classify_views(const Policy& policy, std::vector<CanonicalPath> views, const DecisionContext& context) {
-  if (views.empty()) return PathVerdict{PathClass::hidden, "a path that cannot be checked"};
-  const CallFacts facts{std::move(views), std::nullopt, ""};
+/// The class the rules alone give a path seen as `facts` (hidden or read-only), or nullopt.
+std::optional<PathVerdict> rules_verdict(const Policy& policy, const CallFacts& facts) {
   std::optional<std::string> read_only_rule;
   for (const Rule& rule : policy.rules) {
     if (!is_path_rule(rule) || !rule_matches_facts(rule, facts)) continue;
@@ -35,11 +37,85 @@ PathVerdict classify_views(const Policy& policy, std::vector<CanonicalPath> view
     }
   }
   if (read_only_rule) return PathVerdict{PathClass::read_only, *read_only_rule};
+  return std::nullopt;
+}
+
+/// The class of a path seen as `views`.
+PathVerdict classify_views(const Policy& policy, std::vector<CanonicalPath> views, const DecisionContext& context) {
+  if (views.empty()) return PathVerdict{PathClass::hidden, "a path that cannot be checked"};
+  const CallFacts facts{std::move(views), std::nullopt, ""};
+  if (std::optional<PathVerdict> verdict = rules_verdict(policy, facts)) return *verdict;
   for (const CanonicalPath& view : facts.paths) {
     if (is_protected(view, policy, context)) return PathVerdict{PathClass::read_only, "protected path"};
   }
   return PathVerdict{};
 }
+
+/// classify_path for the many paths of one survey, with what does not change between them worked out
+/// once: the workspace resolved, the protected paths resolved. A path the survey walked to through
+/// real folders (PathForm::as_written) is matched as written, without looking at the disk, which is
+/// what classify_path's views of it come to; any other is classify_path's.
+class SurveyClasses {
+ public:
+  SurveyClasses(const Policy& policy, const DecisionContext& context, SurveyedText text)
+      : m_policy(policy), m_context(context), m_text(text) {
+    const std::vector<CanonicalPath> root = canonical_paths(context.workspace, ".");
+    m_root = root.front().absolute;
+    m_protection_root = root.back().absolute;
+    std::vector<std::filesystem::path> protected_paths = context.protected_paths;
+    if (!policy.source.empty()) protected_paths.push_back(policy.source);
+    for (const std::filesystem::path& path : protected_paths) m_protected.push_back(resolved_path(path).string());
+  }
+
+  PathVerdict operator()(const std::string& absolute, std::string_view relative, PathForm form) const {
+    const bool by_relative = m_text == SurveyedText::relative_inside && !relative.empty();
+    const std::string_view text = by_relative ? relative : std::string_view(absolute);
+    const bool as_written = form == PathForm::as_written && m_root != "/" && is_plain_text(text) &&
+                            is_plain_text(absolute) && (!by_relative || is_beneath_root(absolute, relative));
+    if (!as_written) return classify_path(m_policy, text, m_context);
+    const CallFacts facts{{view_as_written(absolute)}, std::nullopt, ""};
+    if (std::optional<PathVerdict> verdict = rules_verdict(m_policy, facts)) return *verdict;
+    if (write_protection_of_normal(absolute, m_protection_root, m_protected)) {
+      return PathVerdict{PathClass::read_only, "protected path"};
+    }
+    return PathVerdict{};
+  }
+
+ private:
+  /// A path canonical_paths reads as written: not empty, no NUL, not too long, absolute and normal.
+  static bool is_plain_text(std::string_view text) {
+    return !text.empty() && text.size() <= k_max_path_bytes && text.find('\0') == std::string_view::npos;
+  }
+
+  /// True when `absolute` is the resolved workspace's `relative`: both texts name one path.
+  bool is_beneath_root(std::string_view absolute, std::string_view relative) const {
+    return absolute.size() == m_root.size() + 1 + relative.size() && absolute.starts_with(m_root) &&
+           absolute[m_root.size()] == '/' && absolute.ends_with(relative);
+  }
+
+  /// canonical_paths' lexical view of `absolute` (normal, below or beside the resolved workspace),
+  /// without `magic`, which no path rule reads (a walked path reaches no magic link but through a link).
+  CanonicalPath view_as_written(const std::string& absolute) const {
+    CanonicalPath view;
+    view.absolute = absolute;
+    if (absolute.size() > m_root.size() && absolute.compare(0, m_root.size(), m_root) == 0 &&
+        absolute[m_root.size()] == '/') {
+      view.inside = true;
+      view.relative = absolute.substr(m_root.size() + 1);
+    } else if (absolute == m_root) {
+      view.inside = true;
+      view.relative = ".";
+    }
+    return view;
+  }
+
+  const Policy& m_policy;
+  const DecisionContext m_context;
+  const SurveyedText m_text;
+  std::string m_root;                              // the workspace as canonical_paths resolves it
+  std::string m_protection_root;         // the workspace as is_protected resolves it
+  std::vector<std::string> m_protected;  // the protected paths and the policy file, resolved
+};
 
 }  // namespace
 
@@ -62,9 +138,10 @@ std::string walked_path_hidden_by(const Policy& policy, std::string_view relativ
 
 bool hides_paths(const Rule& rule) { return is_path_rule(rule) && names_any(rule, k_reading_tools); }
 
-PathClassifier path_classifier(const Policy& policy, const DecisionContext& context) {
-  return [&policy, context](const std::filesystem::path& absolute, std::string_view relative) {
-    return classify_path(policy, relative.empty() ? std::string_view(absolute.native()) : relative, context);
+PathClassifier path_classifier(const Policy& policy, const DecisionContext& context, SurveyedText text) {
+  auto classes = std::make_shared<const SurveyClasses>(policy, context, text);
+  return [classes](const std::string& absolute, std::string_view relative, PathForm form) {
+    return (*classes)(absolute, relative, form);
   };
 }
 

@@ -28,8 +28,17 @@ std::string walked_path_hidden_by(const Policy& policy, std::string_view relativ
 /// True for a rule that hides its paths from reads (what classify_path calls hidden).
 bool hides_paths(const Rule& rule);
 
-/// classify_path as the survey's callback (exec/mount_survey): the workspace-relative path when the
-/// survey gives one, else the absolute one. `policy` must outlive it.
-PathClassifier path_classifier(const Policy& policy, const DecisionContext& context);
+/// Which text of a surveyed path classify_path is given (and, when it cannot be checked, hides).
+enum class SurveyedText {
+  relative_inside,  // the workspace-relative path when the survey gives one, else the absolute one
+  absolute,         // the absolute path always
+};
+
+/// classify_path as the survey's callback (exec/mount_survey), on `text` of each path. The
+/// workspace and the protected paths are resolved once, and a path the survey reached through real
+/// folders (PathForm::as_written) is matched as written without looking at the disk; the verdicts
+/// are classify_path's. `policy` must outlive it.
+PathClassifier path_classifier(const Policy& policy, const DecisionContext& context,
+                               SurveyedText text = SurveyedText::relative_inside);
 
 }  // namespace agent_run

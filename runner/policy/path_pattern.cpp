@@ -91,6 +91,20 @@ CanonicalPath view_of(const fs::path& root, const fs::path& path) {
   return view;
 }
 
+/// True when `glob` matches one segment of `path` ('/'-separated; "." is the workspace: none), as
+/// split_segments would give them, without making them.
+bool any_segment_matches(const GlobPattern& glob, std::string_view path) {
+  if (path == ".") return false;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    if (end > start && glob.matches(path.substr(start, end - start))) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 std::vector<std::string> relative_segments(const CanonicalPath& path) {
   return path.relative == "." ? std::vector<std::string>{} : split_segments(path.relative);
 }
@@ -156,9 +170,7 @@ bool path_pattern_matches(const PathPattern& pattern, const CanonicalPath& path)
   switch (pattern.anchor) {
     case PathPattern::Anchor::any_depth: {
       if (!pattern.segments[0]) return true;  // `**` alone: every path, the workspace itself included
-      std::vector<std::string> parts = path.inside ? relative_segments(path) : split_segments(path.absolute);
-      return std::any_of(parts.begin(), parts.end(),
-                         [&](const std::string& part) { return pattern.segments[0]->matches(part); });
+      return any_segment_matches(*pattern.segments[0], path.inside ? path.relative : path.absolute);
     }
     case PathPattern::Anchor::workspace:
       if (path.inside) return segments_match(pattern.segments, relative_segments(path));

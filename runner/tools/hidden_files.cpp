@@ -27,7 +27,7 @@ std::function<std::string(const struct stat&)> survey_on_demand(const ToolScope&
       SurveyRequest request;
       std::error_code ec;
       request.workspace = std::filesystem::weakly_canonical(workspace, ec);
-      request.classify = [&rule_of_path](const std::filesystem::path&, std::string_view relative) {
+      request.classify = [&rule_of_path](const std::string&, std::string_view relative, PathForm) {
         std::string rule = relative.empty() ? std::string() : rule_of_path(relative);
         return rule.empty() ? PathVerdict{} : PathVerdict{PathClass::hidden, rule};
       };

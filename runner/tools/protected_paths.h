@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,5 +26,11 @@ bool is_git_folder_name(std::string_view segment);
 /// be denied). `workspace` is absolute and resolved. nullopt: it may be written.
 std::optional<Protection> write_protection(const std::filesystem::path& path, const std::filesystem::path& workspace,
                                            const std::vector<std::filesystem::path>& protected_paths);
+
+/// write_protection for a caller that asks of many paths: `path` and `workspace` absolute, normal and
+/// without a trailing '/', `resolved_paths` the protected paths already resolved (resolved_path) in
+/// the same form; compared as text, so it looks at nothing on disk and makes nothing.
+std::optional<Protection> write_protection_of_normal(std::string_view path, std::string_view workspace,
+                                                     const std::vector<std::string>& resolved_paths);
 
 }  // namespace agent_run

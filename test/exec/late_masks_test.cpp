@@ -16,7 +16,7 @@ using namespace std::chrono_literals;
 
 /// Whether a path is hidden the way the policy decides it (policy/path_classes): by its name, or by
 /// where it leads (a link to HOME's .ssh, to a secret outside).
-PathVerdict test_verdict(const fs::path& absolute, std::string_view relative) {
+PathVerdict test_verdict(const std::string& absolute, std::string_view relative, PathForm) {
   std::error_code ec;
   const std::string resolved = fs::weakly_canonical(absolute, ec).string();
   bool hidden = relative.starts_with(".env") || relative == "vault" || resolved.find("/.ssh") != std::string::npos ||

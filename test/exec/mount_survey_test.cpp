@@ -13,8 +13,8 @@ namespace fs = std::filesystem;
 
 /// A classifier like the policy's: `.env` and `*.pem` anywhere and `secrets/` are hidden, `.git`
 /// and `.github` read-only.
-PathVerdict classify(const fs::path& absolute, std::string_view relative) {
-  std::string name = absolute.filename().string();
+PathVerdict classify(const std::string& absolute, std::string_view relative, PathForm) {
+  std::string name = fs::path(absolute).filename().string();
   if (name == ".env" || name.ends_with(".pem") || relative == "secrets") return {PathClass::hidden, "secrets"};
   if (name == ".git") return {PathClass::read_only, "protected path"};
   if (relative == ".github") return {PathClass::read_only, "ci-config"};

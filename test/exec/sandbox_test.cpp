@@ -263,8 +263,8 @@ BOOST_AUTO_TEST_CASE(masks_hide_files_folders_and_every_other_name_of_a_hidden_f
   fs::create_hard_link(workspace.path() / ".env", workspace.path() / "notes" / "alias.txt");
   SurveyRequest survey_request;
   survey_request.workspace = workspace.path();
-  survey_request.classify = [](const fs::path& absolute, std::string_view relative) {
-    bool hidden = absolute.filename() == ".env" || relative == "secrets";
+  survey_request.classify = [](const std::string& absolute, std::string_view relative, PathForm) {
+    bool hidden = fs::path(absolute).filename() == ".env" || relative == "secrets";
     return hidden ? PathVerdict{PathClass::hidden, "secrets"} : PathVerdict{};
   };
   auto survey = survey_paths(survey_request);
