@@ -1,12 +1,12 @@
 #include "batch/console_progress.h"
 
+#include "report/figures.h"
 #include "report/report_folder.h"
 #include "report/report_writers.h"
 #include "report/run_totals.h"
 #include "report/workflow_commands.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace agent_run {
 
@@ -17,12 +17,7 @@ std::string seconds(long long ms) {
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + "s";
 }
 
-std::string dollars(const Usage& usage) {
-  if (!usage.cost_usd) return "$?";
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *usage.cost_usd, std::chars_format::fixed, 4);
-  return "$" + (ec == std::errc() ? std::string(buffer, end) : std::string("?"));
-}
+std::string dollars(const Usage& usage) { return usage.cost_usd ? agent_run::dollars(*usage.cost_usd) : "$?"; }
 
 std::string tokens(const Usage& usage) {
   return (usage.estimated ? "~" : "") + std::to_string(usage.total_tokens()) + " tokens";

@@ -1,20 +1,9 @@
 #include "batch/run_budget.h"
 
 #include "base/duration.h"
-
-#include <cstdio>
+#include "report/figures.h"
 
 namespace agent_run {
-
-namespace {
-
-std::string usd(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "$%.4f", value);
-  return buffer;
-}
-
-}  // namespace
 
 void BudgetWatch::add(const AttemptResult& attempt) {
   std::lock_guard lock(m_mutex);
@@ -34,7 +23,7 @@ int BudgetWatch::unpriced() const {
 std::optional<std::string> BudgetWatch::reached(Clock::SteadyTime now) const {
   std::lock_guard lock(m_mutex);
   if (m_budget.max_cost_usd && m_spent_usd >= *m_budget.max_cost_usd) {
-    return "--max-cost " + usd(*m_budget.max_cost_usd) + ": " + usd(m_spent_usd) + " spent";
+    return "--max-cost " + dollars(*m_budget.max_cost_usd) + ": " + dollars(m_spent_usd) + " spent";
   }
   if (time_is_up(now)) {
     return "--max-time " + format_duration(*m_budget.max_time) + ": " +

@@ -6,8 +6,6 @@
 #include "exec/child_process.h"
 
 #include <algorithm>
-#include <array>
-#include <map>
 
 namespace agent_run {
 
@@ -81,103 +79,147 @@ std::optional<ProjectChecker> compiler_checker(const fs::path& root, const std::
   return checker;
 }
 
+/// Where a checker's program is looked for.
+enum class Lookup { on_path, node_modules_first };
+
+/// One checker a task's `checker:` may name: its program, how it is found and run, and what to
+/// install when it is missing. The compiler's argv comes from compile_commands.json instead.
+struct CheckerRow {
+  std::string name;
+  std::string program;  // empty: the compiler of each compile_commands.json entry
+  Lookup lookup = Lookup::on_path;
+  std::vector<std::string> arguments;  // after the program
+  std::vector<std::string> version_arguments;
+  ProjectFormat format = ProjectFormat::linter;
+  LinterFormat linter_format = LinterFormat::gcc;
+  std::vector<int> finding_exits;
+  std::vector<std::string> file_suffixes;
+  std::string target_dir_variable;
+  std::string install;  // the hint when it is not installed
+};
+
+/// The checkers by name, in the order they are chosen in (project_checker_names()).
+const std::vector<CheckerRow>& checker_rows() {
+  static const std::vector<CheckerRow> k_rows = {
+      {.name = "pyright",
+       .program = "pyright",
+       .lookup = Lookup::node_modules_first,
+       .arguments = {"--outputjson"},
+       .version_arguments = {"--version"},
+       .format = ProjectFormat::pyright_json,
+       .finding_exits = {1},
+       .install = "npm install pyright"},
+      {.name = "ruff",
+       .program = "ruff",
+       .arguments = {"check", "--output-format=concise", "--no-cache", "."},
+       .version_arguments = {"--version"},
+       .linter_format = LinterFormat::ruff,
+       .finding_exits = {1},
+       .install = "pipx install ruff"},
+      {.name = "tsc",
+       .program = "tsc",
+       .lookup = Lookup::node_modules_first,
+       .arguments = {"--noEmit", "--pretty", "false", "-p"},  // and the project, by what the tree holds
+       .version_arguments = {"--version"},
+       .linter_format = LinterFormat::tsc,
+       .finding_exits = {1, 2},
+       .install = "npm install typescript"},
+      {.name = "eslint",
+       .program = "eslint",
+       .lookup = Lookup::node_modules_first,
+       .arguments = {"-f", "json", "."},
+       .version_arguments = {"--version"},
+       .linter_format = LinterFormat::eslint_json,
+       .finding_exits = {1},
+       .install = "npm install eslint"},
+      {.name = "go vet",
+       .program = "go",
+       .arguments = {"vet", "-json", "./..."},
+       .version_arguments = {"version"},
+       .linter_format = LinterFormat::go_vet,
+       .finding_exits = {1, 2},
+       .install = "apt-get install golang-go"},
+      {.name = "cargo check",
+       .program = "cargo",
+       .arguments = {"check", "--offline", "--message-format", "short"},
+       .version_arguments = {"--version"},
+       .finding_exits = {101},
+       .target_dir_variable = "CARGO_TARGET_DIR",
+       .install = "apt-get install cargo, or rustup"},
+      {.name = "shellcheck",
+       .program = "shellcheck",
+       .arguments = {"-f", "gcc", "-s", "bash"},
+       .version_arguments = {"--version"},
+       .linter_format = LinterFormat::shellcheck,
+       .finding_exits = {1},
+       .file_suffixes = {".sh", ".bash"},
+       .install = "apt-get install shellcheck"},
+      {.name = "compiler",
+       .install = "write compile_commands.json in setup (cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make) "
+                  "and install its compiler (apt-get install g++)"},
+  };
+  return k_rows;
+}
+
+const CheckerRow* checker_row(const std::string& name) {
+  for (const CheckerRow& row : checker_rows()) {
+    if (row.name == name) return &row;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> with_program(const fs::path& program, const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv = {program.string()};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return argv;
+}
+
 /// The checker called `name`, when its program is installed (and, for tsc and eslint, the project
 /// has what it reads).
 std::optional<ProjectChecker> named_checker(const std::string& name, const fs::path& root,
                                             const std::vector<std::string>& environment) {
-  if (name == "pyright") {
-    auto pyright = node_tool("pyright", root, environment);
-    if (!pyright) return std::nullopt;
-    return ProjectChecker{name, {pyright->string(), "--outputjson"}, {pyright->string(), "--version"},
-                          ProjectFormat::pyright_json, LinterFormat::gcc, {1}, {}, {}};
-  }
-  if (name == "ruff") {
-    auto ruff = find_program("ruff", environment);
-    if (!ruff) return std::nullopt;
-    return ProjectChecker{name,
-                          {ruff->string(), "check", "--output-format=concise", "--no-cache", "."},
-                          {ruff->string(), "--version"},
-                          ProjectFormat::linter,
-                          LinterFormat::ruff,
-                          {1},
-                          {},
-                          {}};
-  }
+  const CheckerRow* row = checker_row(name);
+  if (!row) return std::nullopt;
+  if (row->program.empty()) return compiler_checker(root, environment);
+  auto program = row->lookup == Lookup::node_modules_first ? node_tool(row->program, root, environment)
+                                                           : find_program(row->program, environment);
+  if (!program) return std::nullopt;
+  ProjectChecker checker{.name = row->name,
+                         .argv = with_program(*program, row->arguments),
+                         .version_argv = with_program(*program, row->version_arguments),
+                         .format = row->format,
+                         .linter_format = row->linter_format,
+                         .finding_exits = row->finding_exits,
+                         .file_suffixes = row->file_suffixes,
+                         .target_dir_variable = row->target_dir_variable};
   if (name == "tsc") {
-    auto tsc = node_tool("tsc", root, environment);
-    if (!tsc) return std::nullopt;
-    std::string project = path_exists(root / "tsconfig.json") || !path_exists(root / "jsconfig.json") ? "." : "jsconfig.json";
-    return ProjectChecker{name,          {tsc->string(), "--noEmit", "--pretty", "false", "-p", project},
-                          {tsc->string(), "--version"}, ProjectFormat::linter, LinterFormat::tsc, {1, 2}, {}, {}};
+    const bool js_only = !path_exists(root / "tsconfig.json") && path_exists(root / "jsconfig.json");
+    checker.argv.push_back(js_only ? "jsconfig.json" : ".");
   }
-  if (name == "eslint") {
-    auto eslint = node_tool("eslint", root, environment);
-    if (!eslint) return std::nullopt;
-    return ProjectChecker{name,          {eslint->string(), "-f", "json", "."},
-                          {eslint->string(), "--version"}, ProjectFormat::linter, LinterFormat::eslint_json, {1}, {},
-                          {}};
-  }
-  if (name == "go vet") {
-    auto go = find_program("go", environment);
-    if (!go) return std::nullopt;
-    return ProjectChecker{name, {go->string(), "vet", "-json", "./..."}, {go->string(), "version"}, ProjectFormat::linter,
-                          LinterFormat::go_vet, {1, 2}, {}, {}};
-  }
-  if (name == "cargo check") {
-    auto cargo = find_program("cargo", environment);
-    if (!cargo) return std::nullopt;
-    return ProjectChecker{name,
-                          {cargo->string(), "check", "--offline", "--message-format", "short"},
-                          {cargo->string(), "--version"},
-                          ProjectFormat::linter,
-                          LinterFormat::gcc,
-                          {101},
-                          {},
-                          "CARGO_TARGET_DIR"};
-  }
-  if (name == "compiler") return compiler_checker(root, environment);
-  if (name == "shellcheck") {
-    auto shellcheck = find_program("shellcheck", environment);
-    if (!shellcheck) return std::nullopt;
-    return ProjectChecker{name,          {shellcheck->string(), "-f", "gcc", "-s", "bash"},
-                          {shellcheck->string(), "--version"}, ProjectFormat::linter, LinterFormat::shellcheck, {1},
-                          {".sh", ".bash"}, {}};
-  }
-  return std::nullopt;
+  return checker;
 }
-
-bool is_node_tool(const std::string& name) { return name == "pyright" || name == "tsc" || name == "eslint"; }
 
 /// Where named_checker looks for the checker called `name`.
 std::string where_looked(const std::string& name) {
-  if (name == "compiler") {
+  const CheckerRow* row = checker_row(name);
+  if (row && row->program.empty()) {
     return "no readable compile_commands.json at the project's top or in build/, or a compiler it names is not on PATH";
   }
-  return is_node_tool(name) ? "neither in the project's node_modules/.bin nor on PATH" : "not on PATH";
+  return row && row->lookup == Lookup::node_modules_first ? "neither in the project's node_modules/.bin nor on PATH"
+                                                          : "not on PATH";
 }
 
 /// What to install for the checker called `name`.
 std::string install_hint(const std::string& name) {
-  static const std::map<std::string, std::string> k_hints = {
-      {"pyright", "npm install pyright"},
-      {"ruff", "pipx install ruff"},
-      {"tsc", "npm install typescript"},
-      {"eslint", "npm install eslint"},
-      {"go vet", "apt-get install golang-go"},
-      {"cargo check", "apt-get install cargo, or rustup"},
-      {"shellcheck", "apt-get install shellcheck"},
-      {"compiler",
-       "write compile_commands.json in setup (cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make) "
-       "and install its compiler (apt-get install g++)"}};
-  auto found = k_hints.find(name);
-  return found != k_hints.end() ? found->second : name;
+  const CheckerRow* row = checker_row(name);
+  return row ? row->install : name;
 }
 
 /// A task's own command, run by sh; any non-zero exit with findings is findings.
 ProjectChecker command_checker(const std::string& command, const std::vector<std::string>& environment) {
   auto shell = find_program("sh", environment);
-  return ProjectChecker{"command", {shell ? shell->string() : "/bin/sh", "-c", command}, {}, ProjectFormat::linter,
-                        LinterFormat::gcc, {-1}, {}, {}};
+  return ProjectChecker{
+      .name = "command", .argv = {shell ? shell->string() : "/bin/sh", "-c", command}, .finding_exits = {-1}};
 }
 
 /// A language the project holds, the checkers that read it (in order of preference), and what to
@@ -245,8 +287,11 @@ std::string first_lines(const std::string& output) {
 }  // namespace
 
 const std::vector<std::string>& project_checker_names() {
-  static const std::vector<std::string> k_names = {"pyright", "ruff",        "tsc",        "eslint",
-                                                   "go vet",  "cargo check", "shellcheck", "compiler"};
+  static const std::vector<std::string> k_names = [] {
+    std::vector<std::string> names;
+    for (const CheckerRow& row : checker_rows()) names.push_back(row.name);
+    return names;
+  }();
   return k_names;
 }
 
@@ -310,9 +355,9 @@ std::vector<std::string> project_files(const fs::path& tree, const std::vector<s
 Expected<std::vector<Problem>> read_project_problems(const ProjectChecker& checker, const std::string& output,
                                                      int exit_code, const fs::path& tree) {
   const bool any_finding_exit = checker.finding_exits == std::vector<int>{-1};
-  const bool finding_exit = exit_code != 0 && (any_finding_exit || std::find(checker.finding_exits.begin(),
-                                                                             checker.finding_exits.end(),
-                                                                             exit_code) != checker.finding_exits.end());
+  const bool finding_exit =
+      exit_code != 0 && (any_finding_exit || std::find(checker.finding_exits.begin(), checker.finding_exits.end(),
+                                                       exit_code) != checker.finding_exits.end());
   if (exit_code != 0 && !finding_exit) {
     return make_error(checker.name + " exited " + std::to_string(exit_code) + ":\n" + first_lines(output));
   }

@@ -21,11 +21,6 @@ namespace {
 
 constexpr std::chrono::milliseconds k_group_patience{2000};  // for the members of its group to die
 
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
-}
-
 }  // namespace
 
 Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
@@ -40,9 +35,9 @@ Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv,
   if (!spawned) return spawned.error();
   ChildProcess child;
   child.m_pid = spawned->pid;
-  child.m_stdin = spawned->input.release();
-  child.m_stdout = spawned->output.release();
-  child.m_stderr = spawned->errors.release();
+  child.m_stdin = std::move(spawned->input);
+  child.m_stdout = std::move(spawned->output);
+  child.m_stderr = std::move(spawned->errors);
   return child;
 }
 
@@ -54,9 +49,9 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     m_pid = std::exchange(other.m_pid, -1);
     m_reaped = std::exchange(other.m_reaped, false);
     m_status = std::exchange(other.m_status, std::nullopt);
-    m_stdin = std::exchange(other.m_stdin, -1);
-    m_stdout = std::exchange(other.m_stdout, -1);
-    m_stderr = std::exchange(other.m_stderr, -1);
+    m_stdin = std::move(other.m_stdin);
+    m_stdout = std::move(other.m_stdout);
+    m_stderr = std::move(other.m_stderr);
   }
   return *this;
 }
@@ -65,9 +60,9 @@ ChildProcess::~ChildProcess() { release(); }
 
 void ChildProcess::release() {
   if (m_pid > 0 && !m_reaped) kill_and_reap();
-  close_fd(m_stdin);
-  close_fd(m_stdout);
-  close_fd(m_stderr);
+  m_stdin.reset();
+  m_stdout.reset();
+  m_stderr.reset();
   m_pid = -1;
 }
 
@@ -99,8 +94,8 @@ class SigpipeBlock {
 bool ChildProcess::write_all(std::string_view data, std::chrono::steady_clock::time_point deadline) {
   SigpipeBlock no_sigpipe;
   while (!data.empty()) {
-    if (m_stdin < 0) return false;
-    ssize_t n = ::write(m_stdin, data.data(), data.size());
+    if (!m_stdin.is_open()) return false;
+    ssize_t n = ::write(m_stdin.get(), data.data(), data.size());
     if (n > 0) {
       data.remove_prefix(static_cast<std::size_t>(n));
       continue;
@@ -109,13 +104,13 @@ bool ChildProcess::write_all(std::string_view data, std::chrono::steady_clock::t
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return false;  // EPIPE: the child closed it
     auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) return false;
-    pollfd fd{m_stdin, POLLOUT, 0};
+    pollfd fd{m_stdin.get(), POLLOUT, 0};
     ::poll(&fd, 1, static_cast<int>(left));
   }
   return true;
 }
 
-void ChildProcess::close_stdin() { close_fd(m_stdin); }
+void ChildProcess::close_stdin() { m_stdin.reset(); }
 
 bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (m_pid <= 0 || m_reaped) return true;

@@ -32,9 +32,9 @@ class ChildProcess {
 
   /// Its pid, which is also its process group's id.
   pid_t pid() const { return m_pid; }
-  int stdin_fd() const { return m_stdin; }    // non-blocking
-  int stdout_fd() const { return m_stdout; }  // non-blocking
-  int stderr_fd() const { return m_stderr; }  // non-blocking
+  int stdin_fd() const { return m_stdin.get(); }    // non-blocking
+  int stdout_fd() const { return m_stdout.get(); }  // non-blocking
+  int stderr_fd() const { return m_stderr.get(); }  // non-blocking
 
   /// Writes all of `data` to stdin, waiting for room until `deadline`; false when the pipe is
   /// closed or the deadline passes first.
@@ -59,9 +59,9 @@ class ChildProcess {
   pid_t m_pid = -1;
   bool m_reaped = false;
   std::optional<int> m_status;  // waitpid's status, once reaped (nullopt also when someone else reaped it)
-  int m_stdin = -1;
-  int m_stdout = -1;
-  int m_stderr = -1;
+  Fd m_stdin;
+  Fd m_stdout;
+  Fd m_stderr;
 };
 
 }  // namespace agent_run

@@ -64,7 +64,8 @@ struct SpawnedProcess {
 };
 
 /// The one spawner. Starts `spec` with posix_spawn in a new session (so pid == process group ==
-/// session id), its signal mask empty and every signal at its default action, with descriptors
+/// session id), its signal mask empty and every signal at its default action (but glibc's own 32
+/// and 33, which its posix_spawn leaves ignored and the child's libc handles), with descriptors
 /// 0, 1 and 2 only: every other descriptor of the runner is closed in the child, those it inherited
 /// from its own parent without close-on-exec included (none is passed on purpose). Records the
 /// child as the runner's own (exec/own_children) before any orphan reaping can see it; whoever

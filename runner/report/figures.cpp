@@ -26,7 +26,9 @@ std::string short_duration(long long ms) {
   return std::to_string(seconds / 3600) + "h" + two_digits(seconds / 60 % 60) + "m";
 }
 
-std::string dollars(const std::optional<double>& cost_usd) { return cost_usd ? "$" + fixed(*cost_usd, 4) : "unknown"; }
+std::string dollars(double usd) { return "$" + fixed(usd, 4); }
+
+std::string dollars(const std::optional<double>& cost_usd) { return cost_usd ? dollars(*cost_usd) : "unknown"; }
 
 std::string token_count(std::int64_t tokens) {
   if (tokens < 1000) return std::to_string(tokens);

@@ -13,7 +13,10 @@ namespace agent_run {
 /// `0.4s` under a minute, `2m05s` under an hour, `1h02m` beyond.
 std::string short_duration(long long ms);
 
-/// `$0.4123` (four decimals), or `unknown` when a price was missing.
+/// `$0.4123`: four decimals, C locale (the console, the context_status tool, the run's budget).
+std::string dollars(double usd);
+
+/// dollars(cost_usd), or `unknown` when a price was missing.
 std::string dollars(const std::optional<double>& cost_usd);
 
 /// `812`, `24.4k`, `1.25M`: a token count in three significant figures.

@@ -1,18 +1,11 @@
 #include "base/duration.h"
+#include "report/figures.h"
 #include "tools/builtin_tools.h"
 #include "tools/tool_input.h"
-
-#include <cstdio>
 
 namespace agent_run {
 
 namespace {
-
-std::string dollars(double amount) {
-  char text[32];
-  std::snprintf(text, sizeof text, "$%.4f", amount);
-  return text;
-}
 
 std::string context_line(const SessionStatus& status) {
   std::string used = std::to_string(status.context_tokens);

@@ -1,5 +1,6 @@
 #include "base/safe_open.h"
 #include "base/text.h"
+#include "exec/spawn.h"
 #include "search/grep_report.h"
 #include "tools/builtin_tools.h"
 #include "tools/confined_path.h"
@@ -57,20 +58,6 @@ Expected<GrepRequest> read_request(const Json& input) {
   else if (output == "count") request.output = GrepOutput::count;
   else return make_error("output must be content, files_with_matches or count, got '" + output + "'");
   return request;
-}
-
-/// `rg` in the PATH of `environment` (the child environment the runner passes down), if it is there.
-std::optional<std::filesystem::path> find_ripgrep(const std::vector<std::string>& environment) {
-  std::string path = "/usr/local/bin:/usr/bin:/bin";
-  for (const std::string& entry : environment) {
-    if (entry.rfind("PATH=", 0) == 0) path = entry.substr(5);
-  }
-  for (const std::string& folder : split(path, ':')) {
-    if (folder.empty()) continue;
-    std::filesystem::path candidate = std::filesystem::path(folder) / "rg";
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
 }
 
 /// Searches the whole workspace, a folder or one file for a regular expression.
@@ -131,7 +118,7 @@ class GrepTool final : public Tool {
     auto sink = [&report](GrepFile&& file) { return report.add(std::move(file)); };
     Expected<void> searched = make_error("");
     std::optional<std::filesystem::path> ripgrep;
-    if (scope.grep_backend != GrepBackend::builtin) ripgrep = find_ripgrep(scope.environment);
+    if (scope.grep_backend != GrepBackend::builtin) ripgrep = find_program("rg", scope.environment);
     if (ripgrep) {
       searched = search_with_ripgrep(*ripgrep, search, *request, *patterns, sink);
     } else if (scope.grep_backend == GrepBackend::ripgrep) {
