@@ -82,6 +82,7 @@ class SurveyWalk {
   bool classify_renamed(const SurveyedPath& path, const struct stat& status);
   void follow_link(const SurveyedPath& path, PathVerdict verdict);
   void note_names(const struct stat& status);
+  void note_files_under(const std::string& folder, const std::string& relative, const std::string& rule);
   bool out_of_budget();
 
   const SurveyRequest& m_request;
@@ -92,6 +93,7 @@ class SurveyWalk {
   std::unordered_set<std::string> m_previously_hidden;        // the previous survey's names of hidden files
   std::vector<fs::path> m_link_targets;                       // folders outside reached through links
   std::map<FileIdentity, std::vector<SurveyedPath>> m_links;  // plain files with more than one name
+  std::map<FileIdentity, std::string> m_under_hidden_folders;  // files with other names there: "name (rule)"
 };
 
 SurveyWalk::SurveyWalk(const SurveyRequest& request, Looking looking) : m_request(request), m_looking(looking) {
@@ -188,6 +190,7 @@ void SurveyWalk::visit(const PendingFolder& folder, const char* name, unsigned c
   if (S_ISDIR(status.st_mode) && verdict.kind != PathClass::hidden && std::strcmp(name, ".git") != 0) {
     pending.push_back(PendingFolder{absolute, path.relative, folder.inside_workspace, folder.resolved});
   }
+  if (S_ISDIR(status.st_mode) && verdict.kind == PathClass::hidden) note_files_under(absolute, path.relative, verdict.rule);
   keep(std::move(path), verdict, status);
 }
 
@@ -210,6 +213,38 @@ void SurveyWalk::keep(SurveyedPath path, const PathVerdict& verdict, const struc
 
 void SurveyWalk::note_names(const struct stat& status) {
   if (S_ISREG(status.st_mode) && status.st_nlink > 1) m_many_names = true;
+}
+
+/// A hidden folder is masked whole and needs no classes inside, but a regular file in it with other
+/// names (a hard link made before the run, `notes/aws.txt` to `.aws/credentials`) is hidden where
+/// those names are: its identity is noted, without following a link or classifying anything.
+void SurveyWalk::note_files_under(const std::string& folder, const std::string& relative, const std::string& rule) {
+  std::vector<std::pair<std::string, std::string>> pending = {{folder, relative}};
+  while (!pending.empty() && !out_of_budget()) {
+    auto [absolute, name] = std::move(pending.back());
+    pending.pop_back();
+    DIR* listing = ::opendir(absolute.c_str());
+    if (listing == nullptr) continue;
+    while (const struct dirent* entry = ::readdir(listing)) {
+      if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
+      if (out_of_budget()) break;
+      ++m_survey.walked;
+      const mode_t type = listed_type(entry->d_type);
+      if (type != 0 && type != S_IFREG && type != S_IFDIR) continue;  // links, FIFOs, devices: no content of theirs
+      std::string child = absolute + "/" + entry->d_name;
+      std::string child_name = name + "/" + entry->d_name;
+      struct stat status {};
+      if (type != S_IFDIR && ::lstat(child.c_str(), &status) != 0) continue;
+      if (type == S_IFDIR || S_ISDIR(status.st_mode)) {
+        pending.emplace_back(std::move(child), std::move(child_name));
+      } else if (S_ISREG(status.st_mode) && status.st_nlink > 1) {
+        m_survey.hidden_files.insert(identity_of(status));
+        m_under_hidden_folders.emplace(identity_of(status), child_name + " (" + rule + ")");
+        m_many_names = true;
+      }
+    }
+    ::closedir(listing);
+  }
 }
 
 /// True when a hidden or read-only file has another name, or a file the previous survey hid is no
@@ -283,6 +318,9 @@ void SurveyWalk::name_every_link() {
         first = "another name of " + path.relative + " (" + path.rule + ")";
         break;
       }
+    }
+    if (auto inside = m_under_hidden_folders.find(identity); first.empty() && inside != m_under_hidden_folders.end()) {
+      first = "another name of " + inside->second;
     }
     for (SurveyedPath& name : names) {
       name.rule = first.empty() ? "another name of a file the policy protects" : first;

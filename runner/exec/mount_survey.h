@@ -57,7 +57,8 @@ struct SurveyedPath {
 struct Survey {
   std::vector<SurveyedPath> hidden;        // every name of every hidden file or folder
   std::vector<SurveyedPath> read_only;     // read-only paths that are not hidden
-  std::set<FileIdentity> hidden_files;     // the regular files of `hidden` (every name of each)
+  std::set<FileIdentity> hidden_files;     // the regular files of `hidden` (every name of each), and
+                                           // those with other names under a hidden folder
   std::set<FileIdentity> read_only_files;  // the regular files of `read_only`
   std::size_t walked = 0;                  // entries looked at
   bool complete = true;                    // false: the walk stopped early (see incomplete_reason)
@@ -95,7 +96,8 @@ struct SurveyRequest {
 /// Walks the workspace and the extra roots without following symbolic links and without reading a
 /// .gitignore (secrets are usually ignored files), never entering a .git folder (read-only whole) nor
 /// a hidden folder (masked whole), and classifies each entry. Every name of a hidden regular file is
-/// hidden (hard links made before the survey), every other name of a read-only one read-only. Fails
+/// hidden (hard links made before the survey), a file under a hidden folder included (the folder's
+/// listing is read for files with other names), every other name of a read-only one read-only. Fails
 /// only when the workspace cannot be read at all.
 ///
 /// The walk reads folders and looks at no entry it need not: a plain entry costs its name in the

@@ -142,6 +142,41 @@ void add_read_only(const SandboxRequest& request, SandboxLayout& layout) {
   }
 }
 
+/// The credential paths of a home (home_credential_paths) that lie in `folder`, taking each folder at
+/// or above it as the home: a shown tool folder under another user's home (/root/.cargo while
+/// agent-run's HOME is elsewhere) holds that home's `.cargo/credentials.toml`.
+std::vector<fs::path> credential_paths_in(const fs::path& folder) {
+  std::vector<fs::path> paths;
+  for (fs::path home = folder;; home = home.parent_path()) {
+    for (const std::string& relative : home_credential_paths()) {
+      fs::path candidate = home / relative;
+      if (is_at_or_under(candidate, folder)) paths.push_back(std::move(candidate));
+    }
+    if (home == home.root_path() || !home.has_relative_path()) break;
+  }
+  return paths;
+}
+
+/// The other names of each mask inside: a shown folder bound at a link's name as well as at its own
+/// shows at that name what a mask covers at the other, unless it is masked there too.
+void add_other_names(std::vector<PlannedMask>& planned, const SandboxLayout& layout) {
+  const std::size_t found = planned.size();
+  for (std::size_t i = 0; i < found; ++i) {
+    for (const ShownFolder& folder : layout.shown) {
+      if (folder.source == folder.target || !is_at_or_under(planned[i].path, folder.source)) continue;
+      const fs::path inside = planned[i].path.lexically_relative(folder.source);
+      PlannedMask other = planned[i];
+      other.path = inside == "." ? folder.target : folder.target / inside;
+      auto is_other = [&](const fs::path& path) { return path == other.path; };
+      const bool known =
+          std::any_of(planned.begin(), planned.end(), [&](const PlannedMask& mask) { return is_other(mask.path); }) ||
+          std::any_of(layout.masked_files.begin(), layout.masked_files.end(), is_other) ||
+          std::any_of(layout.masked_folders.begin(), layout.masked_folders.end(), is_other);
+      if (!known) planned.push_back(std::move(other));
+    }
+  }
+}
+
 bool covered_by(const fs::path& path, const std::vector<fs::path>& folders) {
   return std::any_of(folders.begin(), folders.end(),
                      [&](const fs::path& folder) { return is_at_or_under(path, folder); });
@@ -155,6 +190,10 @@ Expected<void> add_masks(const SandboxRequest& request, SandboxLayout& layout) {
   if (request.runner_home && !is_at_or_under(request.workspace, *request.runner_home)) {
     for (const std::string& relative : home_credential_paths())
       candidates.push_back({*request.runner_home / relative, "agent-run's HOME"});
+  }
+  for (const ShownFolder& folder : layout.shown) {
+    for (fs::path& path : credential_paths_in(folder.source))
+      candidates.push_back({std::move(path), "a home's credentials in " + folder.target.string()});
   }
   for (PlannedMask& mask : plan_masks(candidates, layout))
     (mask.folder ? layout.masked_folders : layout.masked_files).push_back(std::move(mask.path));
@@ -244,6 +283,7 @@ std::vector<PlannedMask> plan_masks(const std::vector<MaskCandidate>& candidates
     if (spot.folder) folders.push_back(spot.path);
     planned.push_back(std::move(spot));
   }
+  add_other_names(planned, layout);
   return planned;
 }
 

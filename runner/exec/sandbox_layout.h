@@ -74,7 +74,8 @@ struct PlannedMask {
 /// seen inside (under /tmp, /run, /proc, /dev or an emptied folder), that holds the workspace (its
 /// own hidden paths are masked one by one), or that a mask already covers (a file in a masked
 /// folder such as HOME's `.ssh`: mounting there would fail, and it is unreadable anyway). Folders
-/// come first; a folder inside another planned one is covered by it.
+/// come first; a folder inside another planned one is covered by it. A mask in a folder shown at a
+/// link's name too is planned at both names.
 std::vector<PlannedMask> plan_masks(const std::vector<MaskCandidate>& candidates, const SandboxLayout& layout);
 
 /// The folder of the machine that every sandbox replaces with an empty one of its own (/tmp, /var/tmp,

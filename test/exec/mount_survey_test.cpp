@@ -103,6 +103,27 @@ BOOST_AUTO_TEST_CASE(every_other_name_of_a_hidden_file_is_hidden) {
   BOOST_TEST(found.hidden_file(find(found.hidden, ".env")->identity)->relative == ".env");
 }
 
+// Issue 27 case 7: a hidden folder is masked whole and not classified inside, but a file in it may
+// have another name outside it, made before the run.
+BOOST_AUTO_TEST_CASE(another_name_of_a_file_in_a_hidden_folder_is_hidden) {
+  test::TempFolder workspace;
+  workspace.write("secrets/aws/credentials", "KEY\n");
+  workspace.write("secrets/plain.txt", "x\n");
+  fs::create_directories(workspace.path() / "notes");
+  fs::create_hard_link(workspace.path() / "secrets/aws/credentials", workspace.path() / "notes" / "aws.txt");
+  Survey found = survey(workspace.path());
+  BOOST_TEST(names(found.hidden) == (std::vector<std::string>{"notes/aws.txt", "secrets"}),
+             boost::test_tools::per_element());
+  const SurveyedPath* alias = find(found.hidden, "notes/aws.txt");
+  BOOST_REQUIRE(alias != nullptr);
+  BOOST_TEST(alias->rule == "another name of secrets/aws/credentials (secrets)");
+  BOOST_TEST(found.hidden_file(alias->identity) == alias);  // what the file tools withhold by identity
+  // Again, after the agent's turn: the same name is hidden, the previous survey given.
+  Survey again = survey(workspace.path(), &found);
+  BOOST_TEST(names(again.hidden) == (std::vector<std::string>{"notes/aws.txt", "secrets"}),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(a_file_hidden_before_stays_hidden_under_its_new_name) {
   test::TempFolder workspace;
   workspace.write("certs/server.pem", "key\n");

@@ -185,6 +185,37 @@ BOOST_AUTO_TEST_CASE(masks_are_planned_at_what_links_lead_to_and_only_where_one_
   BOOST_TEST(nested[0].path == outside.path());
 }
 
+// A tool folder on PATH under another user's home (/root/.cargo while agent-run's HOME is elsewhere)
+// holds that home's credentials; a folder reached through a link is shown at both names.
+BOOST_AUTO_TEST_CASE(a_shown_folder_under_another_home_has_its_credentials_masked_at_every_name_it_is_shown_at) {
+  test::TempFolder workspace(test::visible_scratch());
+  test::TempFolder attempt;
+  test::TempFolder other_home(test::visible_scratch());
+  test::TempFolder links(test::visible_scratch());
+  other_home.write(".cargo/bin/cargo-tool", "#!/bin/sh\n");
+  other_home.write(".cargo/credentials.toml", "[registry]\ntoken = \"x\"\n");
+  other_home.write(".cargo/config.toml", "[build]\n");
+  other_home.write(".docker/config.json", "{}");  // not in the shown folder: nothing to mask there
+  const fs::path cargo = fs::canonical(other_home.path() / ".cargo");
+  fs::create_symlink(other_home.path(), links.path() / "home");
+  SandboxRequest request;
+  request.workspace = workspace.path();
+  request.attempt_folder = attempt.path();
+  request.shown = {ShownFolder{cargo, cargo, false, "PATH"}, ShownFolder{cargo, links.path() / "home/.cargo", false, "PATH"}};
+  auto layout = make_sandbox_layout(request);
+  BOOST_REQUIRE(layout.has_value());
+  BOOST_TEST(layout->masked_files == (std::vector<fs::path>{cargo / "credentials.toml",
+                                                            links.path() / "home/.cargo/credentials.toml"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(layout->masked_folders.empty());
+  // A mask planned later (a hidden file that appears in the folder) goes to both names as well.
+  other_home.write(".cargo/late.pem", "key");
+  std::vector<PlannedMask> late = plan_masks({{cargo / "late.pem", "secrets"}}, *layout);
+  BOOST_REQUIRE_EQUAL(late.size(), 2u);
+  BOOST_TEST(late[0].path == cargo / "late.pem");
+  BOOST_TEST(late[1].path == links.path() / "home/.cargo/late.pem");
+}
+
 BOOST_AUTO_TEST_CASE(more_masks_than_the_sandbox_takes_is_an_error_that_says_what_to_do) {
   test::TempFolder workspace(test::visible_scratch());
   test::TempFolder attempt;

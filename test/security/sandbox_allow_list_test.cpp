@@ -159,6 +159,67 @@ BOOST_AUTO_TEST_CASE(without_the_sandbox_the_same_secrets_are_readable_so_the_sc
   BOOST_TEST(answers[1].content.find(".gitconfig") != std::string::npos, answers[1].content);
 }
 
+/// A tool folder on PATH under another user's home (a CI image's /root/.cargo while agent-run's HOME
+/// is the runner's), on PATH at its own name and at the name a link to that home gives it.
+struct OtherHomeScene {
+  test::SecurityFixture scene;
+  fs::path other_home = scene.root() / "other-home";
+  fs::path linked_home = scene.root() / "linked-home";
+  std::string canary = test::canary("CARGOTOKEN");
+
+  OtherHomeScene() {
+    const fs::path tool = other_home / ".cargo/bin/cargo-tool";
+    BOOST_REQUIRE(write_file_atomically(tool, "#!/bin/sh\necho cargo-tool-ran\n").has_value());
+    fs::permissions(tool, fs::perms::owner_all);
+    BOOST_REQUIRE(write_file_atomically(other_home / ".cargo/credentials.toml",
+                                        "[registry]\ntoken = \"" + canary + "\"\n")
+                      .has_value());
+    fs::create_symlink(other_home, linked_home);
+    std::string path = "PATH=" + (other_home / ".cargo/bin").string() + ":" + (linked_home / ".cargo/bin").string();
+    for (const std::string& entry : scene.environment()) {
+      if (entry.starts_with("PATH=")) path += ":" + entry.substr(5);
+    }
+    scene.add_environment(path);
+  }
+
+  /// Reads the credentials at both names, runs the tool and lists the folder.
+  std::string task() {
+    const fs::path policy = scene.root() / "open-policy.yaml";
+    BOOST_REQUIRE(write_file_atomically(policy, "version: 1\nunmatched: allow\nrules: []\n").has_value());
+    std::string script = "script:\n";
+    for (const std::string& command : {"cat '" + (other_home / ".cargo/credentials.toml").string() + "'",
+                                       "cat '" + (linked_home / ".cargo/credentials.toml").string() + "'",
+                                       std::string("cargo-tool; ls '") + (linked_home / ".cargo").string() + "'"}) {
+      script += "  - call: " + test::tool_call("bash", Json::object().set("command", command)).dump() + "\n";
+    }
+    return "prompt: p\nmodel: script\npolicy: " + policy.string() + "\n" + scene.workspace_key("in-place") +
+           "tools: [bash]\n" + script + "  - say: Done.\n";
+  }
+};
+
+BOOST_AUTO_TEST_CASE(a_tool_folder_under_another_home_is_shown_without_that_home_s_credentials_at_both_its_names) {
+  OtherHomeScene scene;
+  // The control: without the sandbox both names read the token.
+  test::TaskRun off = scene.scene.run_task("other-home-off", scene.task(), {"--sandbox", "off"});
+  std::vector<test::Answer> read = test::answers_of(off);
+  BOOST_REQUIRE_EQUAL(read.size(), 3u);
+  BOOST_TEST(read[0].content.find(scene.canary) != std::string::npos, read[0].content);
+  BOOST_TEST(read[1].content.find(scene.canary) != std::string::npos, read[1].content);
+  if (!test::sandbox_tests_can_run()) return;
+  test::TaskRun run = scene.scene.run_task("other-home", scene.task(), {});
+  BOOST_TEST_INFO(run.output);
+  std::vector<test::Answer> answers = test::answers_of(run);
+  BOOST_REQUIRE_EQUAL(answers.size(), 3u);
+  for (const test::Answer& answer : answers) {
+    BOOST_TEST(answer.content.find(scene.canary) == std::string::npos, "read inside the sandbox:\n" << answer.content);
+  }
+  BOOST_TEST(answers[0].content.find("Permission denied") != std::string::npos, answers[0].content);
+  BOOST_TEST(answers[1].content.find("Permission denied") != std::string::npos, answers[1].content);
+  // The folder is there (not merely absent): its program runs and its listing shows at the link's name.
+  BOOST_TEST(answers[2].content.find("cargo-tool-ran") != std::string::npos, answers[2].content);
+  BOOST_TEST(answers[2].content.find("credentials.toml") != std::string::npos, answers[2].content);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace
