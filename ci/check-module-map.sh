@@ -40,6 +40,7 @@ while read -r line kind what; do
   folder=${what%%/*} name=${what#*/}
   if [[ $kind == heading ]]; then
     has_heading[@$what]=$line
+    [[ -d $runner/$what ]] || fail "$map:$line: \`### $(shown "$what")\` is not a folder of $runner"
   elif [[ -n ${has_line[$what]+set} ]]; then
     fail "$map:$line: \`$name\` is named twice under $(shown "$folder") (first on line ${has_line[$what]})"
   else

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Tests ci/check-module-map.sh on copies of runner/: the real tree passes; a file without its line, a
-# line naming no file, a line named twice, a wrong "may include" cell, a table the layer check refuses
-# and an over-long line each make it fail, saying where. Usage: test/ci/check_module_map_test.sh
-# SOURCE_ROOT (run by ctest).
+# line naming no file, a heading of no folder, a line named twice, a wrong "may include" cell, a
+# table the layer check refuses and an over-long line each make it fail, saying where.
+# Usage: test/ci/check_module_map_test.sh SOURCE_ROOT (run by ctest).
 # shellcheck disable=SC2016  # the backticks in sed and grep patterns are the Markdown's
 set -euo pipefail
 root=$1
@@ -49,6 +49,10 @@ expect_failure "a new file without a line" "runner/extra has no line under \`###
 fresh_copy  # a line whose files were moved or renamed
 sed -i 's/^- `glob_pattern`: /- `glob_patterns`: /' "$map"
 expect_failure "a line naming no file" "\`glob_patterns\` names no file of runner/search/"
+
+fresh_copy  # a folder's heading left behind when the folder went
+printf '\n### runner/gone/\n' >> "$map"
+expect_failure "a heading of no folder" "\`### runner/gone/\` is not a folder of"
 
 fresh_copy
 line=$(grep -m1 '^- `figures`: ' "$map")
