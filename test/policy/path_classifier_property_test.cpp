@@ -121,8 +121,21 @@ class BruteForce {
       } else if (S_ISREG(status.st_mode) && status.st_nlink > 1) {
         m_plain[identity].push_back(shown);
       }
+      if (S_ISDIR(status.st_mode) && verdict.kind == PathClass::hidden) note_files_in_hidden_folder(path);
       const bool whole = verdict.kind == PathClass::hidden || path.filename() == ".git";
       if (S_ISDIR(status.st_mode) && whole) it.disable_recursion_pending();
+    }
+  }
+
+  /// A hidden folder is masked whole, but each regular file in it is hidden content: its other names
+  /// elsewhere are hidden too.
+  void note_files_in_hidden_folder(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+      struct stat status {};
+      if (::lstat(it->path().c_str(), &status) == 0 && S_ISREG(status.st_mode)) {
+        m_hidden_ids.insert(FileIdentity{status.st_dev, status.st_ino});
+      }
     }
   }
 
