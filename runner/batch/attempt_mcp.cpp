@@ -33,6 +33,7 @@ McpLaunchContext launch_context(const ToolScope& scope, const SessionState& sess
   if (scope.sandbox) {  // the attempt's holder: it outlives the servers (finish() runs before it stops)
     const AttemptSandbox* sandbox = scope.sandbox;
     context.sandbox = [sandbox](ProcessSpec spec) { return sandbox->wrap(std::move(spec)); };
+    context.sandbox_has_network = sandbox->layout().spec.network == SandboxNetwork::on;
   }
   context.cancellation = scope.cancellation;
   context.elicitation = elicitation_by_answers(scope.answers);

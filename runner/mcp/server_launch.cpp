@@ -2,6 +2,7 @@
 
 #include "exec/child_process.h"
 #include "mcp/http_transport.h"
+#include "mcp/package_runners.h"
 
 #include <algorithm>
 
@@ -33,6 +34,10 @@ Expected<std::unique_ptr<McpTransport>> stdio_transport(const McpServerSpec& spe
   command.cwd = context.workspace;
   if (spec.cwd) command.cwd = spec.cwd->is_absolute() ? *spec.cwd : context.workspace / *spec.cwd;
   LaunchWrapper wrap = spec.sandbox == McpSandbox::inherit ? context.sandbox : LaunchWrapper();
+  if (wrap && !context.sandbox_has_network) {
+    auto fetched = package_fetched_at_start(command.argv, command.cwd);
+    if (fetched) return make_error(offline_package_advice(*fetched));
+  }
   return std::unique_ptr<McpTransport>(
       std::make_unique<StdioTransport>(std::move(command), wrap, context.cancellation));
 }

@@ -23,13 +23,15 @@ struct McpLaunchContext {
   bool offer_roots = true;               // false: no `roots` capability (a server may then wait for more
                                          // after its stdin ends, as server-everything does when it has roots)
   LaunchWrapper sandbox;                 // puts a stdio server into the sandbox; empty: no sandbox
+  bool sandbox_has_network = false;      // with `sandbox`: whether a server inside reaches the network
   const Cancellation* cancellation = nullptr;
   ElicitationHandler elicitation;                    // empty: elicitations are declined
   std::chrono::milliseconds startup_timeout{30000};  // unless the entry names its own
 };
 
 /// Starts the server of `spec` and initializes it. The error names the server and says what went
-/// wrong; no `${VAR}` value appears in it, nor in anything the client hands out.
+/// wrong; no `${VAR}` value appears in it, nor in anything the client hands out. A server whose
+/// command fetches its package (`npx -y PKG`) into a sandbox without the network fails at once, saying so.
 Expected<std::unique_ptr<McpClient>> connect_server(const McpServerSpec& spec, const McpLaunchContext& context);
 
 /// `text` with every `${NAME}` replaced from `variables`; each value used is added to `secrets`.

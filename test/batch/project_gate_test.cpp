@@ -291,10 +291,9 @@ BOOST_AUTO_TEST_CASE(a_second_attempt_takes_the_baseline_from_the_cache_and_a_la
   fs::create_directories(temp.path() / "bin");
   const fs::path log = temp.path() / "pyright.log";
   // A wrapper that logs each real invocation, then runs the real pyright.
-  BOOST_REQUIRE(write_file_atomically(temp.path() / "bin/pyright", "#!/bin/sh\necho \"$PWD $*\" >> " + log.string() +
-                                                                      "\nexec " + (npm_bin() / "pyright").string() +
-                                                                      " \"$@\"\n")
-                    .has_value());
+  const std::string wrapper = "#!/bin/sh\necho \"$PWD $*\" >> " + shell_quote(log.string()) + "\nexec " +
+                              shell_quote((npm_bin() / "pyright").string()) + " \"$@\"\n";
+  BOOST_REQUIRE(write_file_atomically(temp.path() / "bin/pyright", wrapper).has_value());
   fs::permissions(temp.path() / "bin/pyright", fs::perms::owner_all);
   // Without the sandbox: the wrapper's log is outside the workspace, which the sandbox keeps read-only.
   BatchFixture fixture(
@@ -303,7 +302,7 @@ BOOST_AUTO_TEST_CASE(a_second_attempt_takes_the_baseline_from_the_cache_and_a_la
   fixture.settings.environment = {"PATH=" + (temp.path() / "bin").string() + ":/usr/bin:/bin",
                                   "HOME=" + std::string(::getenv("HOME"))};
   auto count = [&](const std::string& word) {
-    return run_shell("grep -c -- '" + word + "' " + log.string() + " || true", temp.path()).output;
+    return run_shell("grep -c -- '" + word + "' " + shell_quote(log.string()) + " || true", temp.path()).output;
   };
   {
     BaselineCache cache(temp.path() / "cache");

@@ -298,6 +298,29 @@ BOOST_AUTO_TEST_CASE(a_server_that_cannot_start_leaves_its_tools_out_and_says_wh
   BOOST_TEST(run.html.find("not found on PATH") != std::string::npos);
 }
 
+// Issue 30 item 8: the usual `npx -y PKG` entry inside the default sandbox (no network, an empty
+// HOME without npm's cache) sat until its startup timeout with "Terminated"; it fails at once with why
+// and what to do. The same package installed once outside (here, the suite's own copy) runs inside.
+BOOST_AUTO_TEST_CASE(an_npx_server_in_a_sandbox_without_network_fails_at_once_saying_why_and_what_to_do) {
+  Run run = run_task(mcp_task(
+      "  everything: {command: npx, args: [-y, \"@modelcontextprotocol/server-everything\"], required: true}\n"));
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.attempt.get_string("outcome_type") == "mcp.unavailable");
+  const Json& server = run.attempt.find("mcp_servers")->as_array().at(0);
+  BOOST_TEST(server.get_string("status") == "failed");
+  const std::string error = server.get_string("error");
+  BOOST_TEST(error.find("`npx` fetches @modelcontextprotocol/server-everything from the network when it starts") !=
+                 std::string::npos,
+             error);
+  BOOST_TEST(error.find("npm install --prefix DIR @modelcontextprotocol/server-everything") != std::string::npos, error);
+  BOOST_TEST(run.result.output.find("`npx` fetches") != std::string::npos);
+  // The way the docs give: the package installed outside, its program as the command, sandboxed.
+  Run installed = run_task(mcp_task(everything_entry()));
+  BOOST_TEST(installed.attempt.find("mcp_servers")->as_array().at(0).get_string("status") == "connected");
+  BOOST_TEST(installed.attempt.find("mcp_servers")->as_array().at(0).find("sandboxed")->as_bool());
+  BOOST_TEST(installed.transcript.find("Echo: hello from the task") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_server_that_dies_mid_attempt_is_recorded_as_crashed) {
   TempFolder scripts;
   // Answers initialize and tools/list, then exits on the first tools/call without answering.
