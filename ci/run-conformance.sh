@@ -25,11 +25,14 @@ isolate=(unshare -n)
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
+# The suite splits the command at spaces and hands the words to a shell, which reads quotes again:
+# the binary's path quoted, so that a path with a space stays one word.
+client_command="'${agent_run//\'/\'\\\'\'}' mcp"
 for scenario in "${scenarios[@]}"; do
   # The suite appends the server's URL to the command and sets MCP_CONFORMANCE_SCENARIO.
   # shellcheck disable=SC2016  # the inner shell expands its own arguments
-  "${isolate[@]}" sh -c 'ip link set lo up && exec "$0" client --command "$1 mcp" --scenario "$2" -o "$3"' \
-    "$conformance" "$agent_run" "$scenario" "$results" >"$results/$scenario.log" 2>&1 || true
+  "${isolate[@]}" sh -c 'ip link set lo up && exec "$0" client --command "$1" --scenario "$2" -o "$3"' \
+    "$conformance" "$client_command" "$scenario" "$results" >"$results/$scenario.log" 2>&1 || true
 done
 
 python3 - "$results" "${scenarios[@]}" <<'PY'
