@@ -260,9 +260,11 @@ std::string outcome_html(Outcome outcome) {
 }
 
 std::string attempt_html(const AttemptResult& attempt, const AttemptView& view) {
+  // The id on the content, not on <details>: a link to it opens the section (the browser reveals a
+  // target inside a closed <details>), which then closes like any other.
   std::string html = "<details class=\"attempt " + std::string(to_string(attempt.outcome)) + " m" +
-                     std::to_string(view.model) + "\" id=\"a" + std::to_string(view.index) + "\">";
-  html += summary_html(attempt, view) + "<div>";
+                     std::to_string(view.model) + "\">";
+  html += summary_html(attempt, view) + "<div id=\"" + view.anchor + "\">";
   if (!attempt.message.empty()) {
     html += "<p><b>" + html_text(to_string(attempt.outcome_type)) + "</b>: " + html_text(attempt.message) + "</p>";
   }

@@ -9,7 +9,7 @@ namespace agent_run {
 
 /// How one attempt is shown on the HTML report's page.
 struct AttemptView {
-  std::size_t index = 0;    // in the report: the section's id is `a<index>`
+  std::string anchor;       // the section's id, stable from run to run (`task-fix-bug-2`)
   bool show_model = false;  // the label names the model (the report has several)
   std::size_t model = 0;    // the model's index, for the model filter's class `m<model>`
   std::string patch;        // what is shown of the patch; empty: none, or not included

@@ -48,16 +48,44 @@ std::string header_html(const RunReport& report, const RunTotals& totals) {
          "</figure>";
 }
 
+/// `text` as a piece of an id: lower case letters and digits, each run of anything else one `-`.
+std::string id_piece(std::string_view text) {
+  std::string piece;
+  for (char c : text) {
+    const bool kept = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (kept || (c >= 'A' && c <= 'Z')) piece += static_cast<char>(kept ? c : c - 'A' + 'a');
+    else if (!piece.empty() && piece.back() != '-') piece += '-';
+  }
+  while (!piece.empty() && piece.back() == '-') piece.pop_back();
+  return piece;
+}
+
+/// Each attempt's section id, in the report's order: `task-ID-N`, with `-MODEL` when the page shows
+/// several models, so that a link to an attempt holds in the next run of the same tasks; a name two
+/// attempts would share gets `-2`, `-3`, ... after the first.
+std::vector<std::string> attempt_anchors(const RunReport& report, bool show_model) {
+  std::vector<std::string> anchors;
+  std::map<std::string, std::size_t> seen;
+  for (const AttemptResult& attempt : report.attempts) {
+    std::string anchor = "task-" + id_piece(attempt.task_id) + "-" + std::to_string(attempt.n);
+    if (show_model) anchor += "-" + id_piece(attempt.model);
+    if (std::size_t times = ++seen[anchor]; times > 1) anchor += "-" + std::to_string(times);
+    anchors.push_back(std::move(anchor));
+  }
+  return anchors;
+}
+
 std::string failures_html(const RunReport& report, bool show_model) {
   std::string items;
   std::size_t listed = 0;
   std::size_t failures = 0;
+  const std::vector<std::string> anchors = attempt_anchors(report, show_model);
   for (std::size_t i = 0; i < report.attempts.size(); ++i) {
     const AttemptResult& attempt = report.attempts[i];
     if (attempt.outcome != Outcome::failed && attempt.outcome != Outcome::error) continue;
     if (++failures > k_failures_listed) continue;
     ++listed;
-    items += "<li><a href=\"#a" + std::to_string(i) + "\">" + outcome_html(attempt.outcome) + " " +
+    items += "<li><a href=\"#" + anchors[i] + "\">" + outcome_html(attempt.outcome) + " " +
              html_text(attempt_label(attempt, show_model)) + "</a> <b>" + html_text(to_string(attempt.outcome_type)) +
              "</b>: " + html_text(attempt.message.substr(0, 300)) + "</li>";
   }
@@ -204,9 +232,10 @@ void write_attempts(const RunReport& report, const std::vector<AttemptGroup>& mo
   for (std::size_t i = 0; i < models.size(); ++i) model_index[models[i].key] = i;
   std::map<std::size_t, std::string> patches = patches_shown(report, read_patch);
   bool show_model = models.size() > 1;
+  std::vector<std::string> anchors = attempt_anchors(report, show_model);
   for (std::size_t i = 0; i < report.attempts.size(); ++i) {
     const AttemptResult& attempt = report.attempts[i];
-    AttemptView view{i, show_model, model_index[attempt.model], {}, false};
+    AttemptView view{std::move(anchors[i]), show_model, model_index[attempt.model], {}, false};
     if (auto patch = patches.find(i); patch != patches.end()) {
       view.patch_cut = patch->second.size() > k_patch_bytes;
       view.patch =

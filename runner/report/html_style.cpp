@@ -52,8 +52,7 @@ details.attempt>summary{cursor:pointer;padding:6px 10px;list-style-position:insi
 details.attempt[open]>summary{border-bottom:1px solid var(--line);background:var(--panel)}
 details.attempt>div{padding:6px 12px 10px}
 summary .figures{color:var(--muted)}
-details.attempt:target{outline:2px solid var(--accent)}
-details.attempt:target::details-content{content-visibility:visible}
+details.attempt:has(>div:target){outline:2px solid var(--accent)}
 ol.timeline{list-style:none;padding:0;margin:6px 0}
 ol.timeline>li{border-left:3px solid var(--line);padding:2px 0 6px 10px;margin-left:4px}
 .turn{font-weight:600;margin-right:6px}

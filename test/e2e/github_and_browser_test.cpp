@@ -94,7 +94,8 @@ BOOST_AUTO_TEST_CASE(report_html_renders_in_headless_chromium_light_dark_and_ope
   BOOST_REQUIRE(fs::exists(run.out() / "report.html"));
   std::string html = run.repository.read("out/report.html");
   BOOST_TEST(!contains(html, "<script"));  // so what Chromium shows is what a browser without JavaScript shows
-  BOOST_TEST(contains(html, "<li><a href=\"#a3\">\xE2\x9C\x97 failed skip-empty-items #1</a> <b>check.failed</b>"));
+  BOOST_TEST(contains(html, "<li><a href=\"#task-skip-empty-items-1\">\xE2\x9C\x97 failed skip-empty-items #1</a> "
+                            "<b>check.failed</b>"));
   // Kept in the build folder for a person to look at (docs/developing.md).
   fs::path shots = fs::path(test::agent_run_binary()).parent_path() / "test";
   struct Shot {
@@ -102,7 +103,7 @@ BOOST_AUTO_TEST_CASE(report_html_renders_in_headless_chromium_light_dark_and_ope
     const char* options;
   };
   for (Shot shot : {Shot{"report-screenshot.png", ""}, Shot{"report-screenshot-dark.png", "--dark"},
-                    Shot{"report-screenshot-failure.png", "--fragment=a3"}}) {
+                    Shot{"report-screenshot-failure.png", "--fragment=task-skip-empty-items-1"}}) {
     fs::path png = shots / shot.file;
     fs::remove(png);
     CommandResult taken = screenshot(run.out() / "report.html", png, shot.options);
@@ -113,6 +114,24 @@ BOOST_AUTO_TEST_CASE(report_html_renders_in_headless_chromium_light_dark_and_ope
     BOOST_TEST(bytes.size() > 20000u, shot.file << " has only " << bytes.size() << " bytes");
   }
   BOOST_TEST(read_bytes(shots / "report-screenshot.png") != read_bytes(shots / "report-screenshot-dark.png"));
+  // Opened at the failure's link, the browser opens that attempt alone (an open section, which closes
+  // as any other does); opened plainly, none.
+  auto open_sections = [&](const std::string& options) {
+    CommandResult dom = screenshot(run.out() / "report.html", "-", options);
+    BOOST_TEST(dom.exit_code == 0, dom.output);
+    std::vector<std::string> opened;
+    for (std::size_t at = dom.output.find("<details class=\"attempt"); at != std::string::npos;
+         at = dom.output.find("<details class=\"attempt", at + 1)) {
+      const std::string tag = dom.output.substr(at, dom.output.find('>', at) - at);
+      if (tag.find(" open=") == std::string::npos) continue;
+      const std::size_t id = dom.output.find("<div id=\"", at);
+      opened.push_back(dom.output.substr(id + 9, dom.output.find('"', id + 9) - id - 9));
+    }
+    return opened;
+  };
+  BOOST_TEST(open_sections("--fragment=task-skip-empty-items-1") == std::vector<std::string>{"task-skip-empty-items-1"},
+             boost::test_tools::per_element());
+  BOOST_TEST(open_sections("").empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -61,6 +61,24 @@ BOOST_AUTO_TEST_CASE(the_page_is_well_formed_and_self_contained) {
   BOOST_TEST(http == 0u);
 }
 
+// A link to an attempt holds from one run to the next (no position in it), names stay unique, and a
+// targeted attempt is not held open by the page (it closes like any other).
+BOOST_AUTO_TEST_CASE(attempt_ids_come_from_the_task_the_repeat_and_the_model_and_stay_unique) {
+  RunReport report = test::sample_report();
+  AttemptResult first = report.attempts.front();
+  first.task_id = "Fix Bug/Ü.2";
+  first.n = 3;
+  report.attempts = {first, first};
+  std::string html = report_to_html(report, small_patch);
+  BOOST_TEST(contains(html, "<div id=\"task-fix-bug-2-3\">"), html.substr(0, 200));
+  BOOST_TEST(contains(html, "<div id=\"task-fix-bug-2-3-2\">"));
+  report.attempts[1].model = "openai/other-model";
+  html = report_to_html(report, small_patch);
+  BOOST_TEST(contains(html, "<div id=\"task-fix-bug-2-3-script\">"));
+  BOOST_TEST(contains(html, "<div id=\"task-fix-bug-2-3-openai-other-model\">"));
+  BOOST_TEST(!contains(html, ":target::details-content"));
+}
+
 BOOST_AUTO_TEST_CASE(it_has_light_and_dark_colours) {
   std::string html = report_to_html(test::sample_report(), small_patch);
   BOOST_TEST(contains(html, "@media (prefers-color-scheme:dark){:root{--bg:#0d1117"));
@@ -72,9 +90,10 @@ BOOST_AUTO_TEST_CASE(the_totals_and_what_failed_come_first_each_failure_a_link_t
   BOOST_TEST(contains(html, "<div class=\"tile passed\"><b>1</b><span>passed</span></div>"));
   BOOST_TEST(contains(html, "<div class=\"tile \"><b>50%</b><span>pass rate (of judged)</span></div>"));
   BOOST_TEST(contains(html,
-                      "<li><a href=\"#a1\">\xE2\x9C\x97 failed fix-bug #2</a> <b>check.failed</b>: python3 -m pytest "
-                      "-q exited 1</li>"));
-  BOOST_TEST(contains(html, "<details class=\"attempt failed m0\" id=\"a1\">"));
+                      "<li><a href=\"#task-fix-bug-2\">\xE2\x9C\x97 failed fix-bug #2</a> <b>check.failed</b>: "
+                      "python3 -m pytest -q exited 1</li>"));
+  BOOST_TEST(contains(html, "<details class=\"attempt failed m0\"><summary>"));
+  BOOST_TEST(contains(html, "</summary><div id=\"task-fix-bug-2\">"));
   BOOST_TEST(html.find("id=\"failed\"") < html.find("id=\"tasks\""));
   BOOST_TEST(html.find("id=\"tasks\"") < html.find("id=\"attempts\""));
 }
