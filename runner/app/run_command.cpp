@@ -334,6 +334,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   }
   bool signalled = cancellation.cancelled() && cancellation.signal() != k_max_time_stop;  // not the run's --max-time
   int exit_code = signalled ? exit_code_for_signal(cancellation.signal()) : static_cast<int>(exit_code_for(*finished));
+  if (stream_json) events.finish(*finished, exit_code, outcome_word(exit_code));
   GithubStep step = github_step(context.environment);
   RepositoryPaths paths = repository_paths(step.repository, workspace_sources(inputs->loaded));
   // Annotations go to stdout, unless stream-json or -p keeps it for its own (GitHub reads both).

@@ -1,10 +1,12 @@
 #pragma once
 
 #include "batch/attempt_observer.h"
+#include "report/run_report.h"
 
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <string>
 
 namespace agent_run {
 
@@ -15,8 +17,14 @@ class StreamJsonSink {
   explicit StreamJsonSink(std::ostream& out) : m_out(out) {}
   /// Writes `event` (with the attempt's folder as `attempt`) as one line and flushes it.
   void write(const std::string& attempt, Json event);
+  /// Writes the run's last event, `run_finished`, after every attempt's: the totals of `report`
+  /// (attempts, passed, failed, errors, skipped, tokens, cost, the run's duration), agent-run's
+  /// `exit_code` and its `outcome` word.
+  void finish(const RunReport& report, int exit_code, const std::string& outcome);
 
  private:
+  void put(const Json& event);
+
   std::ostream& m_out;
   std::mutex m_mutex;
 };
