@@ -314,7 +314,12 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   // With stream-json, stdout carries only the events; the progress lines go to stderr.
   const bool stream_json = options.output_format == OutputFormat::stream_json;
   StreamJsonSink events(context.out);
-  if (stream_json) settings.observe = stream_json_observers(events);
+  if (stream_json) {
+    const LoadedInputs& loaded = inputs->loaded;
+    settings.observe = stream_json_observers(events, [&loaded](const AttemptPlan& plan) {
+      return loaded.policy_from.at(static_cast<std::size_t>(plan.task - loaded.tasks.data()));
+    });
+  }
   ProgressOptions shown = progress_options(options, context);
   if (stream_json && shown.style == ProgressStyle::live) shown.style = ProgressStyle::plain;
   ConsoleProgress progress(human(options, context), reports.root(), shown, clock);

@@ -29,21 +29,12 @@ Json checks_json(const std::vector<CheckRecord>& checks) {
   return list;
 }
 
-/// Where the attempt's policy came from: `built-in`, `--policy`, or where the task (or
-/// agent-run.yaml) names it (FILE:LINE:COL).
-std::string policy_origin(const AttemptPlan& plan) {
-  if (plan.policy->source.empty()) return "built-in";
-  const Task& task = *plan.task;
+Json policy_json(const AttemptPlan& plan, const PolicyOrigin& origin) {
   std::error_code ec;
-  if (!task.policy || !std::filesystem::equivalent(*task.policy, plan.policy->source, ec)) return "--policy";
-  auto origin = task.origins.find("policy");
-  return origin != task.origins.end() ? origin->second : task.source.string();
-}
-
-Json policy_json(const AttemptPlan& plan) {
+  const std::filesystem::path file = std::filesystem::absolute(plan.policy->source, ec);
   return Json::object()
-      .set("file", plan.policy->source.empty() ? Json(nullptr) : Json(plan.policy->source.string()))
-      .set("from", policy_origin(plan))
+      .set("file", plan.policy->source.empty() ? Json(nullptr) : Json(file.lexically_normal().string()))
+      .set("from", origin ? origin(plan) : std::string(plan.policy->source.empty() ? "built-in" : ""))
       .set("sha256", plan.policy->sha256);
 }
 
@@ -61,8 +52,8 @@ Json sandbox_json(const SandboxRecord& sandbox) {
 /// One attempt's events, written to the run's sink.
 class StreamJsonObserver final : public AttemptObserver {
  public:
-  StreamJsonObserver(StreamJsonSink& sink, const AttemptPlan& plan)
-      : m_sink(sink), m_attempt(plan.folder), m_model(plan.model), m_policy(policy_json(plan)) {
+  StreamJsonObserver(StreamJsonSink& sink, const AttemptPlan& plan, const PolicyOrigin& origin)
+      : m_sink(sink), m_attempt(plan.folder), m_model(plan.model), m_policy(policy_json(plan, origin)) {
     write(Json::object()
               .set("type", "attempt_started")
               .set("task", plan.task->id)
@@ -201,9 +192,9 @@ void StreamJsonSink::put(const Json& event) {
   m_out.flush();
 }
 
-AttemptObserverFactory stream_json_observers(StreamJsonSink& sink) {
-  return [&sink](const AttemptPlan& plan) -> std::unique_ptr<AttemptObserver> {
-    return std::make_unique<StreamJsonObserver>(sink, plan);
+AttemptObserverFactory stream_json_observers(StreamJsonSink& sink, PolicyOrigin policy_origin) {
+  return [&sink, policy_origin = std::move(policy_origin)](const AttemptPlan& plan) -> std::unique_ptr<AttemptObserver> {
+    return std::make_unique<StreamJsonObserver>(sink, plan, policy_origin);
   };
 }
 

@@ -3,6 +3,7 @@
 #include "batch/attempt_observer.h"
 #include "report/run_report.h"
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -29,9 +30,13 @@ class StreamJsonSink {
   std::mutex m_mutex;
 };
 
-/// The stream-json observer of each attempt: its start, each turn, each tool call with its
-/// decision (and the file an edit changed), context steps, notices, work sent back, each round of
-/// checks, and the end with the outcome and the final answer.
-AttemptObserverFactory stream_json_observers(StreamJsonSink& sink);
+/// Where an attempt's policy was named (`--policy`, the FILE:LINE:COL of a task's or agent-run.yaml's
+/// `policy:`, `built-in`), for the `init` event.
+using PolicyOrigin = std::function<std::string(const AttemptPlan& plan)>;
+
+/// The stream-json observer of each attempt: its start, what the agent was given (init), each turn,
+/// each tool call with its decision (and the file an edit changed), context steps, notices, work
+/// sent back, each round of checks, and the end with the outcome and the final answer.
+AttemptObserverFactory stream_json_observers(StreamJsonSink& sink, PolicyOrigin policy_origin);
 
 }  // namespace agent_run

@@ -305,9 +305,7 @@ const Json* event_of(const std::vector<Json>& events, const std::string& type) {
 }
 
 BOOST_AUTO_TEST_CASE(init_names_the_workspace_the_policy_and_where_it_came_from_and_the_sandbox) {
-  make({{"tasks/t.yaml", two_tries_task("check_feedback: 1
-sandbox: off
-")}});
+  make({{"tasks/t.yaml", two_tries_task("check_feedback: 1\nsandbox: off\n")}});
   const std::string command = shell_quote(test::agent_run_binary()) + " tasks/t.yaml --no-diagnostics --out " +
                               shell_quote(out.path().string());
   int code = 0;
@@ -349,8 +347,7 @@ sandbox: off
 }
 
 BOOST_AUTO_TEST_CASE(the_last_event_is_the_runs_with_its_totals_and_exit_code) {
-  make({{"tasks/t.yaml", two_tries_task("")}, {"tasks/u.yaml", two_tries_task("check_feedback: 1
-")}});
+  make({{"tasks/t.yaml", two_tries_task("")}, {"tasks/u.yaml", two_tries_task("check_feedback: 1\n")}});
   int code = 0;
   std::vector<Json> events = stream_events(shell_quote(test::agent_run_binary()) +
                                                " tasks/t.yaml tasks/u.yaml --no-diagnostics --out " +
