@@ -8,7 +8,9 @@
 // - shellcheck: every `run:` script of the action and the workflows (with each ${{ }} blanked out, as
 //   actionlint does when it runs shellcheck itself), the pods' scripts, and the scripts in ci/.
 // - the action's own contract: a workflow step that uses agent-run's action may pass only the inputs
-//   ci/action.yml declares and read only the outputs it declares; the action reads only its inputs.
+//   ci/action.yml declares and read only the outputs it declares; the action reads only its inputs;
+//   docs/github-actions-and-kubernetes.md's Inputs and Outputs tables name the same ones, with the
+//   same defaults.
 // - Kubernetes: each manifest (as ci/kubernetes/run-nightly.sh fills it in) through kubernetes-models'
 //   validators (types, enums, formats) and TypeScript against its types (unknown fields, with a
 //   "did you mean").
@@ -161,6 +163,57 @@ function checkAction(file, contract) {
   }
 }
 
+// The rows of the Markdown table under the heading `### title` in `text`: each row's cells, the
+// header and the rule left out, with the line each row is on.
+function markdownTable(text, title) {
+  const lines = text.split("\n");
+  const start = lines.indexOf(`### ${title}`);
+  if (start < 0) return null;
+  const rows = [];
+  let seen = 0;
+  for (let i = start + 1; i < lines.length && !lines[i].startsWith("#"); i++) {
+    if (!lines[i].startsWith("|")) {
+      if (seen) break;
+      continue;
+    }
+    seen++;
+    if (seen > 2) rows.push({ line: i + 1, cells: lines[i].slice(1, -1).split(" | ").map((cell) => cell.trim()) });
+  }
+  return rows;
+}
+
+// The docs' tables against the action: every input with its default, every output, nothing more.
+function checkActionDocs(file, docs) {
+  const action = YAML.parse(readFileSync(file, "utf8"));
+  const text = readFileSync(docs, "utf8");
+  const tables = { Inputs: action.inputs || {}, Outputs: action.outputs || {} };
+  for (const [title, declared] of Object.entries(tables)) {
+    const rows = markdownTable(text, title);
+    if (!rows) {
+      report(docs, 1, `no '### ${title}' table`, "action-docs");
+      continue;
+    }
+    const documented = new Set();
+    for (const { line, cells } of rows) {
+      const name = /^`([^`]+)`$/.exec(cells[0])?.[1];
+      if (!name || !(name in declared)) {
+        report(docs, line, `${title.toLowerCase().slice(0, -1)} ${cells[0]} is not one of ${path.basename(file)}'s`, "action-docs");
+        continue;
+      }
+      documented.add(name);
+      if (title !== "Inputs") continue;
+      const wanted = String(declared[name].default ?? "");
+      const written = cells[3]?.replace(/^`(.*)`$/, "$1");
+      if ((written === '""' ? "" : written) !== wanted) {
+        report(docs, line, `input ${name}: the default is ${JSON.stringify(wanted)} in ${path.basename(file)}, ${cells[3]} here`, "action-docs");
+      }
+    }
+    for (const name of Object.keys(declared).filter((n) => !documented.has(n))) {
+      report(docs, 1, `${title.toLowerCase().slice(0, -1)} ${name} of ${path.basename(file)} is not in the ${title} table`, "action-docs");
+    }
+  }
+}
+
 function shellcheckFile(file) {
   const result = spawnSync("shellcheck", ["--format=gcc", "-x", file], { encoding: "utf8" });
   for (const finding of (result.stdout || "").split("\n").filter(Boolean)) {
@@ -244,6 +297,13 @@ function typecheck(typed) {
 async function main() {
   const contract = actionContract(path.join(root, "ci", "action.yml"));
   let files = process.argv.slice(2);
+  const docsOf = new Map([[contract.file, path.join(root, "docs", "github-actions-and-kubernetes.md")]]);
+  const docsFlag = files.indexOf("--docs");  // --docs ACTION DOCS: check ACTION's tables in DOCS instead
+  if (docsFlag >= 0) {
+    docsOf.clear();
+    docsOf.set(path.resolve(files[docsFlag + 1]), path.resolve(files[docsFlag + 2]));
+    files.splice(docsFlag, 3);
+  }
   if (!files.length) {
     const workflows = path.join(root, "ci", "workflows");
     const scripts = readdirSync(path.join(root, "ci")).filter((n) => n.endsWith(".sh")).map((n) => path.join(root, "ci", n));
@@ -253,7 +313,10 @@ async function main() {
   for (const file of files.map((f) => path.resolve(f))) {
     if (existsSync(path.join(file, "run-nightly.sh"))) await checkKubernetes(file);
     else if (file.endsWith(".sh")) shellcheckFile(file);
-    else if (path.basename(file) === "action.yml") checkAction(file, actionContract(file));
+    else if (path.basename(file) === "action.yml") {
+      checkAction(file, actionContract(file));
+      if (docsOf.has(file)) checkActionDocs(file, docsOf.get(file));
+    }
     else await checkWorkflow(file, contract);
   }
   for (const problem of problems) console.log(problem);

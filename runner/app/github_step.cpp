@@ -4,8 +4,10 @@
 #include "report/markdown_summary.h"
 #include "report/workflow_commands.h"
 
+#include <cstdio>
 #include <fstream>
 #include <memory>
+#include <random>
 
 namespace agent_run {
 
@@ -44,6 +46,37 @@ void append_summary(const std::filesystem::path& file, const RunReport& report, 
   append(file, summary_markdown(report, left), err);
 }
 
+/// A heredoc delimiter for $GITHUB_OUTPUT that `value` does not hold, as actions/toolkit makes
+/// them: `ghadelimiter_` and 128 random bits, so that no text the agent wrote can end the value
+/// early and set an output of its own.
+std::string output_delimiter(const std::string& value) {
+  std::random_device random;
+  for (;;) {
+    std::string delimiter = "ghadelimiter_";
+    for (int i = 0; i < 4; ++i) {
+      char word[9];
+      std::snprintf(word, sizeof word, "%08x", static_cast<unsigned>(random()));
+      delimiter += word;
+    }
+    if (value.find(delimiter) == std::string::npos) return delimiter;
+  }
+}
+
+/// `final-message` (the one attempt's final answer, when the report holds one attempt: a -p run
+/// or a single task) and `report-html` (when the folder has one), after the figures.
+std::string answer_outputs(const RunReport& report, const std::filesystem::path& folder) {
+  std::string text;
+  if (report.attempts.size() == 1) {
+    const std::string& answer = report.attempts.front().final_message;
+    text += multiline_output("final-message", answer, output_delimiter(answer));
+  }
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(folder / "report.html", ec)) {
+    text += "report-html=" + (folder / "report.html").string() + "\n";
+  }
+  return text;
+}
+
 /// `path` relative to `root` when it lies under it ('/'-separated), else nullopt.
 std::optional<std::string> under(const std::filesystem::path& root, const std::filesystem::path& path) {
   std::error_code ec;
@@ -76,10 +109,10 @@ void tell_github(const GithubStep& step, const RunReport& report, int exit_code,
   }
   if (step.outputs) {
     std::error_code ec;
-    std::filesystem::path folder = std::filesystem::absolute(out_dir, ec);
+    std::filesystem::path folder = std::filesystem::absolute(out_dir, ec).lexically_normal();
     append(*step.outputs,
            "outcome=" + std::string(outcome_word(exit_code)) + "\n" + step_outputs(report) +
-               "report-dir=" + folder.lexically_normal().string() + "\n",
+               "report-dir=" + folder.string() + "\n" + answer_outputs(report, folder),
            err);
   }
 }

@@ -25,7 +25,8 @@ GithubStep github_step(const std::vector<std::string>& environment);
 
 /// Appends the summary (within what the step's summary file leaves of GitHub's 1 MiB), prints the
 /// annotations to `out` (when `paths` is given: a run, not a merge) and appends the outputs
-/// (`outcome` from `exit_code`, the figures, `report-dir`). Trouble writing a file is a warning on
+/// (`outcome` from `exit_code`, the figures, `report-dir`; `final-message` when the report holds one
+/// attempt, multi-line safe; `report-html` when the folder has one). Trouble writing a file is a warning on
 /// `err`: the run's result stands.
 void tell_github(const GithubStep& step, const RunReport& report, int exit_code, const std::filesystem::path& out_dir,
                  const RepositoryPaths* paths, std::ostream& out, std::ostream& err);

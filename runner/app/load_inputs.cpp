@@ -74,12 +74,18 @@ Expected<LoadedInputs> load_inputs(const std::vector<std::string>& task_files,
   };
   const Policy* builtin = &inputs.policies.emplace_back(builtin_policy());
   for (const Task& task : inputs.tasks) {
-    if (policy_override) inputs.policy_of.push_back(policy_at(*policy_override, "--policy"));
-    else if (task.policy) {
+    if (policy_override) {
+      inputs.policy_of.push_back(policy_at(*policy_override, "--policy"));
+      inputs.policy_from.push_back("--policy");
+    } else if (task.policy) {
       auto origin = task.origins.find("policy");  // the task file, or the configuration it came from
-      inputs.policy_of.push_back(
-          policy_at(*task.policy, origin != task.origins.end() ? origin->second : task.source.string()));
-    } else inputs.policy_of.push_back(builtin);
+      const std::string named_by = origin != task.origins.end() ? origin->second : task.source.string();
+      inputs.policy_of.push_back(policy_at(*task.policy, named_by));
+      inputs.policy_from.push_back(named_by);
+    } else {
+      inputs.policy_of.push_back(builtin);
+      inputs.policy_from.push_back("built-in");
+    }
   }
   if (review) {
     InputReview reviewed = review_inputs(inputs, model_override, *review);

@@ -35,6 +35,7 @@ struct LoadedInputs {
   std::size_t file_tasks = 0;            // the first file_tasks of tasks come from files; the rest are -p
   std::deque<Policy> policies;           // stable addresses: plans point into it
   std::vector<const Policy*> policy_of;  // same index as tasks
+  std::vector<std::string> policy_from;  // same index: who named it: --policy, FILE:LINE:COL, built-in
   std::vector<std::string> warnings;     // FILE[:LINE:COL]: warning: ..., for the console
 };
 

@@ -314,7 +314,12 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   // With stream-json, stdout carries only the events; the progress lines go to stderr.
   const bool stream_json = options.output_format == OutputFormat::stream_json;
   StreamJsonSink events(context.out);
-  if (stream_json) settings.observe = stream_json_observers(events);
+  if (stream_json) {
+    const LoadedInputs& loaded = inputs->loaded;
+    settings.observe = stream_json_observers(events, [&loaded](const AttemptPlan& plan) {
+      return loaded.policy_from.at(static_cast<std::size_t>(plan.task - loaded.tasks.data()));
+    });
+  }
   ProgressOptions shown = progress_options(options, context);
   if (stream_json && shown.style == ProgressStyle::live) shown.style = ProgressStyle::plain;
   ConsoleProgress progress(human(options, context), reports.root(), shown, clock);
@@ -334,6 +339,7 @@ int run_command(const CliOptions& options, const ProgramContext& context) {
   }
   bool signalled = cancellation.cancelled() && cancellation.signal() != k_max_time_stop;  // not the run's --max-time
   int exit_code = signalled ? exit_code_for_signal(cancellation.signal()) : static_cast<int>(exit_code_for(*finished));
+  if (stream_json) events.finish(*finished, exit_code, outcome_word(exit_code));
   GithubStep step = github_step(context.environment);
   RepositoryPaths paths = repository_paths(step.repository, workspace_sources(inputs->loaded));
   // Annotations go to stdout, unless stream-json or -p keeps it for its own (GitHub reads both).

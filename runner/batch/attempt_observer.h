@@ -3,6 +3,7 @@
 #include "agent/agent_observer.h"
 #include "report/run_report.h"
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -15,6 +16,9 @@ struct AttemptPlan;
 /// and its end. The stream-json printer is one; called on the attempt's own thread.
 class AttemptObserver : public AgentObserver {
  public:
+  /// The agent is about to start in `workspace` (absolute), its commands in the sandbox `sandbox`
+  /// describes; called before the agent loop's `started`.
+  virtual void agent_starting(const std::filesystem::path& /*workspace*/, const SandboxRecord& /*sandbox*/) {}
   /// Round `round` (1-based) of the task's checks ran.
   virtual void checks_ran(int /*round*/, const std::vector<CheckRecord>& /*checks*/) {}
   /// The attempt ended: its outcome is in `result`.

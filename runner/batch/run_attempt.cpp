@@ -339,7 +339,10 @@ bool Attempt::run_agent() {
   std::vector<std::unique_ptr<FinishReview>> reviews;
   const AgentRequest request = agent_request(tools, unavailable, reviews);
   std::vector<AgentObserver*> observers = {&transcript, &m_reporter};
-  if (m_observer) observers.push_back(m_observer.get());
+  if (m_observer) {
+    m_observer->agent_starting(m_workspace->root(), m_result.sandbox);
+    observers.push_back(m_observer.get());
+  }
   AgentLoop loop(*model->client, tools, *m_plan.policy, *m_settings.clock, observers);
   loop.take_tool_updates(&mcp);  // a server's list_changed: listed again, offered from the next request
   m_agent = loop.run(request, scope, session, m_result);

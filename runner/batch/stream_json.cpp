@@ -4,6 +4,7 @@
 #include "base/text.h"
 #include "batch/attempt_plan.h"
 #include "report/report_writers.h"
+#include "report/run_totals.h"
 #include "report/workflow_commands.h"
 
 namespace agent_run {
@@ -28,11 +29,31 @@ Json checks_json(const std::vector<CheckRecord>& checks) {
   return list;
 }
 
+Json policy_json(const AttemptPlan& plan, const PolicyOrigin& origin) {
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::absolute(plan.policy->source, ec);
+  return Json::object()
+      .set("file", plan.policy->source.empty() ? Json(nullptr) : Json(file.lexically_normal().string()))
+      .set("from", origin ? origin(plan) : std::string(plan.policy->source.empty() ? "built-in" : ""))
+      .set("sha256", plan.policy->sha256);
+}
+
+/// Which sandbox the agent's commands run in (`kind`, `on`), who said so, and why none.
+Json sandbox_json(const SandboxRecord& sandbox) {
+  Json json = Json::object()
+                  .set("kind", sandbox.kind)
+                  .set("on", sandbox.kind != "none")
+                  .set("set_by", sandbox.set_by);
+  if (sandbox.kind != "none") json.set("network", sandbox.network).set("write", sandbox.write);
+  else json.set("why_none", sandbox.why_none);
+  return json;
+}
+
 /// One attempt's events, written to the run's sink.
 class StreamJsonObserver final : public AttemptObserver {
  public:
-  StreamJsonObserver(StreamJsonSink& sink, const AttemptPlan& plan)
-      : m_sink(sink), m_attempt(plan.folder), m_model(plan.model) {
+  StreamJsonObserver(StreamJsonSink& sink, const AttemptPlan& plan, const PolicyOrigin& origin)
+      : m_sink(sink), m_attempt(plan.folder), m_model(plan.model), m_policy(policy_json(plan, origin)) {
     write(Json::object()
               .set("type", "attempt_started")
               .set("task", plan.task->id)
@@ -40,7 +61,13 @@ class StreamJsonObserver final : public AttemptObserver {
               .set("n", plan.n));
   }
 
-  /// `init`, as claude's system/init: what the agent was given before its first turn.
+  void agent_starting(const std::filesystem::path& workspace, const SandboxRecord& sandbox) override {
+    m_workspace = workspace.string();
+    m_sandbox = sandbox_json(sandbox);
+  }
+
+  /// `init`, as claude's system/init: what the agent was given before its first turn, where it
+  /// works, under which policy and in which sandbox.
   void started(const Conversation& conversation, const std::vector<ToolSchema>& tools) override {
     Json names = Json::array();
     for (const ToolSchema& tool : tools) names.push(tool.name);
@@ -48,7 +75,10 @@ class StreamJsonObserver final : public AttemptObserver {
               .set("type", "init")
               .set("model", m_model)
               .set("tools", std::move(names))
-              .set("system_prompt_sha256", sha256_hex(conversation.system)));
+              .set("system_prompt_sha256", sha256_hex(conversation.system))
+              .set("workspace", m_workspace)
+              .set("policy", m_policy)
+              .set("sandbox", m_sandbox));
   }
 
   void turn(int turn, const ModelTurn& response, const ModelCallRecord& call) override {
@@ -125,21 +155,46 @@ class StreamJsonObserver final : public AttemptObserver {
   StreamJsonSink& m_sink;
   std::string m_attempt;
   std::string m_model;
+  Json m_policy;
+  std::string m_workspace;              // from agent_starting
+  Json m_sandbox = Json(nullptr);       // from agent_starting
 };
 
 }  // namespace
 
 void StreamJsonSink::write(const std::string& attempt, Json event) {
   event.set("attempt", attempt);
+  put(event);
+}
+
+void StreamJsonSink::finish(const RunReport& report, int exit_code, const std::string& outcome) {
+  RunTotals totals = compute_totals(report.attempts);
+  Json event = Json::object()
+                   .set("type", "run_finished")
+                   .set("outcome", outcome)
+                   .set("exit_code", exit_code)
+                   .set("attempts", totals.attempts)
+                   .set("passed", totals.passed)
+                   .set("failed", totals.failed)
+                   .set("errors", totals.error)
+                   .set("skipped", totals.skipped)
+                   .set("tokens", totals.usage.total_tokens())
+                   .set("cost_usd", totals.usage.cost_usd ? Json(*totals.usage.cost_usd) : Json(nullptr))
+                   .set("duration_ms", report.duration_ms)
+                   .set("usage", usage_to_json(totals.usage));
+  put(event);
+}
+
+void StreamJsonSink::put(const Json& event) {
   const std::string line = json_log_line(event.dump()) + "\n";  // the events quote the agent
   std::lock_guard lock(m_mutex);
   m_out << line;
   m_out.flush();
 }
 
-AttemptObserverFactory stream_json_observers(StreamJsonSink& sink) {
-  return [&sink](const AttemptPlan& plan) -> std::unique_ptr<AttemptObserver> {
-    return std::make_unique<StreamJsonObserver>(sink, plan);
+AttemptObserverFactory stream_json_observers(StreamJsonSink& sink, PolicyOrigin policy_origin) {
+  return [&sink, policy_origin = std::move(policy_origin)](const AttemptPlan& plan) -> std::unique_ptr<AttemptObserver> {
+    return std::make_unique<StreamJsonObserver>(sink, plan, policy_origin);
   };
 }
 

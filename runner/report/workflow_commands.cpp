@@ -115,6 +115,12 @@ std::string step_outputs(const RunReport& report) {
          "\ntokens=" + std::to_string(totals.usage.total_tokens()) + "\ncost-usd=" + cost + "\n";
 }
 
+std::string multiline_output(std::string_view name, std::string_view value, std::string_view delimiter) {
+  std::string text = std::string(name) + "<<" + std::string(delimiter) + "\n" + std::string(value);
+  if (!value.empty() && value.back() != '\n') text += "\n";
+  return text + std::string(delimiter) + "\n";
+}
+
 std::string annotation_command(const Annotation& annotation) {
   std::string properties;
   auto add = [&](std::string_view name, const std::string& value) {

@@ -52,4 +52,9 @@ std::string annotation_command(const Annotation& annotation);
 /// tokens (all of them) and cost-usd (empty when a price is unknown).
 std::string step_outputs(const RunReport& report);
 
+/// A step output that may span lines, in $GITHUB_OUTPUT's heredoc form: `name<<DELIMITER`, the
+/// value, then DELIMITER on a line of its own. `delimiter` must not occur in `value` (the runner
+/// would end the value there): the caller picks one at random and checks.
+std::string multiline_output(std::string_view name, std::string_view value, std::string_view delimiter);
+
 }  // namespace agent_run

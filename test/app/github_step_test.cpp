@@ -5,6 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <sstream>
 
 namespace agent_run {
@@ -78,6 +79,60 @@ BOOST_AUTO_TEST_CASE(annotations_name_files_in_the_repository_and_only_when_gith
   tell_github(step, report, 1, repository.path(), &paths, out, err);
   BOOST_TEST(out.str().starts_with("::error file=tasks/fix-bug.yaml,title=agent-run%3A fix-bug #2%3A check"),
              out.str());
+}
+
+/// The outputs of a $GITHUB_OUTPUT file read as GitHub's runner reads them (name=value lines and
+/// name<<DELIMITER heredocs); the last value of a name wins.
+static std::map<std::string, std::string> read_outputs(const std::string& text) {
+  std::map<std::string, std::string> outputs;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    auto heredoc = line.find("<<");
+    auto equals = line.find('=');
+    if (heredoc != std::string::npos && (equals == std::string::npos || heredoc < equals)) {
+      std::string delimiter = line.substr(heredoc + 2), value, part;
+      bool first = true;
+      while (std::getline(lines, part) && part != delimiter) {
+        value += (first ? "" : "\n") + part;
+        first = false;
+      }
+      outputs[line.substr(0, heredoc)] = value;
+    } else if (equals != std::string::npos) {
+      outputs[line.substr(0, equals)] = line.substr(equals + 1);
+    }
+  }
+  return outputs;
+}
+
+BOOST_AUTO_TEST_CASE(the_one_attempts_final_message_is_an_output_however_many_lines_and_whatever_they_say) {
+  test::TempFolder folder;
+  folder.write("out/report.html", "<!doctype html>\n");
+  RunReport report = test::sample_report();
+  report.attempts.resize(1);
+  const std::string answer = "Fixed it.\noutcome=passed\nEOF\nghadelimiter_0\nreport-dir<<EOF\n::warning::x";
+  report.attempts.front().final_message = answer;
+  GithubStep step{false, std::nullopt, folder.path() / "output", folder.path()};
+  std::ostringstream out, err;
+  tell_github(step, report, 1, folder.path() / "out", nullptr, out, err);
+  auto outputs = read_outputs(folder.read("output"));
+  BOOST_TEST(outputs["final-message"] == answer);
+  BOOST_TEST(outputs["outcome"] == "failed");  // the answer's own `outcome=passed` line sets nothing
+  BOOST_TEST(outputs["report-dir"] == (folder.path() / "out").string());
+  BOOST_TEST(outputs["report-html"] == (folder.path() / "out" / "report.html").string());
+  std::string delimiter = folder.read("output").substr(folder.read("output").find("final-message<<") + 15, 45);
+  BOOST_TEST(delimiter.starts_with("ghadelimiter_"));
+  BOOST_TEST(delimiter.size() == 45u);  // 13 + 32 hex digits
+}
+
+BOOST_AUTO_TEST_CASE(several_attempts_have_no_final_message_and_a_folder_without_report_html_no_report_html) {
+  test::TempFolder folder;
+  GithubStep step{false, std::nullopt, folder.path() / "output", folder.path()};
+  std::ostringstream out, err;
+  tell_github(step, test::sample_report(), 1, folder.path() / "out", nullptr, out, err);
+  auto outputs = read_outputs(folder.read("output"));
+  BOOST_TEST(!outputs.contains("final-message"));
+  BOOST_TEST(!outputs.contains("report-html"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -38,6 +38,23 @@ for line in "${expected[@]}"; do
   grep -qF -- "$line" <<<"$found" || fail "the checker did not report: $line"
 done
 
+# The docs' tables of the action's inputs and outputs against ci/action.yml.
+code=0
+docs=$(node ci/check-ci-files.mjs --docs ci/action.yml test/ci/fixtures/broken-action-docs.md ci/action.yml 2>&1) || code=$?
+[ "$code" = 1 ] || fail "the checker exited $code on the broken docs tables, not 1"
+# shellcheck disable=SC2016  # the backquotes are Markdown's
+expected_docs=(
+  'broken-action-docs.md:14: input jobs: the default is "1" in action.yml, `2` here [action-docs]'
+  "broken-action-docs.md:1: input prompt of action.yml is not in the Inputs table [action-docs]"
+  "broken-action-docs.md:42: output \`final_message\` is not one of action.yml's [action-docs]"
+  "broken-action-docs.md:1: output final-message of action.yml is not in the Outputs table [action-docs]"
+)
+for line in "${expected_docs[@]}"; do
+  grep -qF -- "$line" <<<"$docs" || fail "the checker did not report: $line"
+done
+expected+=("${expected_docs[@]}")
+found+=$'\n'"$docs"
+
 if ((failures)); then
   echo "what the checker said about the fixtures:"
   echo "$found"

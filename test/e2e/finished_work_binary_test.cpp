@@ -253,14 +253,15 @@ BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_e
   for (std::string line; std::getline(lines, line);) {
     auto event = parse_json(line);  // every line of stdout is one JSON event: no progress among them
     BOOST_REQUIRE_MESSAGE(event.has_value(), "not JSON: " << line);
-    BOOST_TEST(event->get_string("attempt") == "attempts/t/1");
     types.push_back(event->get_string("type"));
+    if (types.back() != "run_finished") BOOST_TEST(event->get_string("attempt") == "attempts/t/1");
     events.push_back(std::move(*event));
   }
   BOOST_TEST(types == (std::vector<std::string>{"attempt_started", "init", "turn", "tool_call", "turn", "checks",
-                                                "sent_back", "turn", "tool_call", "turn", "checks", "attempt_finished"}),
+                                                "sent_back", "turn", "tool_call", "turn", "checks", "attempt_finished",
+                                                "run_finished"}),
              boost::test_tools::per_element());
-  BOOST_REQUIRE(events.size() == 12u);
+  BOOST_REQUIRE(events.size() == 13u);
   // init: what the agent was given, as claude's system/init event.
   BOOST_TEST(events[1].get_string("model") == "script");
   BOOST_TEST(events[1].get_string("system_prompt_sha256").size() == 64u);
@@ -280,6 +281,100 @@ BOOST_AUTO_TEST_CASE(stream_json_prints_one_event_a_line_on_stdout_turns_calls_e
     BOOST_TEST((usage->find(field) != nullptr), field);
   }
   BOOST_TEST((events[2].find("usage")->find("reasoning_tokens") != nullptr));
+}
+
+/// The stream-json events of `command` (run in `folder`, stderr dropped), one a line.
+std::vector<Json> stream_events(const std::string& command, const std::filesystem::path& folder, int& exit_code) {
+  CommandResult result = run_shell(command + " --output-format stream-json 2>/dev/null", folder);
+  exit_code = result.exit_code;
+  std::vector<Json> events;
+  std::istringstream lines(result.output);
+  for (std::string line; std::getline(lines, line);) {
+    auto event = parse_json(line);
+    BOOST_REQUIRE_MESSAGE(event.has_value(), "not JSON: " << line);
+    events.push_back(std::move(*event));
+  }
+  return events;
+}
+
+const Json* event_of(const std::vector<Json>& events, const std::string& type) {
+  for (const Json& event : events) {
+    if (event.get_string("type") == type) return &event;
+  }
+  return nullptr;
+}
+
+BOOST_AUTO_TEST_CASE(init_names_the_workspace_the_policy_and_where_it_came_from_and_the_sandbox) {
+  make({{"tasks/t.yaml", two_tries_task("check_feedback: 1\nsandbox: off\n")}});
+  const std::string command = shell_quote(test::agent_run_binary()) + " tasks/t.yaml --no-diagnostics --out " +
+                              shell_quote(out.path().string());
+  int code = 0;
+  std::vector<Json> events = stream_events(command, repo.path(), code);
+  BOOST_TEST(code == 0);
+  const Json* init = event_of(events, "init");
+  BOOST_REQUIRE(init != nullptr);
+  BOOST_TEST_INFO(init->dump());
+  // The attempt's own workspace: a worktree of the repository, outside it, gone once the attempt ended.
+  const std::filesystem::path workspace = init->get_string("workspace");
+  BOOST_TEST(workspace.is_absolute());
+  BOOST_TEST(workspace.filename() == repo.path().filename());  // the repository's name,
+  BOOST_TEST(workspace.parent_path().filename().string().starts_with("t-"));  // in a folder named after the task
+  BOOST_TEST(!workspace.string().starts_with(repo.path().string()));
+  const Json* policy = init->find("policy");
+  BOOST_REQUIRE(policy != nullptr);
+  BOOST_TEST(std::filesystem::equivalent(policy->get_string("file"), repo.path() / "policy.yaml"));
+  BOOST_TEST(policy->get_string("from") == "tasks/t.yaml:2:9");  // where the task names it
+  BOOST_TEST(policy->get_string("sha256").size() == 64u);
+  const Json* sandbox = init->find("sandbox");
+  BOOST_REQUIRE(sandbox != nullptr);
+  BOOST_TEST(sandbox->get_string("kind") == "none");
+  BOOST_TEST(!sandbox->find("on")->as_bool());
+  BOOST_TEST(sandbox->get_string("set_by").find("tasks/t.yaml:6") != std::string::npos);
+
+  // --policy over the task's own, a sandbox turned on by the command line.
+  TempFolder other_out;
+  std::vector<Json> flagged = stream_events(shell_quote(test::agent_run_binary()) +
+                                                " tasks/t.yaml --no-diagnostics --policy policy.yaml --sandbox on --out " +
+                                                shell_quote(other_out.path().string()),
+                                            repo.path(), code);
+  const Json* flagged_init = event_of(flagged, "init");
+  BOOST_REQUIRE(flagged_init != nullptr);
+  BOOST_TEST_INFO(flagged_init->dump());
+  BOOST_TEST(flagged_init->find("policy")->get_string("from") == "--policy");
+  BOOST_TEST(flagged_init->find("sandbox")->get_string("kind") == "bubblewrap");
+  BOOST_TEST(flagged_init->find("sandbox")->find("on")->as_bool());
+  BOOST_TEST(flagged_init->find("sandbox")->get_string("set_by") == "--sandbox on");
+}
+
+BOOST_AUTO_TEST_CASE(the_last_event_is_the_runs_with_its_totals_and_exit_code) {
+  make({{"tasks/t.yaml", two_tries_task("")}, {"tasks/u.yaml", two_tries_task("check_feedback: 1\n")}});
+  int code = 0;
+  std::vector<Json> events = stream_events(shell_quote(test::agent_run_binary()) +
+                                               " tasks/t.yaml tasks/u.yaml --no-diagnostics --out " +
+                                               shell_quote(out.path().string()),
+                                           repo.path(), code);
+  BOOST_TEST(code == 1);  // t fails its check: no feedback round
+  BOOST_REQUIRE(!events.empty());
+  const Json& last = events.back();
+  BOOST_TEST_INFO(last.dump());
+  BOOST_TEST(last.get_string("type") == "run_finished");
+  BOOST_TEST(last.find("attempt") == nullptr);  // the run's, not an attempt's
+  BOOST_TEST(last.get_string("outcome") == "failed");
+  BOOST_TEST(last.find("exit_code")->as_int() == 1);
+  BOOST_TEST(last.find("attempts")->as_int() == 2);
+  BOOST_TEST(last.find("passed")->as_int() == 1);
+  BOOST_TEST(last.find("failed")->as_int() == 1);
+  BOOST_TEST(last.find("errors")->as_int() == 0);
+  BOOST_TEST(last.find("skipped")->as_int() == 0);
+  const Json report = parse_json(out.read("report.json")).value();
+  const Json* totals = report.find("run")->find("totals");
+  const Json* usage = totals->find("usage");
+  BOOST_TEST(last.find("tokens")->as_int() ==
+             usage->find("input_tokens")->as_int() + usage->find("output_tokens")->as_int() +
+                 usage->find("cache_read_input_tokens")->as_int() + usage->find("cache_creation_input_tokens")->as_int());
+  BOOST_TEST(last.find("tokens")->as_int() > 0);
+  BOOST_TEST(last.find("cost_usd") != nullptr);
+  BOOST_TEST(last.find("duration_ms")->as_int() == report.find("run")->find("duration_ms")->as_int());
 }
 
 BOOST_AUTO_TEST_CASE(stream_json_keeps_the_start_and_the_end_of_a_long_tool_result) {

@@ -1,9 +1,28 @@
 #!/usr/bin/env bash
-# Makes bubblewrap work here, so that tasks and policies with `sandbox:` run their commands inside it:
-# installs it, and on Ubuntu 23.10 and later (GitHub's ubuntu-24.04 runners among them) turns off
-# AppArmor's restriction of unprivileged user namespaces (the kernel.apparmor_restrict_unprivileged_userns
-# sysctl, which is 1 there). Says so with a warning, and changes nothing else, when it still cannot.
+# The action's prepare-sandbox step: makes bubblewrap work here, so that tasks and policies with
+# `sandbox:` run their commands inside it: installs it, and on Ubuntu 23.10 and later (GitHub's
+# ubuntu-24.04 runners among them) turns off AppArmor's restriction of unprivileged user namespaces
+# (the kernel.apparmor_restrict_unprivileged_userns sysctl, which is 1 there). Says so with a warning,
+# and changes nothing else, when it still cannot. With $PREPARE_SANDBOX false it leaves the runner as
+# it is (agent-run's sandbox stays what the tasks and policies say). $SANDBOX_INPUT is the input's old
+# name, `sandbox`: when given, it is used, with a warning.
 set -euo pipefail
+prepare=${PREPARE_SANDBOX:-true}
+if [ -n "${SANDBOX_INPUT:-}" ]; then
+  echo "::warning title=agent-run::the input 'sandbox' is renamed 'prepare-sandbox' (it prepares the runner for bubblewrap; it never turns agent-run's sandbox on or off): write 'prepare-sandbox: ${SANDBOX_INPUT//[^a-z]/}'"
+  prepare=$SANDBOX_INPUT
+fi
+case $prepare in
+  true) ;;
+  false)
+    echo "agent-run sandbox: prepare-sandbox is false: the runner is left as it is"
+    exit 0
+    ;;
+  *)
+    echo "::error title=agent-run::prepare-sandbox must be true or false"
+    exit 1
+    ;;
+esac
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
   sudo=(sudo)
