@@ -25,11 +25,17 @@ repository=$(git -C "$root" rev-parse --path-format=absolute --git-common-dir)
 shared=$(cd "$root/.." && pwd)/shared
 binds=(--ro-bind "$repository" /src.git)
 [ -d "$shared" ] && binds+=(--ro-bind "$shared" /work/shared)
+# A network behind a TLS proxy (this machine's own certificate authorities): npm in the tree trusts
+# what the machine trusts, as the machine's own npm does.
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  binds+=(--ro-bind "$NODE_EXTRA_CA_CERTS" /etc/agent-run-machine-ca.crt --setenv NODE_EXTRA_CA_CERTS /etc/agent-run-machine-ca.crt)
+fi
 # shellcheck disable=SC2016  # expanded by the shell inside the tree
 exec bwrap --bind "$tree" / --dev /dev --bind /proc /proc --ro-bind /sys /sys \
-  --ro-bind /etc/resolv.conf /etc/resolv.conf --perms 1777 --tmpfs /tmp "${binds[@]}" \
+  --ro-bind /etc/resolv.conf /etc/resolv.conf --perms 1777 --tmpfs /tmp \
   --unshare-ipc --die-with-parent --clearenv --setenv HOME /root \
-  --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --setenv LANG C.UTF-8 --chdir /work \
+  --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --setenv LANG C.UTF-8 "${binds[@]}" \
+  --chdir /work \
   bash -c 'for p in g++ cmake libpoco-dev bubblewrap python3 nodejs; do
              dpkg -s "$p" >/dev/null 2>&1 && echo "the tree has $p" || echo "the tree lacks $p"; done
            rm -rf /work/agent-run && git clone -q /src.git /work/agent-run && cd /work/agent-run &&
