@@ -190,7 +190,9 @@ void SurveyWalk::visit(const PendingFolder& folder, const char* name, unsigned c
   if (S_ISDIR(status.st_mode) && verdict.kind != PathClass::hidden && std::strcmp(name, ".git") != 0) {
     pending.push_back(PendingFolder{absolute, path.relative, folder.inside_workspace, folder.resolved});
   }
-  if (S_ISDIR(status.st_mode) && verdict.kind == PathClass::hidden) note_files_under(absolute, path.relative, verdict.rule);
+  if (S_ISDIR(status.st_mode) && verdict.kind == PathClass::hidden) {
+    note_files_under(absolute, path.relative, verdict.rule);
+  }
   keep(std::move(path), verdict, status);
 }
 

@@ -18,9 +18,9 @@ struct PackageRunner {
 };
 
 constexpr std::array k_runners = {
-    PackageRunner{"npx", "", true},      PackageRunner{"pnpx", "", true},      PackageRunner{"bunx", "", true},
-    PackageRunner{"npm", "exec", true},  PackageRunner{"pnpm", "dlx", true},   PackageRunner{"yarn", "dlx", true},
-    PackageRunner{"bun", "x", true},     PackageRunner{"uvx", "", false},      PackageRunner{"pipx", "run", false},
+    PackageRunner{"npx", "", true},     PackageRunner{"pnpx", "", true},    PackageRunner{"bunx", "", true},
+    PackageRunner{"npm", "exec", true}, PackageRunner{"pnpm", "dlx", true}, PackageRunner{"yarn", "dlx", true},
+    PackageRunner{"bun", "x", true},    PackageRunner{"uvx", "", false},    PackageRunner{"pipx", "run", false},
 };
 
 /// Options of the runners above that take the next word as their value.
@@ -31,9 +31,7 @@ bool takes_value(std::string_view option) {
 }
 
 /// Options that keep the runner from fetching anything.
-bool stays_offline(std::string_view option) {
-  return option == "--no-install" || option == "--offline";
-}
+bool stays_offline(std::string_view option) { return option == "--no-install" || option == "--offline"; }
 
 /// "@scope/name@1.2.3" -> "@scope/name"; "name@latest" -> "name".
 std::string npm_name(std::string_view spec) {
@@ -58,7 +56,8 @@ std::optional<FetchedPackage> package_fetched_at_start(const std::vector<std::st
   });
   if (runner == k_runners.end()) return std::nullopt;
   FetchedPackage fetched;
-  fetched.runner = std::string(runner->program) + (runner->subcommand.empty() ? "" : " " + std::string(runner->subcommand));
+  fetched.runner =
+      std::string(runner->program) + (runner->subcommand.empty() ? "" : " " + std::string(runner->subcommand));
   fetched.from_npm = runner->from_npm;
   for (std::size_t i = runner->subcommand.empty() ? 1 : 2; i < argv.size(); ++i) {
     const std::string& word = argv[i];
@@ -85,14 +84,15 @@ std::optional<FetchedPackage> package_fetched_at_start(const std::vector<std::st
 }
 
 std::string offline_package_advice(const FetchedPackage& package) {
-  const std::string install =
-      package.from_npm ? "(`npm install --prefix DIR " + package.package +
-                             "`) and make DIR/node_modules/.bin/NAME the server's command"
-                       : "(`uv tool install " + package.package + "` or `pipx install " + package.package +
-                             "`) and make its program the server's command";
+  const std::string install = package.from_npm ? "(`npm install --prefix DIR " + package.package +
+                                                     "`) and make DIR/node_modules/.bin/NAME the server's command"
+                                               : "(`uv tool install " + package.package + "` or `pipx install " +
+                                                     package.package + "`) and make its program the server's command";
   return "`" + package.runner + "` fetches " + package.package +
          " from the network when it starts, and the sandbox has no network (network: off): install it once "
-         "outside the sandbox " + install + " (the sandbox shows a program's folder), or give the server "
+         "outside the sandbox " +
+         install +
+         " (the sandbox shows a program's folder), or give the server "
          "`sandbox: off` (docs/mcp.md, \"Servers from npm and PyPI\")";
 }
 

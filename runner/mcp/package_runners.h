@@ -11,9 +11,9 @@ namespace agent_run {
 /// `uvx tool`, `pnpm dlx pkg`): the runner's name and the package, for an error that says why the
 /// server cannot start in a sandbox without the network and what to do instead.
 struct FetchedPackage {
-  std::string runner;   // as the user would type it: "npx", "pnpm dlx", "uvx"
-  std::string package;  // "@modelcontextprotocol/server-memory", "mcp-server-git==0.6"
-  bool from_npm = true; // else from PyPI
+  std::string runner;    // as the user would type it: "npx", "pnpm dlx", "uvx"
+  std::string package;   // "@modelcontextprotocol/server-memory", "mcp-server-git==0.6"
+  bool from_npm = true;  // else from PyPI
 };
 
 /// The package `argv` fetches when it starts, or nullopt: not a package runner, told to stay offline

@@ -201,7 +201,8 @@ BOOST_AUTO_TEST_CASE(a_shown_folder_under_another_home_has_its_credentials_maske
   SandboxRequest request;
   request.workspace = workspace.path();
   request.attempt_folder = attempt.path();
-  request.shown = {ShownFolder{cargo, cargo, false, "PATH"}, ShownFolder{cargo, links.path() / "home/.cargo", false, "PATH"}};
+  request.shown = {ShownFolder{cargo, cargo, false, "PATH"},
+                   ShownFolder{cargo, links.path() / "home/.cargo", false, "PATH"}};
   auto layout = make_sandbox_layout(request);
   BOOST_REQUIRE(layout.has_value());
   BOOST_TEST(layout->masked_files == (std::vector<fs::path>{cargo / "credentials.toml",

@@ -241,21 +241,23 @@ BOOST_AUTO_TEST_CASE(a_hard_link_into_a_hidden_folder_made_before_the_run_shows_
   // A script the policy cannot see into, so that the sandbox alone stands between it and the file; then
   // the same read as a command the policy sees, and the file tools.
   const std::vector<Json> calls = {
-      test::tool_call("write_file", Json::object().set("path", "case7.sh").set(
-                                        "content", "cat notes/aws.txt; python3 -c \"print(open('notes/aws.txt').read())\" 2>&1")),
+      test::tool_call("write_file",
+                      Json::object().set("path", "case7.sh").set(
+                          "content", "cat notes/aws.txt; python3 -c \"print(open('notes/aws.txt').read())\" 2>&1")),
       test::bash_call("sh case7.sh"),
       test::bash_call("cat notes/aws.txt"),
       test::tool_call("read_file", Json::object().set("path", "notes/aws.txt")),
       test::tool_call("grep", Json::object().set("pattern", "aws_secret").set("path", "notes"))};
-  test::ToolRun on =
-      scene.run_tool(scene.repository(), {"--policy", (scene.root() / "open-policy.yaml").string(), "--sandbox", "on"}, calls);
+  const std::string policy = (scene.root() / "open-policy.yaml").string();
+  test::ToolRun on = scene.run_tool(scene.repository(), {"--policy", policy, "--sandbox", "on"}, calls);
   BOOST_TEST_INFO(on.stderr_text);
   BOOST_REQUIRE_EQUAL(on.answers.size(), calls.size());
   BOOST_TEST(on.answers[1].verdict == "allowed");
   BOOST_TEST(on.answers[1].line.get_string("sandbox") == "bubblewrap");
   BOOST_TEST(on.answers[1].content.find("Permission denied") != std::string::npos, on.answers[1].content);
   BOOST_TEST(on.answers[2].verdict == "denied", on.answers[2].content);
-  BOOST_TEST(on.answers[2].content.find("another name of .aws/credentials") != std::string::npos, on.answers[2].content);
+  BOOST_TEST(on.answers[2].content.find("another name of .aws/credentials") != std::string::npos,
+             on.answers[2].content);
   BOOST_TEST(on.answers[3].verdict == "denied", on.answers[3].content);
   for (const test::ToolAnswer& answer : on.answers) scene.check_no_secret(answer.content, "a hard link into .aws");
 }
