@@ -24,7 +24,7 @@ commit=$(git -C "$root" rev-parse HEAD)
 repository=$(git -C "$root" rev-parse --path-format=absolute --git-common-dir)
 shared=$(cd "$root/.." && pwd)/shared
 binds=(--ro-bind "$repository" /src.git)
-[ -d "$shared" ] && binds+=(--ro-bind "$shared" /work/shared)
+[ -d "$shared" ] && binds+=(--ro-bind "$shared" /srv/check/shared)
 # A network behind a TLS proxy (this machine's own certificate authorities): npm in the tree trusts
 # what the machine trusts, as the machine's own npm does.
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
@@ -35,10 +35,10 @@ exec bwrap --bind "$tree" / --dev /dev --bind /proc /proc --ro-bind /sys /sys \
   --ro-bind /etc/resolv.conf /etc/resolv.conf --perms 1777 --tmpfs /tmp \
   --unshare-ipc --die-with-parent --clearenv --setenv HOME /root \
   --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --setenv LANG C.UTF-8 "${binds[@]}" \
-  --chdir /work \
+  --dir /srv/check --chdir /srv/check \
   bash -c 'for p in g++ cmake libpoco-dev bubblewrap python3 nodejs; do
              dpkg -s "$p" >/dev/null 2>&1 && echo "the tree has $p" || echo "the tree lacks $p"; done
-           rm -rf /work/agent-run && git clone -q /src.git /work/agent-run && cd /work/agent-run &&
+           rm -rf /srv/check/agent-run && git clone -q /src.git /srv/check/agent-run && cd /srv/check/agent-run &&
              git checkout -q "$1" && git log --oneline -1 || exit 2
            start=$(date +%s); "$0"; rc=$?
            echo "fresh-debian-check: $0 exited $rc after $(( $(date +%s) - start )) s"; exit $rc' "$command" "$commit"

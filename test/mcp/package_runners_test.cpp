@@ -1,4 +1,5 @@
 #include "mcp/package_runners.h"
+#include "base/text.h"
 #include "support/fixtures.h"
 
 #include <boost/test/unit_test.hpp>
@@ -9,12 +10,7 @@ namespace {
 
 /// The package `command` (words split on spaces) fetches when it starts in `cwd`, or "" for none.
 std::string fetched(const std::string& command, const std::filesystem::path& cwd = "/nonexistent") {
-  std::vector<std::string> argv;
-  for (std::size_t at = 0; at < command.size();) {
-    std::size_t space = command.find(' ', at);
-    argv.push_back(command.substr(at, space == std::string::npos ? std::string::npos : space - at));
-    at = space == std::string::npos ? command.size() : space + 1;
-  }
+  const std::vector<std::string> argv = split(command, ' ');
   auto package = package_fetched_at_start(argv, cwd);
   return package ? package->runner + ": " + package->package : "";
 }
