@@ -1,8 +1,9 @@
 """The ground truth: the project's own compiler or type checker, run on the workspace as it is now.
 
 Each checker returns a list of Finding(path, line, severity, message) with workspace-relative paths.
-Go: `go test -vet=off -run ^$ -count=1 -gcflags=-e ./...` compiles every package with its tests and
-reports every compile error (errors); `go vet ./...` (its findings are warnings) runs only when an
+Go: `go test -c -o /dev/null -vet=off -gcflags=-e PACKAGE`, once per package of `go list ./...`,
+compiles each package with its tests and reports every compile error (errors; `go test ./...` at
+once leaves a package's test files uncompiled when the package alone fails); `go vet ./...` (its findings are warnings) runs only when an
 edit reported an error where the compiler found none. Python: `pyright --outputjson` on the files asked for (errors and warnings as
 pyright says). TypeScript: `tsc --noEmit --pretty false -p .`. C: `gcc -fsyntax-only` with the flags
 of compile_flags.txt, once per .c file asked for (headers are checked through the .c files).
@@ -33,15 +34,21 @@ def relative(workspace, path):
 
 
 def go_findings(workspace, env, files=None):
-    """Every compile error of every package with its tests (go build sees no test file; go vet stops
-    at a package's first type error)."""
-    compiled = run(["go", "test", "-vet=off", "-run", "^$", "-count=1", "-gcflags=-e", "./..."], workspace, env)
-    findings = []
-    for line in compiled.splitlines():
-        match = GO_LINE.match(line.strip())
-        if match:
-            findings.append(Finding(relative(workspace, match.group(1)), int(match.group(2)), "error", match.group(3)))
-    return findings
+    """Every compile error of every package with its tests, one package at a time: `go test ./...`
+    does not compile a package's test files when the package alone fails (so a test file's
+    `undefined: name` appears only once the package compiles), go build sees no test file, and go
+    vet stops at a package's first type error."""
+    listed = run(["go", "list", "-e", "./..."], workspace, env)
+    packages = [line.strip() for line in listed.splitlines() if line.strip() and " " not in line.strip()]
+    findings = set()
+    for package in packages:
+        compiled = run(["go", "test", "-c", "-o", os.devnull, "-vet=off", "-gcflags=-e", package], workspace, env)
+        for line in compiled.splitlines():
+            match = GO_LINE.match(line.strip())
+            if match:
+                findings.add(Finding(relative(workspace, match.group(1)), int(match.group(2)), "error",
+                                     match.group(3)))
+    return sorted(findings)
 
 
 def go_vet_findings(workspace, env):

@@ -6,6 +6,7 @@
 #include "base/text.h"
 #include "diagnostics/problems.h"
 #include "diagnostics/warm_start.h"
+#include "diagnostics/warning_promotion.h"
 #include "exec/attempt_sandbox.h"
 #include "exec/process.h"
 
@@ -162,6 +163,8 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
       }
       if (outcome.comparison) {
         m_timeouts.erase(*server);
+        if (linter && (language == Language::c || language == Language::cpp))
+          label_as_the_compiler(*outcome.comparison, *linter, request, root, deadline);
         result.checker = spec.name;
         result.checker_kind = "server";
         result.checker_version = server_version(**server, request);
@@ -184,6 +187,55 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
     }
   }
   return false;
+}
+
+/// clangd's C and C++ findings as the compiler would report them. clangd shows a warning that the
+/// project's flags make an error (-Werror, -Werror=NAME, -pedantic-errors) as a warning, while the
+/// build fails on it: such warnings are labelled errors. By the flags alone where they say so; under
+/// -pedantic-errors (which makes only the warnings about extensions errors) by what the compiler
+/// itself (the linter, in the time left) says of the edited file's warnings, learned once per warning
+/// for the project. And clangd 14 under -pedantic says "ISO C requires a translation unit to contain
+/// at least one declaration" of any file without an #include (of its empty preamble): dropped for a
+/// file that declares something.
+void EditChecker::label_as_the_compiler(Comparison& comparison, const LinterCommand& compiler,
+                                        const EditCheckRequest& request, const std::filesystem::path& root,
+                                        TimePoint deadline) {
+  auto declares_something = [](const std::optional<std::string>& text) {
+    return text && text->find_first_of(";}") != std::string::npos;
+  };
+  if (declares_something(request.after) && (!request.before || declares_something(request.before))) {
+    for (std::vector<Problem>* problems : {&comparison.before, &comparison.after}) {
+      std::erase_if(*problems, [](const Problem& problem) {
+        return !problem.other_file && problem.code == "-Wempty-translation-unit";
+      });
+    }
+  }
+  WarningPromotion flags(compiler.argv);
+  if (!flags.any()) return;
+  std::map<std::string, bool>& learned = m_compiler_errors[root];
+  std::map<int, std::string> unknown;  // line of the edited file -> a warning only the compiler can judge
+  for (const Problem& problem : comparison.after) {
+    if (problem.severity == "warning" && !problem.other_file && flags.needs_compiler(problem.code) &&
+        !learned.count(warning_name(problem.code)))
+      unknown.emplace(problem.line, warning_name(problem.code));
+  }
+  if (!unknown.empty() && SteadyClock::now() < deadline) {
+    LinterResult said = run_linter(compiler, request.environment, deadline, request.sandbox);
+    for (const Problem& problem : said.finished ? said.problems : std::vector<Problem>{}) {
+      auto warning = unknown.find(problem.line);
+      if (warning == unknown.end() || std::filesystem::path(problem.path) != request.file ||
+          warning_name(problem.code) != warning->second)
+        continue;
+      learned[warning->second] = problem.severity == "error";
+    }
+  }
+  for (std::vector<Problem>* problems : {&comparison.before, &comparison.after}) {
+    for (Problem& problem : *problems) {
+      auto known = learned.find(warning_name(problem.code));
+      bool error = flags.promotes(problem.code) || (known != learned.end() && known->second);
+      if (problem.severity == "warning" && error) problem.severity = "error";
+    }
+  }
 }
 
 /// A server seen for the first time (just started, or started again) gets its picture of the disk,
@@ -384,6 +436,8 @@ void EditChecker::release_workspace(const std::filesystem::path& workspace) {
   std::filesystem::path folder = std::filesystem::weakly_canonical(workspace, ec);
   m_pool.release_under(ec ? workspace : folder);
   std::erase_if(m_imports, [&](const auto& entry) { return is_at_or_under(entry.first, ec ? workspace : folder); });
+  std::erase_if(m_compiler_errors,
+                [&](const auto& entry) { return is_at_or_under(entry.first, ec ? workspace : folder); });
   std::erase_if(m_last, [&](const auto& entry) {
     return workspace_relative(entry.first, ec ? workspace : folder) != entry.first;
   });

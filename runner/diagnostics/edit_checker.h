@@ -66,6 +66,8 @@ class EditChecker final : public DiagnosticsChecker {
   bool try_servers(const EditCheckRequest& request, Language language, const std::filesystem::path& root,
                    const std::optional<LinterCommand>& linter, std::chrono::steady_clock::time_point deadline,
                    EditDiagnostics& result, Attempts& attempts);
+  void label_as_the_compiler(Comparison& comparison, const LinterCommand& compiler, const EditCheckRequest& request,
+                             const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline);
   void adopt(LanguageServer& server, const std::filesystem::path& root, const HiddenPath& hidden);
   void use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
                   const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline,
@@ -92,6 +94,8 @@ class EditChecker final : public DiagnosticsChecker {
   std::map<std::string, LastCheck> m_last;        // absolute file -> its last check
   std::map<LanguageServer*, int> m_timeouts;      // consecutive timeouts of a warm server
   std::map<std::filesystem::path, ImportIndex> m_imports;  // project root -> which of its files import which
+  // project root -> warning ("-Wname") -> whether its compiler reported it as an error (-pedantic-errors)
+  std::map<std::filesystem::path, std::map<std::string, bool>> m_compiler_errors;
 };
 
 }  // namespace agent_run

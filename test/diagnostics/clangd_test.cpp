@@ -62,4 +62,48 @@ BOOST_AUTO_TEST_CASE(reports_errors_stays_silent_when_clean_and_labels_broken_ca
   BOOST_TEST(shutdown.killed == 0);
 }
 
+// clangd shows a warning that the project's flags make an error as a warning (clangd 14 drops the
+// -Werror mapping); the build fails on it, so the edit's result says error, as the compiler does.
+// And under -pedantic it says a file without an #include declares nothing, which the compiler does not.
+BOOST_AUTO_TEST_CASE(a_warning_the_flags_make_an_error_is_labelled_an_error_as_the_compiler_says) {
+  std::vector<std::string> environment = tools_environment();
+  require_program("clangd", environment);
+  require_program("gcc", environment);
+  TempFolder workspace;
+  workspace.write("compile_flags.txt", "-std=c11\n-pedantic\n-pedantic-errors\n-Wall\n");
+  workspace.write("limbs.c", "int limbs(void) { return 0; }\n");
+  workspace.write("other/compile_flags.txt", "-std=c11\n-Wall\n-Werror\n-Wno-error=unused-variable\n");
+  workspace.write("other/unused.c", "int f(void) { return 0; }\n");
+  EditChecker checker(generous_budget());
+  EditRunner edits{checker, workspace, environment};
+  for (const char* file : {"limbs.c", "other/unused.c"}) {
+    auto warm = checker.warm_up(workspace.path() / file, workspace.path(), environment, 120s);
+    BOOST_REQUIRE_MESSAGE(warm && *warm == "clangd", (warm ? *warm : warm.error().message));
+  }
+
+  // -pedantic-errors: C11 has no implicit declarations; gcc and clang both fail the build on it.
+  EditDiagnostics implicit = edits.write("limbs.c", "int limbs(void) { return limbs_are_zero(1); }\n");
+  BOOST_TEST(implicit.checker == "clangd", describe(implicit));
+  BOOST_REQUIRE_MESSAGE(implicit.problems.size() == 1u, describe(implicit));
+  BOOST_TEST(implicit.problems[0].code == "-Wimplicit-function-declaration", describe(implicit));
+  BOOST_TEST(implicit.problems[0].severity == "error", describe(implicit));
+  BOOST_TEST(implicit.introduced.size() == 1u, describe(implicit));
+  EditDiagnostics fixed = edits.write("limbs.c", "int limbs(void) { return 0; }\n");
+  BOOST_TEST(fixed.status == "clean", describe(fixed));
+  BOOST_TEST(fixed.resolved.size() == 1u, describe(fixed));
+
+  // -Werror with an exemption after it: the exempted warning stays a warning, another is an error.
+  EditDiagnostics werror = edits.write("other/unused.c", "int f(void) {\n  int x;\n}\n");
+  BOOST_TEST(werror.checker == "clangd", describe(werror));
+  auto severity_of = [&](const std::string& code) {
+    for (const Problem& problem : werror.problems) {
+      if (problem.code == code) return problem.severity;
+    }
+    return std::string("none");
+  };
+  BOOST_TEST(severity_of("-Wunused-variable") == "warning", describe(werror));
+  BOOST_TEST(severity_of("-Wreturn-type") == "error", describe(werror));
+  checker.pool().shutdown_all();
+}
+
 BOOST_AUTO_TEST_SUITE_END()
