@@ -6,7 +6,7 @@
 # `no_new_diagnostics: true` agrees with the ground truth on the final tree); see bench/TRUTH.md.
 # Not part of the test suite; it prints figures and asserts none.
 #
-#   ci/bench-truth.sh [--stress] [--binary PATH] [-- bench/truth/run.py options: --only NAME, --keep, --log FILE]
+#   ci/bench-truth.sh [--stress] [--binary PATH] [-- bench/truth/run.py options: --only NAME, --keep, --log FILE, --model-time SECONDS]
 #
 # --stress runs it while `stress-ng --cpu 2` keeps both cores busy. --binary uses that agent-run
 # instead of building build/agent-run (the agent-run target only). Installs what it needs first

@@ -199,6 +199,8 @@ def run_in(folder, workspace, name, language, module_path, prepare, steps, optio
                     wanted = checked_files(language, workspace, before_scope)
                     remember(known, language, wanted, checker(workspace, env, wanted))
                     dirty = False
+                if options.model_time and not options.dry_run:
+                    time.sleep(options.model_time)  # the model's turn before this call
                 line, wall = session.call(tool, tool_input)
                 if tool == "bash":
                     dirty = True
@@ -389,6 +391,9 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the temporary folders")
     parser.add_argument("--log", help="write every --json line here")
     parser.add_argument("--label", default="no load added")
+    parser.add_argument("--model-time", type=float, default=0.0, metavar="SECONDS",
+                        help="wait this long before each call, as a model's turn would (default 0: the calls come "
+                             "back to back, the worst case for servers still starting)")
     options = parser.parse_args()
 
     options.tools = os.path.abspath(options.tools)
@@ -410,7 +415,8 @@ def main():
         print("truth: %s (%s) ..." % (name, options.label), file=sys.stderr, flush=True)
         results.append(run_project(name, language, module_path, prepare, steps, options, env, log))
     shutil.rmtree(env["GOCACHE"], ignore_errors=True)
-    print("\n## truth benchmark, %s\n" % options.label)
+    pace = ", %g s of model time before each call" % options.model_time if options.model_time else ""
+    print("\n## truth benchmark, %s%s\n" % (options.label, pace))
     print("load average %s before, %s after; %.0f s; agent-run %s\n" % (
         load_before, load_average(), time.monotonic() - started, version_of(options)))
     print_table(results, sys.stdout)

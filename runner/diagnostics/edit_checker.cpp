@@ -26,6 +26,9 @@ constexpr std::chrono::milliseconds k_version_timeout{3000};
 constexpr int k_stuck_after = 3;
 // What a warm server's check is left at least, after an edit waited for its first answer.
 constexpr std::chrono::milliseconds k_first_check{300};
+// The least time kept for a fast linter behind a server that has answered: twice what the linter
+// took last time in the project, at least this, at most the settings' reserve.
+constexpr std::chrono::milliseconds k_least_linter_reserve{250};
 // The most files importing an edited one that its check opens (each is one more document to analyse).
 constexpr std::size_t k_most_importers = 20;
 
@@ -89,6 +92,12 @@ long long milliseconds_since(TimePoint start) {
 
 }  // namespace
 
+std::chrono::milliseconds reserve_for_linter(std::chrono::milliseconds most, bool server_answered,
+                                             std::optional<std::chrono::milliseconds> linter_took) {
+  if (!server_answered || !linter_took) return most;
+  return std::min(most, std::max(2 * *linter_took, k_least_linter_reserve));
+}
+
 EditDiagnostics EditChecker::check_edit(const EditCheckRequest& request) {
   std::lock_guard lock(m_mutex);
   const TimePoint start = SteadyClock::now();
@@ -138,7 +147,7 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
       }
       adopt(**server, root, request.hidden);
       bool keep_reserve = linter && !linter->whole_project;
-      TimePoint server_deadline = keep_reserve ? deadline - m_pool.settings().linter_reserve : deadline;
+      TimePoint server_deadline = keep_reserve ? deadline - linter_reserve(**server, *linter, root) : deadline;
       if ((*server)->state() == ServerState::starting && linter) {
         (*server)->prime(request.file, language_id(language, request.file), request.after);
         attempts.notes.push_back(spec.name + " is starting");
@@ -246,9 +255,20 @@ void EditChecker::adopt(LanguageServer& server, const std::filesystem::path& roo
   server.set_disk_view(survey_folder(root, hidden));
 }
 
+std::chrono::milliseconds EditChecker::linter_reserve(const LanguageServer& server, const LinterCommand& linter,
+                                                      const std::filesystem::path& root) const {
+  auto took = m_linter_took.find({linter.name, root});
+  return reserve_for_linter(m_pool.settings().linter_reserve, server.answered(),
+                            took == m_linter_took.end() ? std::nullopt : std::optional(took->second));
+}
+
 void EditChecker::use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
                              const std::filesystem::path& root, TimePoint deadline, EditDiagnostics& result) {
+  const TimePoint start = SteadyClock::now();
   std::optional<Comparison> comparison = check_with_linter(linter, request, language, root, deadline);
+  if (comparison)
+    m_linter_took[{linter.name, root}] =
+        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start);
   result.checker = linter.name;
   result.checker_kind = "linter";
   result.checker_version = program_version(linter.version_argv, request);
@@ -436,6 +456,8 @@ void EditChecker::release_workspace(const std::filesystem::path& workspace) {
   std::filesystem::path folder = std::filesystem::weakly_canonical(workspace, ec);
   m_pool.release_under(ec ? workspace : folder);
   std::erase_if(m_imports, [&](const auto& entry) { return is_at_or_under(entry.first, ec ? workspace : folder); });
+  std::erase_if(m_linter_took,
+                [&](const auto& entry) { return is_at_or_under(entry.first.second, ec ? workspace : folder); });
   std::erase_if(m_compiler_errors,
                 [&](const auto& entry) { return is_at_or_under(entry.first, ec ? workspace : folder); });
   std::erase_if(m_last, [&](const auto& entry) {

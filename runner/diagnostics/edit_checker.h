@@ -6,12 +6,21 @@
 #include "diagnostics/linters.h"
 #include "diagnostics/server_pool.h"
 
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace agent_run {
+
+/// What of an edit's budget is kept for a fast linter behind a warm language server: `most` (the
+/// settings' reserve), or, behind a server that has answered (one that never has is not waited for
+/// longer), twice what the linter took last time in the project, at least 250 ms: a slow server's
+/// answer, which sees more than the linter (importers, types), then has most of the budget.
+std::chrono::milliseconds reserve_for_linter(std::chrono::milliseconds most, bool server_answered,
+                                             std::optional<std::chrono::milliseconds> linter_took);
 
 /// The per-edit diagnostics check of a run: the file goes to its warm language server, or to a
 /// linter while the server starts, is on cooldown, failed or is missing; the problems are compared
@@ -69,6 +78,8 @@ class EditChecker final : public DiagnosticsChecker {
   void label_as_the_compiler(Comparison& comparison, const LinterCommand& compiler, const EditCheckRequest& request,
                              const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline);
   void adopt(LanguageServer& server, const std::filesystem::path& root, const HiddenPath& hidden);
+  std::chrono::milliseconds linter_reserve(const LanguageServer& server, const LinterCommand& linter,
+                                           const std::filesystem::path& root) const;
   void use_linter(const LinterCommand& linter, const EditCheckRequest& request, Language language,
                   const std::filesystem::path& root, std::chrono::steady_clock::time_point deadline,
                   EditDiagnostics& result);
@@ -96,6 +107,8 @@ class EditChecker final : public DiagnosticsChecker {
   std::map<std::filesystem::path, ImportIndex> m_imports;  // project root -> which of its files import which
   // project root -> warning ("-Wname") -> whether its compiler reported it as an error (-pedantic-errors)
   std::map<std::filesystem::path, std::map<std::string, bool>> m_compiler_errors;
+  // (linter, project root) -> how long its last check took there (both runs, when a baseline ran)
+  std::map<std::pair<std::string, std::filesystem::path>, std::chrono::milliseconds> m_linter_took;
 };
 
 }  // namespace agent_run
