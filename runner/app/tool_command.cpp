@@ -18,6 +18,7 @@
 #include "policy/policy_loader.h"
 #include "report/report_writers.h"
 #include "report/workflow_commands.h"
+#include "tools/diagnostics_hook.h"
 
 #include <istream>
 
@@ -140,6 +141,7 @@ Expected<void> open_session(const CliOptions& options, const ProgramContext& pro
     session.scope.survey = &session.sandbox->survey;
   }
   session.tools = make_tool_registry(session.task.tools);
+  warm_diagnostics(session.scope);  // as an attempt's: the first edit finds its language server started
   return {};
 }
 

@@ -231,4 +231,26 @@ BOOST_AUTO_TEST_CASE(sigterm_kills_the_running_command_and_exits_143_as_a_run_do
              "exit=143\n");
 }
 
+// A session warms the language servers of the workspace's languages when it opens, as a run's attempt
+// does: the first edit finds its server started, not started by it. The session's one call waits for
+// the server's own sign that it was started (a file it makes); no edit is made.
+BOOST_AUTO_TEST_CASE(a_session_starts_the_workspace_s_language_servers_before_any_edit) {
+  TempFolder workspace;
+  TempFolder shelf;
+  workspace.write("app.py", "print('hello')\n");
+  workspace.write("open.yaml", "version: 1\nunmatched: allow\n");
+  const std::string started = (shelf.path() / "started").string();
+  shelf.write("bin/pyright-langserver", "#!/bin/sh\ntouch " + shell_quote(started) + "\nexec cat >/dev/null\n");
+  std::filesystem::permissions(shelf.path() / "bin/pyright-langserver", std::filesystem::perms::owner_all);
+  workspace.write("wait.sh",
+                  "while [ ! -e " + shell_quote(started) + " ]; do sleep 0.05; done\necho the server started\n");
+  const Json call =
+      Json::object().set("tool", "bash").set("input", Json::object().set("command", "sh wait.sh").set("timeout", 60));
+  CommandResult result = run_tool(workspace, call.dump() + "\n",
+                                  "--policy open.yaml --sandbox off",
+                                  "PATH=" + shell_quote((shelf.path() / "bin").string()) + ":\"$PATH\"");
+  BOOST_TEST(result.output.find("the server started") != std::string::npos, result.output);
+  BOOST_TEST(result.exit_code == 0, result.output);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
