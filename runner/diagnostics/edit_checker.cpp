@@ -188,7 +188,13 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
       }
       attempts.notes.push_back(spec.name + " gave no answer in time");
       attempts.abandoned_by = spec.name;
-      if (++m_timeouts[*server] >= k_stuck_after) {
+      Unanswered& unanswered = m_timeouts[*server];
+      // Stuck is silent: a server that said anything since its last unanswered check (a late answer,
+      // a publish) is slow, and its count starts again.
+      std::uint64_t received = (*server)->messages_received();
+      unanswered.checks = received > unanswered.messages_then ? 1 : unanswered.checks + 1;
+      unanswered.messages_then = received;
+      if (unanswered.checks >= k_stuck_after) {
         m_timeouts.erase(*server);
         m_pool.report_failure(*server);
       }
@@ -266,9 +272,10 @@ void EditChecker::use_linter(const LinterCommand& linter, const EditCheckRequest
                              const std::filesystem::path& root, TimePoint deadline, EditDiagnostics& result) {
   const TimePoint start = SteadyClock::now();
   std::optional<Comparison> comparison = check_with_linter(linter, request, language, root, deadline);
-  if (comparison)
-    m_linter_took[{linter.name, root}] =
-        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start);
+  // A linter that did not finish in what it was left gets the whole reserve again next time.
+  m_linter_took[{linter.name, root}] =
+      comparison ? std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start)
+                 : m_pool.settings().linter_reserve;
   result.checker = linter.name;
   result.checker_kind = "linter";
   result.checker_version = program_version(linter.version_argv, request);

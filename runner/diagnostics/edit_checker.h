@@ -103,7 +103,12 @@ class EditChecker final : public DiagnosticsChecker {
   ServerPool m_pool;
   std::map<std::string, std::string> m_versions;  // program -> first line of its --version
   std::map<std::string, LastCheck> m_last;        // absolute file -> its last check
-  std::map<LanguageServer*, int> m_timeouts;      // consecutive timeouts of a warm server
+  /// A warm server's checks left unanswered in a row, and what it had said by the last of them.
+  struct Unanswered {
+    int checks = 0;
+    std::uint64_t messages_then = 0;
+  };
+  std::map<LanguageServer*, Unanswered> m_timeouts;  // consecutive timeouts of a warm server
   std::map<std::filesystem::path, ImportIndex> m_imports;  // project root -> which of its files import which
   // project root -> warning ("-Wname") -> whether its compiler reported it as an error (-pedantic-errors)
   std::map<std::filesystem::path, std::map<std::string, bool>> m_compiler_errors;

@@ -192,7 +192,16 @@ bool LanguageServer::read_stream(int fd, bool is_stdout) {
   }
 }
 
+std::uint64_t LanguageServer::messages_received() const {
+  std::lock_guard lock(m_mutex);
+  return m_received;
+}
+
 void LanguageServer::handle_message(const Json& message) {
+  {
+    std::lock_guard lock(m_mutex);
+    ++m_received;
+  }
   const Json* method = message.find("method");
   const Json* id = message.find("id");
   if (method && id) {

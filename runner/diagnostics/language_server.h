@@ -135,6 +135,9 @@ class LanguageServer {
   bool answered() const;
   /// True when it was primed and has not answered yet: its first analysis is under way.
   bool warming() const;
+  /// How many messages it has sent (answers, late ones to abandoned requests included, publishes,
+  /// requests): a server whose count grew after a check timed out is slow, not stuck.
+  std::uint64_t messages_received() const;
   /// Waits until it has answered (see answered()) or failed, at most until `deadline`; true when answered.
   bool wait_answered(std::chrono::steady_clock::time_point deadline);
   /// Whether it holds a picture of the disk (given once, when it is started).
@@ -240,6 +243,7 @@ class LanguageServer {
   std::int64_t m_initialize_id = 0;
   std::int64_t m_next_id = 1;
   std::uint64_t m_sequence = 0;
+  std::uint64_t m_received = 0;  // messages read from it (messages_received)
   std::map<std::string, Published> m_published;
   std::map<std::int64_t, Json> m_responses;
   std::map<std::string, OpenDocument> m_documents;

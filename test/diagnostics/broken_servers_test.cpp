@@ -22,6 +22,23 @@ const std::string k_mute_server = std::string("#!/usr/bin/python3\nimport json, 
         send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
 )";
 
+/// A slow language server: it publishes a document version's (empty) list only when the next
+/// version comes, so that every check's answer is late, and comes while the next edit is checked.
+const std::string k_late_server = std::string("#!/usr/bin/python3\nimport json, sys\n") + k_python_lsp_framing +
+                                  R"(held = None
+while True:
+    message = read()
+    method = message.get("method", "")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
+    elif method in ("textDocument/didOpen", "textDocument/didChange"):
+        if held is not None:
+            send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+                  "params": {"uri": held[0], "version": held[1], "diagnostics": []}})
+        document = message["params"]["textDocument"]
+        held = (document["uri"], document["version"])
+)";
+
 /// A language server that answers initialize, then ignores shutdown, exit and the end of its input.
 constexpr const char* k_stubborn_server = R"(#!/usr/bin/python3
 import json, signal, sys, time
@@ -170,6 +187,36 @@ BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_t
   BOOST_TEST(checker.pool().live_servers() == 0u);
   EditDiagnostics after = edit_and_expect_linter(checker, "# once more\n");  // no server is tried any more
   BOOST_TEST(after.note.find("pyright-langserver stopped working; not retried for") == 0u, after.note);
+}
+
+// Stuck is silent. A server that answers every check too late (pyright on a real project on a
+// loaded machine) is slow: what it says after a check gave up shows it at work, and it is kept for
+// the next edits instead of being stopped after three checks in a row.
+BOOST_AUTO_TEST_CASE(a_warm_server_that_answers_late_is_slow_not_stuck_and_is_kept) {
+  shelf.add_script("pyright-langserver", k_late_server);
+  settings.budget = 3s;  // the server's share is at least 500 ms; what the linter gets does not matter here
+  settings.linter_reserve = 2500ms;
+  EditChecker checker(settings);
+  std::vector<std::string> environment = shelf.environment();
+  ServerSpec spec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, 50ms, {}};
+  auto server = checker.pool().acquire(spec, root(), environment);
+  BOOST_REQUIRE(server.has_value());
+  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + k_patience));
+  EditRunner edits{checker, workspace, environment};
+  for (int edit = 1; edit <= 4; ++edit) {
+    LanguageServer* live = checker.pool().running("pyright-langserver", root());
+    BOOST_REQUIRE_MESSAGE(live == *server, "the server was stopped before edit " << edit);
+    std::uint64_t said = live->messages_received();
+    EditDiagnostics result = edits.write("app.py", "import os\n\nprint(os.getcwd(), " + std::to_string(edit) + ")\n");
+    BOOST_TEST(result.note.find("pyright-langserver gave no answer in time") != std::string::npos, describe(result));
+    // Its late answer to this edit comes with the next message it reads; the event the next edit's
+    // verdict depends on is that it said something after this check gave up.
+    BOOST_REQUIRE_MESSAGE(checker.pool().running("pyright-langserver", root()) == live,
+                          "the server was stopped after edit " << edit);
+    if (edit > 1) BOOST_REQUIRE(wait_until([&] { return live->messages_received() > said; }));
+  }
+  BOOST_TEST(checker.pool().live_servers() == 1u);
+  BOOST_TEST(!checker.pool().cooldown_until("pyright-langserver", root()).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_server_that_ignores_shutdown_is_killed_after_the_grace) {
