@@ -29,6 +29,8 @@ constexpr std::chrono::milliseconds k_first_check{300};
 // The least time kept for a fast linter behind a server that has answered: twice what the linter
 // took last time in the project, at least this, at most the settings' reserve.
 constexpr std::chrono::milliseconds k_least_linter_reserve{250};
+// The most files the compiler is asked of in one edit's check, to label clangd's warnings.
+constexpr std::size_t k_most_files_asked = 2;
 // The most files importing an edited one that its check opens (each is one more document to analyse).
 constexpr std::size_t k_most_importers = 20;
 
@@ -208,10 +210,10 @@ bool EditChecker::try_servers(const EditCheckRequest& request, Language language
 /// project's flags make an error (-Werror, -Werror=NAME, -pedantic-errors) as a warning, while the
 /// build fails on it: such warnings are labelled errors. By the flags alone where they say so; under
 /// -pedantic-errors (which makes only the warnings about extensions errors) by what the compiler
-/// itself (the linter, in the time left) says of the edited file's warnings, learned once per warning
-/// for the project. And clangd 14 under -pedantic says "ISO C requires a translation unit to contain
-/// at least one declaration" of any file without an #include (of its empty preamble): dropped for a
-/// file that declares something.
+/// itself (the linter, in the time left) says of the warnings in the edited file and in a file
+/// including it, learned once per warning for the project. And clangd 14 under -pedantic says "ISO C
+/// requires a translation unit to contain at least one declaration" of any file without an
+/// #include (of its empty preamble): dropped for a file that declares something.
 void EditChecker::label_as_the_compiler(Comparison& comparison, const LinterCommand& compiler,
                                         const EditCheckRequest& request, const std::filesystem::path& root,
                                         TimePoint deadline) {
@@ -228,17 +230,23 @@ void EditChecker::label_as_the_compiler(Comparison& comparison, const LinterComm
   WarningPromotion flags(compiler.argv);
   if (!flags.any()) return;
   std::map<std::string, bool>& learned = m_compiler_errors[root];
-  std::map<int, std::string> unknown;  // line of the edited file -> a warning only the compiler can judge
+  // file -> line -> a warning there that only the compiler can judge (the edited file and, at most
+  // k_most_files_asked - 1, the files including it whose problems the server reported)
+  std::map<std::filesystem::path, std::map<int, std::string>> unknown;
   for (const Problem& problem : comparison.after) {
-    if (problem.severity == "warning" && !problem.other_file && flags.needs_compiler(problem.code) &&
-        !learned.count(warning_name(problem.code)))
-      unknown.emplace(problem.line, warning_name(problem.code));
+    std::string name = warning_name(problem.code);
+    if (problem.severity != "warning" || !flags.needs_compiler(problem.code) || learned.count(name)) continue;
+    std::filesystem::path file = request.workspace / problem.path;
+    if (unknown.size() < k_most_files_asked || unknown.count(file)) unknown[file].emplace(problem.line, name);
   }
-  if (!unknown.empty() && SteadyClock::now() < deadline) {
-    LinterResult said = run_linter(compiler, request.environment, deadline, request.sandbox);
+  for (const auto& [file, lines] : unknown) {
+    if (SteadyClock::now() >= deadline) break;
+    std::optional<LinterCommand> asked =
+        file == request.file ? std::optional(compiler) : linter_for(language_of(file, ""), file, root, request.environment);
+    LinterResult said = asked ? run_linter(*asked, request.environment, deadline, request.sandbox) : LinterResult{};
     for (const Problem& problem : said.finished ? said.problems : std::vector<Problem>{}) {
-      auto warning = unknown.find(problem.line);
-      if (warning == unknown.end() || std::filesystem::path(problem.path) != request.file ||
+      auto warning = lines.find(problem.line);
+      if (warning == lines.end() || std::filesystem::path(problem.path) != file ||
           warning_name(problem.code) != warning->second)
         continue;
       learned[warning->second] = problem.severity == "error";

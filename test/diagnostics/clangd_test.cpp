@@ -74,12 +74,23 @@ BOOST_AUTO_TEST_CASE(a_warning_the_flags_make_an_error_is_labelled_an_error_as_t
   workspace.write("limbs.c", "int limbs(void) { return 0; }\n");
   workspace.write("other/compile_flags.txt", "-std=c11\n-Wall\n-Werror\n-Wno-error=unused-variable\n");
   workspace.write("other/unused.c", "int f(void) { return 0; }\n");
+  workspace.write("header/compile_flags.txt", "-std=c11\n-pedantic\n-pedantic-errors\n-Wall\n");  // as ring's
+  workspace.write("header/zero.h", "int are_zero(int n);\n");
+  workspace.write("header/user.c", "#include \"zero.h\"\nint user(void) { return are_zero(1); }\n");
   EditChecker checker(generous_budget());
   EditRunner edits{checker, workspace, environment};
-  for (const char* file : {"limbs.c", "other/unused.c"}) {
+  for (const char* file : {"limbs.c", "other/unused.c", "header/user.c"}) {
     auto warm = checker.warm_up(workspace.path() / file, workspace.path(), environment, 120s);
     BOOST_REQUIRE_MESSAGE(warm && *warm == "clangd", (warm ? *warm : warm.error().message));
   }
+
+  // A header's rename leaves a file including it with an implicit declaration: the compiler is asked
+  // of that file, and says error. (First, so that the verdict on this warning is learned from it.)
+  EditDiagnostics header = edits.write("header/zero.h", "int all_zero(int n);\n");
+  BOOST_TEST(header.checker == "clangd", describe(header));
+  BOOST_TEST(has_problem(header.problems, "header/user.c", 2, "Implicit declaration of function 'are_zero'", true),
+             describe(header));
+  for (const Problem& problem : header.problems) BOOST_TEST(problem.severity == "error", describe(header));
 
   // -pedantic-errors: C11 has no implicit declarations; gcc and clang both fail the build on it.
   EditDiagnostics implicit = edits.write("limbs.c", "int limbs(void) { return limbs_are_zero(1); }\n");
@@ -103,6 +114,7 @@ BOOST_AUTO_TEST_CASE(a_warning_the_flags_make_an_error_is_labelled_an_error_as_t
   };
   BOOST_TEST(severity_of("-Wunused-variable") == "warning", describe(werror));
   BOOST_TEST(severity_of("-Wreturn-type") == "error", describe(werror));
+
   checker.pool().shutdown_all();
 }
 
