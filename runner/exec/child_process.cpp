@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +39,7 @@ Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv,
   child.m_stdin = std::move(spawned->input);
   child.m_stdout = std::move(spawned->output);
   child.m_stderr = std::move(spawned->errors);
+  child.m_exited = Fd(static_cast<int>(::syscall(SYS_pidfd_open, child.m_pid, 0)));
   return child;
 }
 
@@ -52,6 +54,7 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     m_stdin = std::move(other.m_stdin);
     m_stdout = std::move(other.m_stdout);
     m_stderr = std::move(other.m_stderr);
+    m_exited = std::move(other.m_exited);
   }
   return *this;
 }
@@ -63,6 +66,7 @@ void ChildProcess::release() {
   m_stdin.reset();
   m_stdout.reset();
   m_stderr.reset();
+  m_exited.reset();
   m_pid = -1;
 }
 
@@ -127,8 +131,14 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
       forget_own_child(m_pid);
       return true;
     }
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return false;
+    if (m_exited.is_open()) {  // the exit itself wakes the wait
+      pollfd fd{m_exited.get(), POLLIN, 0};
+      ::poll(&fd, 1, static_cast<int>(left));
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min<long long>(left, 10)));
+    }
   }
 }
 
