@@ -39,7 +39,6 @@ Expected<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv,
   child.m_stdin = std::move(spawned->input);
   child.m_stdout = std::move(spawned->output);
   child.m_stderr = std::move(spawned->errors);
-  child.m_exited = Fd(static_cast<int>(::syscall(SYS_pidfd_open, child.m_pid, 0)));
   return child;
 }
 
@@ -54,7 +53,6 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     m_stdin = std::move(other.m_stdin);
     m_stdout = std::move(other.m_stdout);
     m_stderr = std::move(other.m_stderr);
-    m_exited = std::move(other.m_exited);
   }
   return *this;
 }
@@ -66,7 +64,6 @@ void ChildProcess::release() {
   m_stdin.reset();
   m_stdout.reset();
   m_stderr.reset();
-  m_exited.reset();
   m_pid = -1;
 }
 
@@ -116,9 +113,11 @@ bool ChildProcess::write_all(std::string_view data, std::chrono::steady_clock::t
 
 void ChildProcess::close_stdin() { m_stdin.reset(); }
 
+/// Returns as soon as the child exits (its pidfd becomes readable): `timeout` is only the upper bound.
 bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (m_pid <= 0 || m_reaped) return true;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const Fd exited(static_cast<int>(::syscall(SYS_pidfd_open, m_pid, 0)));  // -1 where the kernel has none
   for (;;) {
     siginfo_t info{};
     int rc = ::waitid(P_PID, static_cast<id_t>(m_pid), &info, WEXITED | WNOHANG | WNOWAIT);  // not reaped yet
@@ -133,8 +132,8 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
     }
     auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) return false;
-    if (m_exited.is_open()) {  // the exit itself wakes the wait
-      pollfd fd{m_exited.get(), POLLIN, 0};
+    if (exited.is_open()) {  // the exit itself wakes the wait
+      pollfd fd{exited.get(), POLLIN, 0};
       ::poll(&fd, 1, static_cast<int>(left));
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(std::min<long long>(left, 10)));

@@ -42,8 +42,7 @@ class ChildProcess {
   /// Closes stdin (end of input for the child).
   void close_stdin();
   /// Waits up to `timeout` for the child to exit by itself and reaps it (and kills and reaps what it
-  /// left in its group); true when it did. Returns as soon as it exits (its pidfd becomes readable),
-  /// so `timeout` is only the upper bound.
+  /// left in its group); true when it did.
   bool wait_exit(std::chrono::milliseconds timeout);
   /// Sends `signal` to the whole process group (nothing when the child was reaped already).
   void signal_group(int signal) const;
@@ -63,7 +62,6 @@ class ChildProcess {
   Fd m_stdin;
   Fd m_stdout;
   Fd m_stderr;
-  Fd m_exited;  // its pidfd: readable once it has exited (-1 where the kernel has none)
 };
 
 }  // namespace agent_run

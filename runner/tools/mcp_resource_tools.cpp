@@ -3,6 +3,8 @@
 #include "base/count_text.h"
 #include "tools/mcp_tool.h"
 
+#include <algorithm>
+
 namespace agent_run {
 
 namespace {
