@@ -1,7 +1,7 @@
 // mcp__SERVER__list_resources and mcp__SERVER__read_resource, as the agent loop calls them: against
 // server-everything over stdio, and a python3 server of the test's own with a long paged list.
-#include "support/mcp_servers.h"
 #include "tools/mcp_resource_tools.h"
+#include "support/mcp_servers.h"
 #include "tools/mcp_tool.h"
 #include "tools_fixture.h"
 
@@ -68,7 +68,8 @@ BOOST_AUTO_TEST_CASE(list_resources_shows_everything_s_documents_and_templates_a
 BOOST_AUTO_TEST_CASE(a_resource_link_in_a_tool_result_names_the_reader_and_reads_through_it) {
   auto client = connect_stdio(everything_command());
   auto links = *client->list_tools();
-  auto tool = std::find_if(links.begin(), links.end(), [](const McpToolInfo& t) { return t.name == "get-resource-links"; });
+  auto tool =
+      std::find_if(links.begin(), links.end(), [](const McpToolInfo& t) { return t.name == "get-resource-links"; });
   BOOST_REQUIRE(tool != links.end());
   McpTool linker("everything", *tool, *client, McpTool::ResourceReader::offered);
   ToolOutput linked = linker.run(Json::object().set("count", 2), scope, session, timeout);
@@ -77,8 +78,9 @@ BOOST_AUTO_TEST_CASE(a_resource_link_in_a_tool_result_names_the_reader_and_reads
   ToolOutput read = McpReadResourceTool("everything", *client)
                         .run(Json::object().set("uri", "demo://resource/dynamic/text/2"), scope, session, timeout);
   BOOST_TEST(!read.is_error, read.content);
-  BOOST_TEST(has(read.content, "[resource demo://resource/dynamic/text/2 (text/plain)]\nResource 2: This is a plaintext"),
-             read.content);
+  BOOST_TEST(
+      has(read.content, "[resource demo://resource/dynamic/text/2 (text/plain)]\nResource 2: This is a plaintext"),
+      read.content);
   // A tool of a server whose resources are not offered says nothing of a reader.
   McpTool alone("everything", *tool, *client, McpTool::ResourceReader::none);
   BOOST_TEST(!has(alone.run(Json::object().set("count", 1), scope, session, timeout).content, "read_resource"));
