@@ -16,6 +16,8 @@ std::string summarize_input(const ToolCall& call) {
     summary = pattern->as_string() + (has_path ? " in " + path->as_string() : "");
   } else if (has_path) {
     summary = path->as_string();
+  } else if (const Json* uri = call.input.find("uri"); uri && uri->is_string()) {  // an MCP resource's
+    summary = uri->as_string();
   } else {
     summary = call.input.dump();
   }

@@ -5,6 +5,7 @@
 #include "base/yaml_document.h"
 #include "policy/tool_names.h"
 #include "task/script_check.h"
+#include "tools/mcp_resource_tools.h"
 
 #include <algorithm>
 #include <map>
@@ -37,6 +38,22 @@ LiveServer start_server(const McpServerSpec& spec, const McpLaunchContext& conte
   return server;
 }
 
+/// The schema of `tool` on the live `server`: one of its tools, or agent-run's pair for its
+/// resources when it offers them and has no tool of that name.
+std::optional<ToolSchema> schema_of(LiveServer& server, const McpName& tool) {
+  auto found = std::find_if(server.tools.begin(), server.tools.end(),
+                            [&](const McpToolInfo& info) { return info.name == tool.tool; });
+  if (found != server.tools.end()) {
+    return ToolSchema{"mcp__" + tool.server + "__" + tool.tool, found->description, found->input_schema};
+  }
+  if (!server.client->offers_resources()) return std::nullopt;
+  for (const std::unique_ptr<Tool>& resources : mcp_resource_tools(tool.server, *server.client)) {
+    ToolSchema schema = resources->schema();
+    if (schema.name == "mcp__" + tool.server + "__" + tool.tool) return schema;
+  }
+  return std::nullopt;
+}
+
 /// The problems of one call of tool `tool` on the live `server`.
 void check_call(const YamlNode& call, const YamlNode& tool_node, const std::string& name, const McpName& tool,
                 LiveServer& server, const YamlChecker& where, std::vector<std::string>& problems) {
@@ -49,9 +66,8 @@ void check_call(const YamlNode& call, const YamlNode& tool_node, const std::stri
     server.reported = true;
     return;
   }
-  auto found = std::find_if(server.tools.begin(), server.tools.end(),
-                            [&](const McpToolInfo& info) { return info.name == tool.tool; });
-  if (found == server.tools.end()) {
+  std::optional<ToolSchema> schema = schema_of(server, tool);
+  if (!schema) {
     std::vector<std::string> names;
     for (const McpToolInfo& info : server.tools) names.push_back(info.name);
     auto suggestion = closest_match(tool.tool, names);
@@ -62,8 +78,7 @@ void check_call(const YamlNode& call, const YamlNode& tool_node, const std::stri
   }
   const YamlNode* input = call.find("input");
   if (input && !input->is_map() && !input->is_null()) return;  // the loader said so
-  ToolSchema schema{full, found->description, found->input_schema};
-  for (const auto& [mark, message] : script_input_problems(call, input, schema, name)) {
+  for (const auto& [mark, message] : script_input_problems(call, input, *schema, name)) {
     problems.push_back(where.where(mark) + ": " + message);
   }
 }

@@ -3,6 +3,7 @@
 #include "exec/attempt_sandbox.h"
 #include "mcp/server_launch.h"
 #include "policy/tool_names.h"
+#include "tools/mcp_resource_tools.h"
 #include "tools/mcp_tool.h"
 
 #include <algorithm>
@@ -127,6 +128,8 @@ void AttemptMcpServers::offer_tools(Server& server) {
   server.record.server_name = info.name;
   server.record.server_version = info.version;
   server.record.protocol_version = info.protocol_version;
+  const bool resources = server.client->offers_resources();
+  const auto reader = resources ? McpTool::ResourceReader::offered : McpTool::ResourceReader::none;
   std::set<std::string> seen;
   for (const McpToolInfo& tool : server.tools) {
     std::string name = mcp_tool_name(server.spec.name, tool.name);
@@ -138,7 +141,28 @@ void AttemptMcpServers::offer_tools(Server& server) {
       server.record.skipped_tools.push_back(tool.name + ": " + *problem);
       continue;
     }
-    m_registry.add(std::make_unique<McpTool>(server.spec.name, tool, *server.client));
+    m_registry.add(std::make_unique<McpTool>(server.spec.name, tool, *server.client, reader));
+    server.record.tools.push_back(name);
+  }
+  if (resources) offer_resource_tools(server);
+}
+
+/// The server's resources as two tools of its own; a tool of the server with the same name keeps it.
+void AttemptMcpServers::offer_resource_tools(Server& server) {
+  auto taken = [&](const std::string& part) {
+    return std::any_of(server.tools.begin(), server.tools.end(), [&](const McpToolInfo& tool) { return tool.name == part; });
+  };
+  for (std::unique_ptr<Tool>& tool : mcp_resource_tools(server.spec.name, *server.client)) {
+    const std::string name = tool->schema().name;
+    const std::string part = name.substr(name.rfind("__") + 2);
+    std::optional<std::string> problem = mcp_tool_name_problem(server.spec.name, part);
+    if (!problem && taken(part)) problem = "the server has a tool of that name, which is offered instead";
+    if (!problem && left_out_by_tools_key(m_listed, name)) problem = "the task's tools: does not name it";
+    if (problem) {
+      server.record.skipped_tools.push_back(part + " (agent-run's, for the server's resources): " + *problem);
+      continue;
+    }
+    m_registry.add(std::move(tool));
     server.record.tools.push_back(name);
   }
 }

@@ -21,7 +21,8 @@ namespace agent_run {
 /// The MCP servers of one attempt. All start together when the attempt's agent is about to run
 /// (the model must see their tools from its first turn, so none can wait for a first call), each
 /// its own process or session for this attempt only; their tools join the attempt's registry as
-/// mcp__SERVER__TOOL; a server that announces notifications/tools/list_changed is listed again
+/// mcp__SERVER__TOOL, and a server that offers resources gets mcp__SERVER__list_resources and
+/// mcp__SERVER__read_resource (tools/mcp_resource_tools); a server that announces notifications/tools/list_changed is listed again
 /// before the next model request (update()); they end when the agent loop does, and the report
 /// records each.
 class AttemptMcpServers final : public ToolUpdates {
@@ -65,6 +66,7 @@ class AttemptMcpServers final : public ToolUpdates {
   };
 
   void offer_tools(Server& server);
+  void offer_resource_tools(Server& server);
 
   ToolRegistry& m_registry;
   std::optional<std::vector<std::string>> m_listed;  // the task's `tools:`

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,9 +113,11 @@ bool ChildProcess::write_all(std::string_view data, std::chrono::steady_clock::t
 
 void ChildProcess::close_stdin() { m_stdin.reset(); }
 
+/// Returns as soon as the child exits (its pidfd becomes readable): `timeout` is only the upper bound.
 bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (m_pid <= 0 || m_reaped) return true;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const Fd exited(static_cast<int>(::syscall(SYS_pidfd_open, m_pid, 0)));  // -1 where the kernel has none
   for (;;) {
     siginfo_t info{};
     int rc = ::waitid(P_PID, static_cast<id_t>(m_pid), &info, WEXITED | WNOHANG | WNOWAIT);  // not reaped yet
@@ -127,8 +130,14 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
       forget_own_child(m_pid);
       return true;
     }
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return false;
+    if (exited.is_open()) {  // the exit itself wakes the wait
+      pollfd fd{exited.get(), POLLIN, 0};
+      ::poll(&fd, 1, static_cast<int>(left));
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min<long long>(left, 10)));
+    }
   }
 }
 

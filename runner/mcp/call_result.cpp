@@ -1,5 +1,6 @@
 #include "mcp/call_result.h"
 
+#include "base/base64.h"
 #include "base/text.h"
 
 #include <vector>
@@ -119,6 +120,58 @@ McpCallResult read_call_result(const Json& result, const CallResultLimits& limit
     }
   }
   return call;
+}
+
+namespace {
+
+bool is_text_type(std::string_view mime) {
+  mime = mime.substr(0, mime.find(';'));
+  return mime.starts_with("text/") || mime == "application/json" || mime == "application/xml" ||
+         mime == "application/yaml" || mime == "application/javascript" || mime.ends_with("+json") ||
+         mime.ends_with("+xml");
+}
+
+/// One entry of a resources/read result's `contents`.
+McpContent resource_content(const Json& entry, const CallResultLimits& limits, TextBudget& budget,
+                            std::size_t& images, bool& truncated) {
+  const std::string mime = entry.get_string("mimeType");
+  McpContent content;
+  if (const Json* blob = entry.find("blob"); blob && blob->is_string()) {
+    if (mime.starts_with("image/") && images < limits.max_images) {
+      content = binary_block(McpContentKind::image, Json::object().set("mimeType", mime).set("data", *blob),
+                             limits.max_image_bytes, truncated);
+      if (!content.dropped) ++images;
+    } else if (Expected<std::string> decoded = base64_decode(blob->as_string());
+               decoded && is_text_type(mime) && repair_utf8(*decoded) == *decoded) {
+      content.kind = McpContentKind::resource;
+      content.mime_type = mime;
+      content.text = budget.take(*decoded, truncated);
+    } else {
+      bool not_a_cut = false;  // other binary contents are only ever noted
+      content = binary_block(McpContentKind::resource, entry, 0, not_a_cut);
+    }
+  } else {
+    content.kind = McpContentKind::resource;
+    content.mime_type = mime;
+    content.text = budget.take(entry.get_string("text"), truncated);
+  }
+  content.uri = entry.get_string("uri");
+  return content;
+}
+
+}  // namespace
+
+McpCallResult read_resource_contents(const Json& result, const CallResultLimits& limits) {
+  McpCallResult read;
+  read.result_bytes = result.dump().size();
+  TextBudget budget(limits.max_text_bytes);
+  std::size_t images = 0;
+  if (const Json* contents = result.find("contents"); contents && contents->is_array()) {
+    for (const Json& entry : contents->as_array()) {
+      if (entry.is_object()) read.content.push_back(resource_content(entry, limits, budget, images, read.truncated));
+    }
+  }
+  return read;
 }
 
 McpCallResult failed_call(std::string why) {

@@ -55,6 +55,12 @@ struct CallResultLimits {
 /// text note so nothing the server said disappears silently.
 McpCallResult read_call_result(const Json& result, const CallResultLimits& limits);
 
+/// A resources/read result in the terms of a tool result, under the same caps: each text content
+/// as a `resource` block with its text; a blob of an image type as an image the model can see; a
+/// blob of a text type (text/*, JSON, XML, YAML, JavaScript) decoded to its text when it is
+/// UTF-8; any other blob noted with its size.
+McpCallResult read_resource_contents(const Json& result, const CallResultLimits& limits);
+
 /// A failed call: `why` is the error.
 McpCallResult failed_call(std::string why);
 

@@ -96,15 +96,16 @@ Expected<HttpStream> HttpTransport::resume(const ResumePoint& point, Exchange& e
 
 /// The standalone stream: opened, read, and opened again after the server's `retry` when it ends,
 /// until the transport stops, the server says it has none, or it keeps failing.
-void HttpTransport::run_standalone_stream(std::shared_ptr<HttpInterrupt> first) {
+/// The stream serves the session of `session_round` only: it ends when the server ends that session.
+void HttpTransport::run_standalone_stream(std::shared_ptr<HttpInterrupt> first, std::uint64_t session_round) {
   ResumePoint point;
   int idle_rounds = 0;
   std::shared_ptr<HttpInterrupt> interrupt = std::move(first);
-  while (!stopping()) {
+  while (standalone_current(session_round)) {
     bool again = false;
     {
       Exchange exchange(*this, interrupt);
-      again = standalone_round(exchange, point, idle_rounds);
+      again = standalone_round(exchange, point, idle_rounds, session_round);
     }
     if (!again) return;
     if (idle_rounds >= k_max_idle_standalone_rounds) {
@@ -112,15 +113,18 @@ void HttpTransport::run_standalone_stream(std::shared_ptr<HttpInterrupt> first) 
       return;
     }
     interrupt = std::make_shared<HttpInterrupt>();
-    if (!wait_unless_stopping(point.retry.value_or(k_default_retry))) return;
+    std::unique_lock lock(m_mutex);
+    auto over = [&] { return m_stopping || m_session_round != session_round; };
+    if (m_stop_changed.wait_for(lock, point.retry.value_or(k_default_retry), over)) return;
   }
 }
 
 /// One standalone stream from GET to its end; false when there is no point in another.
-bool HttpTransport::standalone_round(Exchange& exchange, ResumePoint& point, int& idle_rounds) {
+bool HttpTransport::standalone_round(Exchange& exchange, ResumePoint& point, int& idle_rounds,
+                                     std::uint64_t session_round) {
   HttpLimits limits = limits_until(SteadyClock::now() + std::chrono::hours(24));
   auto stream = HttpStream::open(request_for("GET", "", point.last_event_id), limits, exchange.interrupt());
-  if (stopping()) return false;
+  if (!standalone_current(session_round)) return false;
   if (!stream) {
     ++idle_rounds;
     if (idle_rounds >= k_max_idle_standalone_rounds) give_up_standalone(stream.error().message);

@@ -74,11 +74,12 @@ Expected<void> HttpTransport::open(TransportListener& listener) {
 Expected<void> HttpTransport::send(const Json& message, TimePoint deadline) {
   if (stopping()) return make_error("the connection to the MCP server is closed");
   Exchange exchange(*this);
+  const std::string session = session_id();
   auto stream = HttpStream::open(request_for("POST", message.dump(), ""), limits_until(deadline), exchange.interrupt());
   if (!stream) return stream.error();
   remember_session(*stream);
   const Json* awaited = is_request(message) ? message.find("id") : nullptr;
-  return read_reply(*stream, message, awaited, deadline);
+  return read_reply(*stream, message, awaited, deadline, session);
 }
 
 HttpRequest HttpTransport::request_for(const std::string& method, std::string body,
@@ -104,11 +105,13 @@ HttpRequest HttpTransport::request_for(const std::string& method, std::string bo
 }
 
 /// A request's reply is JSON, an event stream, or 202 (its response will come on the standalone
-/// stream); anything answers a notification or a response, but an error status.
+/// stream); anything answers a notification or a response, but an error status. A 404 to a request
+/// that carried the session id `session` ends that session.
 Expected<void> HttpTransport::read_reply(HttpStream& stream, const Json& sent, const Json* awaited,
-                                         TimePoint deadline) {
+                                         TimePoint deadline, const std::string& session) {
   const int status = stream.status();
-  if (status == 404 && !session_id().empty()) {
+  if (status == 404 && !session.empty()) {
+    forget_session(session);
     return make_error("the MCP server no longer knows this session (HTTP 404 to " + sent.get_string("method") + ")");
   }
   if (status < 200 || status >= 300) return read_error_reply(stream, awaited);
@@ -168,14 +171,42 @@ void HttpTransport::remember_session(const HttpStream& stream) {
   if (m_session_id.empty()) m_session_id = id;
 }
 
+/// The session ends for every request from now on; the standalone stream of it ends too.
+void HttpTransport::forget_session(const std::string& id) {
+  std::lock_guard lock(m_mutex);
+  if (m_session_id != id) return;  // another request's 404 came first
+  m_session_id.clear();
+  m_protocol_version.clear();
+  m_session_lost = true;
+  ++m_session_round;
+  for (const auto& exchange : m_exchanges) exchange->interrupt();
+  m_stop_changed.notify_all();
+}
+
+bool HttpTransport::session_lost() const {
+  std::lock_guard lock(m_mutex);
+  return m_session_lost;
+}
+
+bool HttpTransport::standalone_current(std::uint64_t session_round) const {
+  std::lock_guard lock(m_mutex);
+  return !m_stopping && m_session_round == session_round;
+}
+
 void HttpTransport::initialized(const std::string& protocol_version, TimePoint deadline) {
   auto first = std::make_shared<HttpInterrupt>();
+  std::thread ended;  // the standalone stream of a session the server ended
   {
     std::lock_guard lock(m_mutex);
     m_protocol_version = protocol_version;
-    if (m_stopping || m_standalone.joinable()) return;
-    m_standalone = std::thread([this, first] { run_standalone_stream(first); });
+    m_session_lost = false;
+    if (m_stopping || (m_standalone.joinable() && m_standalone_round == m_session_round)) return;
+    ended = std::move(m_standalone);
+    m_standalone_round = m_session_round;
+    m_standalone_problem.clear();
+    m_standalone = std::thread([this, first, round = m_session_round] { run_standalone_stream(first, round); });
   }
+  if (ended.joinable()) ended.join();
   // Requests the server starts go only to an open standalone stream: it must be asked for
   // before the first tool call (its headers may come only with its first event).
   first->wait_sent(std::min(deadline, SteadyClock::now() + k_standalone_patience));

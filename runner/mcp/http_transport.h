@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -46,6 +47,7 @@ class HttpTransport final : public McpTransport {
   void initialized(const std::string& protocol_version, TimePoint deadline) override;
   void close(std::chrono::milliseconds grace) override;
   TransportFacts facts() const override { return {}; }
+  bool session_lost() const override;
 
   /// The session id the server gave ("" for a stateless server), and why there is no standalone
   /// stream ("" while there is one or none was tried): for tests and `agent-run mcp`.
@@ -77,11 +79,14 @@ class HttpTransport final : public McpTransport {
   // http_transport.cpp: requests and their replies.
   static HttpLimits limits_until(TimePoint deadline);  // every limit at the time left, connecting at most 10 s
   HttpRequest request_for(const std::string& method, std::string body, const std::string& last_event_id) const;
-  Expected<void> read_reply(HttpStream& stream, const Json& sent, const Json* awaited, TimePoint deadline);
+  Expected<void> read_reply(HttpStream& stream, const Json& sent, const Json* awaited, TimePoint deadline,
+                            const std::string& session);
   Expected<void> read_json_reply(HttpStream& stream, const Json* awaited);
   Expected<void> read_error_reply(HttpStream& stream, const Json* awaited);
   bool deliver(const Json& message, const Json* awaited);
   void remember_session(const HttpStream& stream);
+  void forget_session(const std::string& id);
+  bool standalone_current(std::uint64_t session_round) const;
   void watch_cancellation();
   void end_session(std::chrono::milliseconds patience);
   bool stopping() const;
@@ -91,8 +96,8 @@ class HttpTransport final : public McpTransport {
   Expected<void> read_event_reply(HttpStream& stream, const Json* awaited, TimePoint deadline);
   Expected<bool> read_events(HttpStream& stream, SseParser& parser, const Json* awaited, std::size_t& delivered);
   Expected<HttpStream> resume(const ResumePoint& point, Exchange& exchange, TimePoint deadline);
-  void run_standalone_stream(std::shared_ptr<HttpInterrupt> first);
-  bool standalone_round(Exchange& exchange, ResumePoint& point, int& idle_rounds);
+  void run_standalone_stream(std::shared_ptr<HttpInterrupt> first, std::uint64_t session_round);
+  bool standalone_round(Exchange& exchange, ResumePoint& point, int& idle_rounds, std::uint64_t session_round);
   void give_up_standalone(const std::string& why);
 
   HttpEndpoint m_endpoint;
@@ -105,6 +110,9 @@ class HttpTransport final : public McpTransport {
   bool m_stopping = false;
   bool m_closed = false;
   std::string m_session_id;
+  bool m_session_lost = false;     // a 404 ended the session; until the next initialized()
+  std::uint64_t m_session_round = 0;     // counts lost sessions: the standalone stream of an older one ends
+  std::uint64_t m_standalone_round = 0;  // the round m_standalone serves
   std::string m_protocol_version;  // sent as MCP-Protocol-Version once agreed
   std::string m_standalone_problem;
   std::set<std::shared_ptr<HttpInterrupt>> m_exchanges;

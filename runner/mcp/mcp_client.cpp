@@ -64,10 +64,11 @@ Expected<void> McpClient::initialize(TimePoint deadline) {
       refusals.push_back(version + ": " + describe_error(*answer));
       continue;
     }
-    AR_TRY(accept_server(*answer));
+    AR_TRY_ASSIGN(McpServerInfo server, accept_server(*answer));
     Expected<void> told = m_transport->send(notification_message("notifications/initialized", nullptr), deadline);
     if (!told) return failure("the MCP server did not take notifications/initialized: " + told.error().message);
-    m_transport->initialized(m_server.protocol_version, deadline);
+    m_transport->initialized(server.protocol_version, deadline);
+    if (m_server.protocol_version.empty()) m_server = std::move(server);  // a new session keeps the first's facts
     return {};
   }
   return failure("the MCP server refused initialize with every protocol version agent-run speaks (" +
@@ -85,24 +86,24 @@ Expected<JsonRpcMessage> McpClient::initialize_with(const std::string& version, 
 
 /// Takes the server's initialize answer: a version the client speaks (a lower one than asked is
 /// fine), and what the server says about itself.
-Expected<void> McpClient::accept_server(const JsonRpcMessage& answer) {
+Expected<McpServerInfo> McpClient::accept_server(const JsonRpcMessage& answer) const {
   const Json& result = answer.result;
-  std::string version = result.get_string("protocolVersion");
-  if (!is_supported(version)) {
-    return failure("the MCP server speaks protocol version '" + version + "'; agent-run speaks " +
+  McpServerInfo server;
+  server.protocol_version = result.get_string("protocolVersion");
+  if (!is_supported(server.protocol_version)) {
+    return failure("the MCP server speaks protocol version '" + server.protocol_version + "'; agent-run speaks " +
                    join(k_mcp_protocol_versions, ", "));
   }
-  m_server.protocol_version = version;
   if (const Json* info = result.find("serverInfo")) {
-    m_server.name = info->get_string("name");
-    m_server.title = info->get_string("title");
-    m_server.version = info->get_string("version");
+    server.name = info->get_string("name");
+    server.title = info->get_string("title");
+    server.version = info->get_string("version");
   }
-  m_server.instructions = result.get_string("instructions");
+  server.instructions = result.get_string("instructions");
   if (const Json* capabilities = result.find("capabilities"); capabilities && capabilities->is_object()) {
-    m_server.capabilities = *capabilities;
+    server.capabilities = *capabilities;
   }
-  return {};
+  return server;
 }
 
 Expected<std::vector<McpToolInfo>> McpClient::list_tools(std::uint64_t* listed_at) {
@@ -162,14 +163,40 @@ McpCallResult McpClient::call_tool(const std::string& name, const Json& argument
     result = read_call_result(answer->result, m_settings.results);
   }
   result.progress_updates = progress;
-  result.error = redacted(std::move(result.error));
-  for (McpContent& block : result.content) block.text = redacted(std::move(block.text));
-  if (result.structured) {
-    std::string text = result.structured->dump();
-    std::string clean = redacted(text);
-    if (clean != text) result.structured = Json(clean);
+  return redacted(std::move(result));
+}
+
+bool McpClient::offers_resources() const {
+  const Json* resources = m_server.capabilities.find("resources");
+  return resources && resources->is_object();
+}
+
+Expected<ResourcePage> McpClient::list_resources(ResourceListKind kind, const std::optional<std::string>& cursor,
+                                                 std::chrono::milliseconds timeout) {
+  const std::string method = kind == ResourceListKind::templates ? "resources/templates/list" : "resources/list";
+  Json params = cursor ? Json::object().set("cursor", *cursor) : Json();
+  Expected<JsonRpcMessage> answer = request(method, std::move(params), SteadyClock::now() + timeout);
+  if (!answer) return answer.error();
+  if (answer->kind == MessageKind::error)
+    return failure("the MCP server answered " + method + " with " + describe_error(*answer));
+  Expected<ResourcePage> page = read_resource_page(answer->result, kind);
+  if (!page) return failure("the MCP server's " + method + " is broken: " + page.error().message);
+  for (McpResourceInfo& resource : page->resources) {
+    for (std::string* text : {&resource.uri, &resource.name, &resource.title, &resource.description}) {
+      *text = redacted(std::move(*text));
+    }
   }
-  return result;
+  return page;
+}
+
+McpCallResult McpClient::read_resource(const std::string& uri, std::chrono::milliseconds timeout) {
+  Expected<JsonRpcMessage> answer =
+      request("resources/read", Json::object().set("uri", uri), SteadyClock::now() + timeout);
+  if (!answer) return redacted(failed_call(answer.error().message));
+  if (answer->kind == MessageKind::error) {
+    return redacted(failed_call("the MCP server answered resources/read with " + describe_error(*answer)));
+  }
+  return redacted(read_resource_contents(answer->result, m_settings.results));
 }
 
 Expected<void> McpClient::ping(std::chrono::milliseconds timeout) {
@@ -181,9 +208,39 @@ Expected<void> McpClient::ping(std::chrono::milliseconds timeout) {
 }
 
 /// Sends a request and waits for its answer until `deadline`; `progress_updates`, when given,
-/// asks for progress notifications and counts them.
+/// asks for progress notifications and counts them. When the server ended the session (streamable
+/// HTTP's 404), the client initializes a new one, as the protocol asks, and sends the request once
+/// more.
 Expected<JsonRpcMessage> McpClient::request(const std::string& method, Json params, TimePoint deadline,
                                             int* progress_updates) {
+  const std::uint64_t session = session_count();
+  Expected<JsonRpcMessage> answer = request_once(method, params, deadline, progress_updates);
+  if (answer || method == "initialize" || !m_transport->session_lost()) return answer;
+  if (Expected<void> renewed = renew_session(session, deadline); !renewed) {
+    return failure(answer.error().message + "; a new session failed: " + renewed.error().message);
+  }
+  Expected<JsonRpcMessage> again = request_once(method, std::move(params), deadline, progress_updates);
+  if (!again) return failure(again.error().message + ", in a new session too");
+  return again;
+}
+
+std::uint64_t McpClient::session_count() const {
+  std::lock_guard lock(m_mutex);
+  return m_sessions;
+}
+
+/// Initializes a new session unless another request did since the session `seen` ended.
+Expected<void> McpClient::renew_session(std::uint64_t seen, TimePoint deadline) {
+  std::lock_guard renewing(m_renew_mutex);
+  if (session_count() != seen) return {};
+  AR_TRY(initialize(deadline));
+  std::lock_guard lock(m_mutex);
+  ++m_sessions;
+  return {};
+}
+
+Expected<JsonRpcMessage> McpClient::request_once(const std::string& method, Json params, TimePoint deadline,
+                                                 int* progress_updates) {
   const auto started = SteadyClock::now();
   std::int64_t id = 0;
   {
@@ -198,10 +255,11 @@ Expected<JsonRpcMessage> McpClient::request(const std::string& method, Json para
     params.set("_meta", Json::object().set("progressToken", id));
   }
   Expected<void> sent = m_transport->send(request_message(id, method, std::move(params)), deadline);
+  const bool lost = !sent && m_transport->session_lost();
   std::unique_lock lock(m_mutex);
   if (sent) {
     m_changed.wait_until(lock, deadline, [&] { return m_pending[id].has_value() || m_closed_because; });
-  } else {  // a server that stopped reading has usually died: its reason says more than the failed write
+  } else if (!lost) {  // a server that stopped reading has usually died: its reason says more than the failed write
     auto patience = std::min(deadline, SteadyClock::now() + k_reason_patience);
     m_changed.wait_until(lock, patience, [&] { return m_closed_because.has_value(); });
   }
@@ -262,6 +320,20 @@ void McpClient::close() {
 }
 
 std::string McpClient::redacted(std::string text) const { return redact_values(std::move(text), m_settings.secrets); }
+
+McpCallResult McpClient::redacted(McpCallResult result) const {
+  result.error = redacted(std::move(result.error));
+  for (McpContent& block : result.content) {
+    block.text = redacted(std::move(block.text));
+    block.uri = redacted(std::move(block.uri));
+  }
+  if (result.structured) {
+    std::string text = result.structured->dump();
+    std::string clean = redacted(text);
+    if (clean != text) result.structured = Json(clean);
+  }
+  return result;
+}
 
 void McpClient::on_message(const Json& value) {
   Expected<JsonRpcMessage> message = read_message(value);

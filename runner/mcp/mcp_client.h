@@ -5,6 +5,7 @@
 #include "mcp/call_result.h"
 #include "mcp/elicitation.h"
 #include "mcp/json_rpc_message.h"
+#include "mcp/resource_list.h"
 #include "mcp/server_requests.h"
 #include "mcp/tool_list.h"
 #include "mcp/transport.h"
@@ -64,7 +65,8 @@ struct McpClientSettings {
 
 /// A conversation with one MCP server over a transport: initialize (with version negotiation),
 /// tools/list (every page, again after notifications/tools/list_changed), tools/call with a
-/// timeout and capped results, ping, and answers to what the server asks (roots, elicitation;
+/// timeout and capped results, resources/list and resources/read, ping, a new session when the
+/// server ends one (HTTP's 404), and answers to what the server asks (roots, elicitation;
 /// sampling refused). A server that dies, talks garbage or goes silent fails the calls waiting
 /// on it, with the reason; nothing here waits without a deadline. Thread-safe.
 class McpClient final : private TransportListener {
@@ -84,6 +86,13 @@ class McpClient final : private TransportListener {
   Expected<std::vector<McpToolInfo>> list_tools(std::uint64_t* listed_at = nullptr);
   /// Calls a tool; whatever goes wrong comes back as a failed result, never as an exception.
   McpCallResult call_tool(const std::string& name, const Json& arguments, std::chrono::milliseconds timeout);
+  /// True when the server said at initialize that it offers resources.
+  bool offers_resources() const;
+  /// One page of resources/list (or resources/templates/list), from `cursor` when given.
+  Expected<ResourcePage> list_resources(ResourceListKind kind, const std::optional<std::string>& cursor,
+                                        std::chrono::milliseconds timeout);
+  /// Reads one resource (resources/read); whatever goes wrong comes back as a failed result.
+  McpCallResult read_resource(const std::string& uri, std::chrono::milliseconds timeout);
   Expected<void> ping(std::chrono::milliseconds timeout);
   /// Counts notifications/tools/list_changed: a different number means the tools changed.
   std::uint64_t tools_generation() const;
@@ -100,12 +109,17 @@ class McpClient final : private TransportListener {
   McpClient(std::unique_ptr<McpTransport> transport, McpClientSettings settings);
   Expected<void> initialize(TimePoint deadline);
   Expected<JsonRpcMessage> initialize_with(const std::string& version, TimePoint deadline);
-  Expected<void> accept_server(const JsonRpcMessage& answer);
+  Expected<McpServerInfo> accept_server(const JsonRpcMessage& answer) const;
   Expected<std::vector<McpToolInfo>> list_every_page();
   Expected<JsonRpcMessage> request(const std::string& method, Json params, TimePoint deadline,
                                    int* progress_updates = nullptr);
+  Expected<JsonRpcMessage> request_once(const std::string& method, Json params, TimePoint deadline,
+                                        int* progress_updates);
+  std::uint64_t session_count() const;
+  Expected<void> renew_session(std::uint64_t seen, TimePoint deadline);
   void cancel_request(std::int64_t id, const std::string& reason);
   std::string redacted(std::string text) const;
+  McpCallResult redacted(McpCallResult result) const;
   Error failure(const std::string& text) const { return make_error(redacted(text)); }
 
   void on_message(const Json& message) override;
@@ -118,6 +132,7 @@ class McpClient final : private TransportListener {
   McpClientSettings m_settings;
   McpServerInfo m_server;
 
+  std::mutex m_renew_mutex;           // one new session at a time
   mutable std::mutex m_mutex;         // guards everything below it
   std::condition_variable m_changed;  // a response arrived or the server went away
   std::int64_t m_next_id = 1;
@@ -126,6 +141,7 @@ class McpClient final : private TransportListener {
   std::optional<std::string> m_closed_because;
   bool m_close_started = false;
   std::uint64_t m_tools_generation = 0;
+  std::uint64_t m_sessions = 0;  // new sessions after the server ended one
   std::vector<McpLogEntry> m_log;
   std::size_t m_log_count = 0;
   std::vector<ElicitationRecord> m_elicitations;

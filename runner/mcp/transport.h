@@ -47,6 +47,10 @@ class McpTransport {
   virtual void close(std::chrono::milliseconds grace) = 0;
   /// What the report shows about the server process (empty for HTTP).
   virtual TransportFacts facts() const = 0;
+  /// True when the server ended the session (streamable HTTP: 404 to a request that carried its
+  /// session id) since initialized() was last called: the transport has no session any more, and
+  /// the client must initialize again. Never for stdio.
+  virtual bool session_lost() const { return false; }
 };
 
 }  // namespace agent_run

@@ -1,5 +1,7 @@
 #include "tools/mcp_tool.h"
 
+#include "tools/mcp_resource_tools.h"
+
 #include <algorithm>
 
 namespace agent_run {
@@ -25,8 +27,8 @@ ElicitationAnswer declined(std::string answered_by, std::string reason) {
 
 }  // namespace
 
-McpTool::McpTool(std::string server, McpToolInfo info, McpClient& client)
-    : m_server(std::move(server)), m_info(std::move(info)), m_client(client) {}
+McpTool::McpTool(std::string server, McpToolInfo info, McpClient& client, ResourceReader reads_resources)
+    : m_server(std::move(server)), m_info(std::move(info)), m_client(client), m_reads_resources(reads_resources) {}
 
 ToolSchema McpTool::schema() const {
   std::string description = m_info.description.empty() ? m_info.title : m_info.description;
@@ -36,12 +38,23 @@ ToolSchema McpTool::schema() const {
 
 ToolOutput McpTool::run(const Json& input, const ToolScope&, SessionState&, std::chrono::milliseconds timeout) {
   McpCallResult result = m_client.call_tool(m_info.name, input, timeout);
+  ToolOutput output = mcp_tool_output(result, m_server, m_client);
+  const bool links = std::any_of(result.content.begin(), result.content.end(),
+                                 [](const McpContent& block) { return block.kind == McpContentKind::resource_link; });
+  if (links && m_reads_resources == ResourceReader::offered) {
+    output.content += "\n(Read a linked resource with " + mcp_tool_name(m_server, k_read_resource_tool) +
+                      " {\"uri\": \"...\"}.)";
+  }
+  return output;
+}
+
+ToolOutput mcp_tool_output(const McpCallResult& result, const std::string& server, const McpClient& client) {
   ToolOutput output;
   output.content = call_result_text(result);
   if (!result.error.empty()) {
     // A server that ended mid-attempt fails every call the same way: say so, and why, once plainly.
-    if (std::optional<std::string> gone = m_client.closed_because()) {
-      output.content = "The MCP server '" + m_server + "' is unavailable: it ended during the attempt (" + *gone +
+    if (std::optional<std::string> gone = client.closed_because()) {
+      output.content = "The MCP server '" + server + "' is unavailable: it ended during the attempt (" + *gone +
                        "); none of its tools can be called any more.";
     }
   }

@@ -13,10 +13,13 @@ namespace agent_run {
 
 /// One tool of an MCP server as the agent's tool `mcp__SERVER__TOOL`: the server's description and
 /// input schema as given; a call goes to the server with the call's timeout, and the result comes
-/// back as text (mcp/call_result_text) with its images as pictures the model can see.
+/// back as text (mcp/call_result_text) with its images as pictures the model can see. When the
+/// server's resources are offered (`reads_resources`), a result with resource links says which
+/// tool reads them.
 class McpTool final : public Tool {
  public:
-  McpTool(std::string server, McpToolInfo info, McpClient& client);
+  enum class ResourceReader { none, offered };
+  McpTool(std::string server, McpToolInfo info, McpClient& client, ResourceReader reads_resources);
   ToolSchema schema() const override;
   ToolOutput run(const Json& input, const ToolScope& scope, SessionState& session,
                  std::chrono::milliseconds timeout) override;
@@ -25,7 +28,12 @@ class McpTool final : public Tool {
   std::string m_server;
   McpToolInfo m_info;
   McpClient& m_client;
+  ResourceReader m_reads_resources;
 };
+
+/// What one call of a server's tool (or of its resources) came to, for the model: the result as
+/// text with its images; once the server has ended mid-attempt, that it is unavailable and why.
+ToolOutput mcp_tool_output(const McpCallResult& result, const std::string& server, const McpClient& client);
 
 /// `mcp__SERVER__TOOL`.
 std::string mcp_tool_name(const std::string& server, const std::string& tool);

@@ -19,6 +19,8 @@ rules:
   - id: echo-and-sum
     allow: ["mcp__everything__echo", "mcp__everything__get-sum", "mcp__dies__boom", "mcp__grower", "mcp__odd",
             "mcp__quits"]
+  - id: linked-resources
+    allow: ["mcp__everything__get-resource-links", "mcp__everything__read_resource"]
   - id: no-env
     deny: mcp__everything__get-env
     message: the server's environment is off limits
@@ -269,6 +271,47 @@ BOOST_AUTO_TEST_CASE(a_server_s_name_alone_in_the_task_s_tools_offers_all_its_to
   std::vector<std::string> offered = offered_tools(run.attempt);
   BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__get-sum") == 1);
   BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__echo") == 1);
+}
+
+// Issue 30 item 7: a server that offers resources gets mcp__SERVER__list_resources and
+// mcp__SERVER__read_resource, decided by the policy like its other tools; a resource link a tool
+// returned is read through them.
+BOOST_AUTO_TEST_CASE(a_resource_link_a_tool_returned_is_read_through_the_server_s_read_resource_tool) {
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\nmcp_servers:\n" + everything_entry() +
+                     "script:\n  - call: {tool: mcp__everything__get-resource-links, input: {count: 2}}\n"
+                     "  - call: {tool: mcp__everything__read_resource, input: {uri: \"demo://resource/dynamic/text/2\"}}\n"
+                     "  - call: {tool: mcp__everything__list_resources, input: {}}\n  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 0);
+  std::vector<std::string> offered = offered_tools(run.attempt);
+  BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__list_resources") == 1);
+  BOOST_TEST(std::count(offered.begin(), offered.end(), "mcp__everything__read_resource") == 1);
+  BOOST_TEST(run.transcript.find("Read a linked resource with mcp__everything__read_resource") != std::string::npos,
+             run.transcript);
+  const Json& read = call_named(run.attempt, "mcp__everything__read_resource");
+  BOOST_TEST(read.get_string("decision") == "allowed");
+  BOOST_TEST(read.get_string("rule_id") == "linked-resources");
+  BOOST_TEST(read.find("mcp")->get_string("server") == "everything");
+  BOOST_TEST(read.find("mcp")->get_string("tool") == "read_resource");
+  BOOST_TEST(read.get_string("input_summary") == "demo://resource/dynamic/text/2");
+  BOOST_TEST(run.transcript.find("Resource 2: This is a plaintext resource") != std::string::npos, run.transcript);
+  // No rule allows listing: denied by default, as any MCP tool without an allow rule.
+  const Json& list = call_named(run.attempt, "mcp__everything__list_resources");
+  BOOST_TEST(list.get_string("decision") == "denied");
+  BOOST_TEST(run.transcript.find("demo://resource/static/document/") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_server_without_resources_gets_no_resource_tools) {
+  TempFolder scripts;
+  const std::string server = python_server("[{'name': 'good', 'inputSchema': {'type': 'object'}}]", "");
+  Run run = run_task("prompt: Use the server.\npolicy: ../policy.yaml\nmcp_servers:\n" +
+                     python_entry(scripts, "odd", server) +
+                     "script:\n  - call: {tool: mcp__odd__read_resource, input: {uri: \"odd://x\"}}\n  - say: Done.\n");
+  BOOST_TEST_INFO(run.result.output);
+  BOOST_TEST(run.result.exit_code == 0);
+  BOOST_TEST((offered_tools(run.attempt) == std::vector<std::string>{"mcp__odd__good"}));
+  BOOST_TEST(run.transcript.find("There is no tool named 'mcp__odd__read_resource'") != std::string::npos,
+             run.transcript);
 }
 
 BOOST_AUTO_TEST_CASE(a_server_that_cannot_start_leaves_its_tools_out_and_says_why) {

@@ -73,6 +73,21 @@ BOOST_AUTO_TEST_CASE(an_unknown_tool_a_missing_key_and_a_wrong_type_are_each_rep
   BOOST_TEST(!contains(live.output, "valid task"));
 }
 
+// A server that offers resources has agent-run's pair for them: --mcp checks their calls too.
+BOOST_AUTO_TEST_CASE(calls_of_a_server_s_resource_tools_are_checked_against_their_schemas) {
+  CommandResult result =
+      validate(task_with("  - call: {tool: mcp__everything__read_resource, input: {uri: \"demo://x\"}}\n"
+                         "  - call: {tool: mcp__everything__list_resources, input: {}}\n"
+                         "  - call: {tool: mcp__everything__read_resource, input: {url: \"demo://x\"}}\n"),
+               {"--mcp"});
+  BOOST_TEST_INFO(result.output);
+  BOOST_TEST(result.exit_code == 2);
+  BOOST_TEST(!contains(result.output, "has no tool"));
+  BOOST_TEST(!contains(result.output, "script[0]"));
+  BOOST_TEST(!contains(result.output, "script[1]"));
+  BOOST_TEST(contains(result.output, "'script[2].call': mcp__everything__read_resource needs the input 'uri'"));
+}
+
 // server-filesystem's schemas are closed (additionalProperties: false): a key they do not name is wrong.
 BOOST_AUTO_TEST_CASE(a_key_a_closed_schema_does_not_name_is_reported_at_the_key) {
   StdioCommand command = filesystem_command(".");

@@ -296,7 +296,48 @@ BOOST_AUTO_TEST_CASE(a_forgotten_session_is_reported_as_such) {
 )");
   auto client = connect_http(server.url());
   McpCallResult result = client->call_tool("echo", Json::object(), 30s);
-  BOOST_TEST(contains(result.error, "no longer knows this session (HTTP 404 to tools/call)"), result.error);
+  BOOST_TEST(contains(result.error, "no longer knows this session (HTTP 404 to tools/call), in a new session too"),
+             result.error);
+  BOOST_TEST(server.requests("POST", 6).size() == 6u);  // a new session was tried once, and the call in it
+}
+
+// Issue 30 item 10: the spec's "a 404 to a request with Mcp-Session-Id means the session ended;
+// start a new one": the server drops its first session after one call; the next call initializes
+// anew, gets the second session's id, and is answered in it.
+BOOST_AUTO_TEST_CASE(a_session_the_server_ended_is_initialized_anew_and_the_call_sent_again) {
+  HttpScriptServer server(R"(sessions = {"live": None, "made": 0}
+def on_post(handler, message):
+    method, session = message.get("method"), handler.headers.get("Mcp-Session-Id")
+    if method == "initialize":
+        sessions["made"] += 1
+        sessions["live"] = "session-%d" % sessions["made"]
+        handler.reply_json(200, initialize_result(message), {"Mcp-Session-Id": sessions["live"]})
+    elif session != sessions["live"]:
+        handler.reply_json(404, {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": "Session not found"}})
+    elif method == "tools/call":
+        handler.reply_json(200, text_result(message, "answered in " + session))
+        sessions["live"] = "dropped"
+    else:
+        answer_simply(handler, message)
+)");
+  auto owned = std::make_unique<HttpTransport>(HttpEndpoint{server.url(), {}}, nullptr);
+  HttpTransport& transport = *owned;
+  auto client = McpClient::connect(std::move(owned), McpClientSettings{});
+  BOOST_REQUIRE(client.has_value());
+  BOOST_TEST(all_text((*client)->call_tool("echo", Json::object(), 30s)) == "answered in session-1\n");
+  McpCallResult second = (*client)->call_tool("echo", Json::object(), 30s);
+  BOOST_TEST(all_text(second) == "answered in session-2\n", second.error);
+  BOOST_TEST(transport.session_id() == "session-2");
+  BOOST_TEST(!transport.session_lost());
+  std::vector<Json> posts = server.requests("POST", 7);
+  BOOST_REQUIRE(posts.size() == 7u);
+  BOOST_TEST(posts[3].get_string("method") == "tools/call");  // the 404
+  BOOST_TEST(posts[4].get_string("method") == "initialize");
+  BOOST_TEST(posts[4].find("session")->is_null());  // a new session is asked for without the old id
+  BOOST_TEST(posts[4].find("version")->is_null());
+  BOOST_TEST(posts[5].get_string("method") == "notifications/initialized");
+  BOOST_TEST(posts[6].get_string("session") == "session-2");
+  BOOST_TEST(posts[6].get_string("version") == "2025-11-25");
 }
 
 BOOST_AUTO_TEST_CASE(nobody_listening_is_a_clear_connect_error) {
