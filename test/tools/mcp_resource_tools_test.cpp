@@ -39,7 +39,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 }  // namespace
 
-BOOST_FIXTURE_TEST_SUITE(mcp_resource_tools, ToolsFixture)
+BOOST_FIXTURE_TEST_SUITE(resource_tools, ToolsFixture)
 
 BOOST_AUTO_TEST_CASE(the_pair_is_named_for_the_server_and_reads_need_a_uri) {
   auto client = connect_stdio(everything_command());
