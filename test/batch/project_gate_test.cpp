@@ -65,7 +65,8 @@ void commit_files(const BatchFixture& fixture, const std::map<std::string, std::
     fs::create_directories((fixture.repo / name).parent_path());
     BOOST_REQUIRE(write_file_atomically(fixture.repo / name, text).has_value());
   }
-  CommandResult committed = run_shell("git add -A && git commit -q -m project", fixture.repo);
+  CommandResult committed = run_shell(
+      "git add -A && git -c user.name=test -c user.email=test@example.invalid commit -q -m project", fixture.repo);
   BOOST_REQUIRE_MESSAGE(committed.exit_code == 0, committed.output);
 }
 
