@@ -19,6 +19,12 @@ esac
 if [ ! -x "$tree/usr/bin/git" ]; then
   debootstrap --variant=minbase --include=git,ca-certificates bookworm "$tree" http://deb.debian.org/debian
 fi
+# Every installed Debian has an /etc/hosts naming localhost; debootstrap's minbase writes none, and
+# without it `localhost` does not resolve (the MCP conformance suite's servers are at localhost).
+if [ ! -e "$tree/etc/hosts" ]; then
+  printf '%s\n' $'127.0.0.1\tlocalhost' $'::1\t\tlocalhost ip6-localhost ip6-loopback' $'ff02::1\t\tip6-allnodes' \
+    $'ff02::2\t\tip6-allrouters' >"$tree/etc/hosts"
+fi
 # This checkout's HEAD, cloned from its repository (a worktree's own .git names a path outside the tree).
 commit=$(git -C "$root" rev-parse HEAD)
 repository=$(git -C "$root" rev-parse --path-format=absolute --git-common-dir)

@@ -3,8 +3,10 @@
 # (ci/setup.sh installs that): Boost.Test, xmllint and python3-jsonschema (report validation), the
 # JSON-Schema-Test-Suite (output_schema's validator), clang
 # and its fuzzer runtime, bubblewrap (the sandbox), ripgrep (grep parity), openssl (TLS test
-# certificates), dpkg-dev (the .deb package test), Debian's chromium (the HTML report opened
-# headless), hyperfine and Google Benchmark (ci/benchmark.sh), the language servers and linters of
+# certificates), dpkg-dev and file (the .deb package test: CPack's DEB generator runs `file`),
+# Debian's chromium (the HTML report opened headless), hyperfine, GNU time (/usr/bin/time) and
+# Google Benchmark (ci/benchmark.sh), iproute2 (`ip`: ci/run-conformance.sh brings up the loopback
+# device of each scenario's network namespace), the language servers and linters of
 # the diagnostics tests (ci/install-diagnostics-tools.sh), and, from npm into git-ignored folders
 # (never globally):
 # - .tools/ci/: the validators of the GitHub Action, the workflows and the Kubernetes manifests:
@@ -17,7 +19,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 "$root/ci/install-packages.sh" libboost-test-dev libxml2-utils python3-jsonschema clang libclang-rt-14-dev \
-  bubblewrap ripgrep openssl dpkg-dev chromium fonts-dejavu-core hyperfine libbenchmark-dev json-schema-test-suite
+  bubblewrap ripgrep openssl dpkg-dev file chromium fonts-dejavu-core hyperfine time libbenchmark-dev \
+  json-schema-test-suite iproute2
 
 # Also brings node and npm, which the installs below use.
 "$root/ci/install-diagnostics-tools.sh"

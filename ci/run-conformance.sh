@@ -25,14 +25,22 @@ isolate=(unshare -n)
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
+# Node 18 (Debian 12's nodejs) lacks two globals of node 20 that the suite's dependencies use at
+# load (undici's File) and per request (the SDK's crypto.randomUUID()): a preload gives them.
+cat >"$results/node18-globals.cjs" <<'JS'
+if (!globalThis.crypto) globalThis.crypto = require('crypto').webcrypto;
+if (!globalThis.File) globalThis.File = require('buffer').File;
+JS
+
 # The suite splits the command at spaces and hands the words to a shell, which reads quotes again:
 # the binary's path quoted, so that a path with a space stays one word.
 client_command="'${agent_run//\'/\'\\\'\'}' mcp"
 for scenario in "${scenarios[@]}"; do
   # The suite appends the server's URL to the command and sets MCP_CONFORMANCE_SCENARIO.
   # shellcheck disable=SC2016  # the inner shell expands its own arguments
-  "${isolate[@]}" sh -c 'ip link set lo up && exec "$0" client --command "$1" --scenario "$2" -o "$3"' \
-    "$conformance" "$client_command" "$scenario" "$results" >"$results/$scenario.log" 2>&1 || true
+  "${isolate[@]}" sh -c 'ip link set lo up && exec node -r "$4" "$0" client --command "$1" --scenario "$2" -o "$3"' \
+    "$conformance" "$client_command" "$scenario" "$results" "$results/node18-globals.cjs" \
+    >"$results/$scenario.log" 2>&1 || true
 done
 
 python3 - "$results" "${scenarios[@]}" <<'PY'

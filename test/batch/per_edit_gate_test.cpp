@@ -87,7 +87,8 @@ const std::string k_release = "  - call: {tool: bash, input: {command: \"rm .hol
 AttemptResult run_gated(BatchFixture& fixture, const FakeLinter& linter, EditChecker& checker) {
   BOOST_REQUIRE(write_file_atomically(fixture.repo / "app.py", "import os\n\nprint(os.getcwd())\n").has_value());
   BOOST_REQUIRE(write_file_atomically(fixture.repo / "other.py", "import os\n\nimport sys\n").has_value());
-  CommandResult committed = run_shell("git add -A && git commit -q -m project", fixture.repo);
+  CommandResult committed = run_shell(
+      "git add -A && git -c user.name=test -c user.email=test@example.invalid commit -q -m project", fixture.repo);
   BOOST_REQUIRE_MESSAGE(committed.exit_code == 0, committed.output);
   fixture.settings.environment = linter.environment();
   fixture.settings.diagnostics = &checker;

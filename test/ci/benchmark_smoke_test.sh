@@ -7,7 +7,7 @@ set -euo pipefail
 root=$1
 build=$2
 for program in hyperfine rg /usr/bin/time; do
-  command -v "$program" >/dev/null || { echo "benchmark smoke: $program is missing (ci/setup.sh installs it)"; exit 1; }
+  command -v "$program" >/dev/null || { echo "benchmark smoke: $program is missing (ci/install-test-tools.sh installs it)"; exit 1; }
 done
 [ -x "$build/bench/inprocess-bench" ] || { echo "benchmark smoke: $build/bench/inprocess-bench was not built (libbenchmark-dev)"; exit 1; }
 output=$(/usr/bin/python3 "$root/bench/benchmark.py" "$build" --smoke --only loop,model,grep,files,startup 2>&1) || {

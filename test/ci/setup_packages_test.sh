@@ -68,10 +68,11 @@ echo "the examples run: ${example_programs[*]} (and the sandbox's bwrap nsenter 
 check_programs binary "$binary_list" "${example_programs[@]}" bwrap nsenter unshare setpriv mount sh sleep git
 
 # The suite: the programs its tests run by name (reports: xmllint, python3's jsonschema; the sandbox;
-# grep parity: rg; TLS certificates: openssl; the .deb test: dpkg-deb; the HTML report: chromium;
-# benchmarks: hyperfine; fuzzers: clang++; diagnostics: the language servers and node).
-check_programs all "$all_list" bwrap rg xmllint python3 openssl dpkg-deb chromium hyperfine clang++ node npm \
-  gopls go clangd shellcheck pyflakes3 git g++ cmake ninja
+# grep parity: rg; TLS certificates: openssl; the .deb test: dpkg-deb and CPack's file; the HTML
+# report: chromium; benchmarks: hyperfine and GNU time; fuzzers: clang++; the conformance suite's
+# network namespaces: ip; diagnostics: the language servers and node).
+check_programs all "$all_list" bwrap rg xmllint python3 openssl dpkg-deb file chromium hyperfine /usr/bin/time \
+  clang++ ip node npm gopls go clangd shellcheck pyflakes3 git g++ cmake ninja
 python3 -c 'import jsonschema' 2>/dev/null || fail "all: python3 cannot import jsonschema"
 grep -qxF python3-jsonschema <<<"$all_list" || fail "all: python3-jsonschema is not on the list"
 

@@ -319,7 +319,8 @@ BOOST_AUTO_TEST_CASE(git_folders_and_protected_paths_are_read_only_and_the_sourc
           (source.path() / "untracked.env").string() + "; echo x >> .git; echo y >> " +
           (source.path() / ".git" / "config").string() + "; touch " +
           (source.path() / ".git" / "hooks" / "x").string() +
-          "; echo evil > policy.yaml; rm -f policy.yaml; git commit -qam x; echo commit=$?",
+          "; echo evil > policy.yaml; rm -f policy.yaml; "
+          "git -c user.name=t -c user.email=t@example.invalid commit -qam x; echo commit=$?",
       worktree, 60s);
   spec.environment = test::test_environment();
   auto result = table.run((*sandbox)->wrap(spec));

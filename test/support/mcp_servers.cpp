@@ -15,8 +15,11 @@ namespace agent_run::test {
 namespace {
 
 /// A preload for node servers that call listen(port) without a host: binds 127.0.0.1 instead of
-/// every interface, and prints `PORT <n>` once listening (the server may be given port 0).
-constexpr const char* k_loopback_preload = R"(const net = require('net');
+/// every interface, and prints `PORT <n>` once listening (the server may be given port 0). Also
+/// gives node 18 (Debian 12's nodejs) the global `crypto` of node 20, which the SDK's streamable
+/// HTTP transport calls (crypto.randomUUID()); without it every POST answers "Parse error".
+constexpr const char* k_loopback_preload = R"(if (!globalThis.crypto) globalThis.crypto = require('crypto').webcrypto;
+const net = require('net');
 const listen = net.Server.prototype.listen;
 net.Server.prototype.listen = function (...args) {
   if (typeof args[0] === 'number' || (typeof args[0] === 'string' && /^\d+$/.test(args[0]))) {
