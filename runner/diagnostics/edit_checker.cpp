@@ -241,8 +241,9 @@ void EditChecker::label_as_the_compiler(Comparison& comparison, const LinterComm
   }
   for (const auto& [file, lines] : unknown) {
     if (SteadyClock::now() >= deadline) break;
-    std::optional<LinterCommand> asked =
-        file == request.file ? std::optional(compiler) : linter_for(language_of(file, ""), file, root, request.environment);
+    std::optional<LinterCommand> asked = file == request.file
+                                             ? std::optional(compiler)
+                                             : linter_for(language_of(file, ""), file, root, request.environment);
     LinterResult said = asked ? run_linter(*asked, request.environment, deadline, request.sandbox) : LinterResult{};
     for (const Problem& problem : said.finished ? said.problems : std::vector<Problem>{}) {
       auto warning = lines.find(problem.line);
