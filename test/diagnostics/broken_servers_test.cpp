@@ -80,6 +80,15 @@ struct BrokenServerFixture {
     return result;
   }
 
+  /// The shelf's pyright-langserver started in the pool and ready (initialized), with no edit yet.
+  LanguageServer* start_warm_server(EditChecker& checker) {
+    ServerSpec spec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, 50ms, {}};
+    auto server = checker.pool().acquire(spec, root(), shelf.environment());
+    BOOST_REQUIRE(server.has_value());
+    BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + k_patience));
+    return *server;
+  }
+
   /// Waits until the `language`'s server that an earlier edit started is ready or has failed (it
   /// exited, wrote garbage or outlived its initialize timeout): the event the next edit depends on.
   /// Nothing when that server has already been seen to fail and was stopped.
@@ -172,11 +181,7 @@ BOOST_AUTO_TEST_CASE(a_shim_that_answers_garbage_gives_the_linters_answer_and_a_
 BOOST_AUTO_TEST_CASE(a_warm_server_that_never_answers_is_abandoned_in_time_for_the_linter) {
   shelf.add_script("pyright-langserver", k_mute_server);
   EditChecker checker(settings);
-  std::vector<std::string> environment = shelf.environment();
-  ServerSpec spec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, 50ms, {}};
-  auto server = checker.pool().acquire(spec, root(), environment);
-  BOOST_REQUIRE(server.has_value());
-  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + k_patience));
+  start_warm_server(checker);
   EditDiagnostics result = edit_and_expect_linter(checker, "");
   BOOST_TEST(result.note == "pyright-langserver gave no answer in time");
   BOOST_TEST(result.status == "problems");
@@ -199,15 +204,11 @@ BOOST_AUTO_TEST_CASE(a_warm_server_that_answers_late_is_slow_not_stuck_and_is_ke
   settings.budget = 6s;
   settings.linter_reserve = 4s;
   EditChecker checker(settings);
-  std::vector<std::string> environment = shelf.environment();
-  ServerSpec spec{"pyright-langserver", {"pyright-langserver", "--stdio"}, nullptr, 50ms, {}};
-  auto server = checker.pool().acquire(spec, root(), environment);
-  BOOST_REQUIRE(server.has_value());
-  BOOST_REQUIRE((*server)->wait_ready(std::chrono::steady_clock::now() + k_patience));
-  EditRunner edits{checker, workspace, environment};
+  LanguageServer* server = start_warm_server(checker);
+  EditRunner edits{checker, workspace, shelf.environment()};
   for (int edit = 1; edit <= 4; ++edit) {
     LanguageServer* live = checker.pool().running("pyright-langserver", root());
-    BOOST_REQUIRE_MESSAGE(live == *server, "the server was stopped before edit " << edit);
+    BOOST_REQUIRE_MESSAGE(live == server, "the server was stopped before edit " << edit);
     std::uint64_t said = live->messages_received();
     EditDiagnostics result = edits.write("app.py", "import os\n\nprint(os.getcwd(), " + std::to_string(edit) + ")\n");
     BOOST_TEST(result.note.find("pyright-langserver gave no answer in time") != std::string::npos, describe(result));
